@@ -1,0 +1,3 @@
+//! The `zayavka` command-line tool.
+
+fn main() {}

@@ -1,0 +1,1 @@
+//! zayavka-engine (being written).

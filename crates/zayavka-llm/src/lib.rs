@@ -1,0 +1,1 @@
+//! zayavka-llm (being written).

@@ -1,0 +1,1 @@
+//! zayavka-standin (being written).
