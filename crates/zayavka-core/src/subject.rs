@@ -52,8 +52,12 @@ impl SubjectKind {
     /// A short Russian name for the resident.
     pub const fn title_ru(self) -> &'static str {
         match self {
-            SubjectKind::CommonAreaEntranceDoor => "Входная дверь подъезда или дверь общего помещения",
-            SubjectKind::CommonAreaPremisesLighting => "Освещение в подъезде и других общих помещениях",
+            SubjectKind::CommonAreaEntranceDoor => {
+                "Входная дверь подъезда или дверь общего помещения"
+            }
+            SubjectKind::CommonAreaPremisesLighting => {
+                "Освещение в подъезде и других общих помещениях"
+            }
             SubjectKind::CommonAreaPremisesCleaning => "Уборка подъезда и других общих помещений",
             SubjectKind::CommonAreaRoof => "Крыша дома",
             SubjectKind::CommonAreaVentilation => "Общая вентиляция дома",

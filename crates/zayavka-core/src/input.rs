@@ -1,0 +1,767 @@
+//! The resident input contract.
+//!
+//! Two layers, as the data flows: [`RawInput`] is what the resident typed, kept exactly so that
+//! nothing is ever lost, and [`ResidentInput`] is the checked, normalised value that every later
+//! stage works with. The only way from one to the other is [`ResidentInput::parse`], which
+//! reports every problem at once, each with a stable code and a Russian message that says how
+//! to fix it.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use unicode_normalization::UnicodeNormalization;
+
+use crate::subject::SubjectKind;
+use crate::text::char_count;
+
+/// Character limits of the input fields, counted after trimming.
+pub mod limits {
+    /// The shortest description that can describe a problem.
+    pub const DESCRIPTION_MIN: usize = 10;
+    /// The longest description.
+    pub const DESCRIPTION_MAX: usize = 2_000;
+    /// The longest location.
+    pub const LOCATION_MAX: usize = 120;
+    /// The longest statement of consequences.
+    pub const CONSEQUENCES_MAX: usize = 500;
+    /// The longest statement of what the resident asks for.
+    pub const DESIRED_ACTIONS_MAX: usize = 500;
+}
+
+/// The fields of the resident input, in the order the form shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputField {
+    /// What happened, in the resident's words.
+    Description,
+    /// Where it is.
+    Location,
+    /// What it leads to.
+    Consequences,
+    /// What the resident asks the management company to do.
+    DesiredActions,
+    /// The subject the resident confirmed independently of the model.
+    ConfirmedSubject,
+}
+
+impl InputField {
+    /// Every field.
+    pub const ALL: [InputField; 5] = [
+        InputField::Description,
+        InputField::Location,
+        InputField::Consequences,
+        InputField::DesiredActions,
+        InputField::ConfirmedSubject,
+    ];
+
+    /// The JSON name of the field.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            InputField::Description => "description",
+            InputField::Location => "location",
+            InputField::Consequences => "consequences",
+            InputField::DesiredActions => "desired_actions",
+            InputField::ConfirmedSubject => "confirmed_subject",
+        }
+    }
+
+    /// The label the resident sees on the form.
+    pub const fn label_ru(self) -> &'static str {
+        match self {
+            InputField::Description => "Описание проблемы",
+            InputField::Location => "Место",
+            InputField::Consequences => "Последствия",
+            InputField::DesiredActions => "Что вы просите сделать",
+            InputField::ConfirmedSubject => "К чему относится проблема",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<InputField> {
+        InputField::ALL.into_iter().find(|f| f.as_str() == name)
+    }
+}
+
+impl fmt::Display for InputField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What is wrong with one field of the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InputErrorKind {
+    /// The input is not JSON at all.
+    NotJson {
+        /// What the JSON parser said, with line and column.
+        detail: String,
+    },
+    /// The input is not a JSON object.
+    NotAnObject,
+    /// A field the contract does not know.
+    UnknownField {
+        /// The name as given.
+        name: String,
+    },
+    /// A field of the wrong JSON type.
+    WrongType,
+    /// The description is missing.
+    Missing,
+    /// An optional text field holds only white space.
+    Blank,
+    /// Fewer characters than the minimum, after trimming.
+    TooShort {
+        /// The minimum.
+        min: usize,
+        /// How many there are.
+        actual: usize,
+    },
+    /// More characters than the maximum, after trimming.
+    TooLong {
+        /// The maximum.
+        max: usize,
+        /// How many there are.
+        actual: usize,
+    },
+    /// A control character other than tab and line breaks.
+    ControlCharacter {
+        /// The character.
+        character: char,
+        /// Its position in the field as typed, counted in characters from 1.
+        position: usize,
+    },
+    /// A character that changes the direction of the text and can hide part of it.
+    BidiControl {
+        /// The character.
+        character: char,
+        /// Its position in the field as typed, counted in characters from 1.
+        position: usize,
+    },
+    /// A subject that is not one of the known kinds.
+    UnknownSubject {
+        /// The value as given.
+        value: String,
+    },
+}
+
+/// One problem with the resident input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    /// The field concerned (`None` for the input as a whole or an unknown field).
+    pub field: Option<InputField>,
+    /// What is wrong.
+    pub kind: InputErrorKind,
+}
+
+impl InputError {
+    fn new(field: InputField, kind: InputErrorKind) -> InputError {
+        InputError {
+            field: Some(field),
+            kind,
+        }
+    }
+
+    /// The stable machine code of the error.
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            InputErrorKind::NotJson { .. } => "not_json",
+            InputErrorKind::NotAnObject => "not_an_object",
+            InputErrorKind::UnknownField { .. } => "unknown_field",
+            InputErrorKind::WrongType => "wrong_type",
+            InputErrorKind::Missing => "missing",
+            InputErrorKind::Blank => "blank",
+            InputErrorKind::TooShort { .. } => "too_short",
+            InputErrorKind::TooLong { .. } => "too_long",
+            InputErrorKind::ControlCharacter { .. } => "control_character",
+            InputErrorKind::BidiControl { .. } => "bidi_control",
+            InputErrorKind::UnknownSubject { .. } => "unknown_subject",
+        }
+    }
+
+    /// The name of the field as it appears in JSON (an unknown field keeps its own name).
+    pub fn field_name(&self) -> String {
+        match (&self.field, &self.kind) {
+            (Some(field), _) => field.as_str().to_owned(),
+            (None, InputErrorKind::UnknownField { name }) => name.clone(),
+            (None, _) => String::new(),
+        }
+    }
+
+    /// The position of the offending character, counted in characters from 1, if any.
+    pub fn position(&self) -> Option<usize> {
+        match self.kind {
+            InputErrorKind::ControlCharacter { position, .. }
+            | InputErrorKind::BidiControl { position, .. } => Some(position),
+            _ => None,
+        }
+    }
+
+    /// The message for the resident: what is wrong and how to fix it, in Russian.
+    pub fn message_ru(&self) -> String {
+        let label = self.field.map(InputField::label_ru).unwrap_or("");
+        match &self.kind {
+            InputErrorKind::NotJson { detail } => format!(
+                "Данные заявки не читаются как JSON ({detail}). Проверьте кавычки, запятые и \
+                 скобки в файле."
+            ),
+            InputErrorKind::NotAnObject => "Данные заявки должны быть объектом JSON с полями \
+                description, location, consequences, desired_actions и confirmed_subject. \
+                Проверьте файл."
+                .to_owned(),
+            InputErrorKind::UnknownField { name } => format!(
+                "Поле «{name}» не предусмотрено. Уберите его: допустимы только description, \
+                 location, consequences, desired_actions и confirmed_subject."
+            ),
+            InputErrorKind::WrongType => {
+                format!("Поле «{label}» должно быть текстом. Впишите текст или уберите поле.")
+            }
+            InputErrorKind::Missing => {
+                "Опишите проблему: поле «Описание проблемы» обязательно.".to_owned()
+            }
+            InputErrorKind::Blank => {
+                format!("В поле «{label}» только пробелы. Впишите текст или оставьте поле пустым.")
+            }
+            InputErrorKind::TooShort { min, actual } => format!(
+                "Поле «{label}» слишком короткое: нужно не меньше {min} символов, сейчас \
+                 {actual}. Допишите, что именно происходит, где и как давно."
+            ),
+            InputErrorKind::TooLong { max, actual } => format!(
+                "Поле «{label}» слишком длинное: можно не больше {max} символов, сейчас \
+                 {actual}. Сократите его на {} — текст не будет обрезан автоматически.",
+                actual - max
+            ),
+            InputErrorKind::ControlCharacter {
+                character,
+                position,
+            } => format!(
+                "В поле «{label}» на позиции {position} стоит невидимый служебный символ \
+                 (U+{:04X}). Удалите его, например перепечатав этот фрагмент текста.",
+                u32::from(*character)
+            ),
+            InputErrorKind::BidiControl {
+                character,
+                position,
+            } => format!(
+                "В поле «{label}» на позиции {position} стоит невидимый символ смены \
+                 направления текста (U+{:04X}), который может скрыть часть текста. Удалите \
+                 его, например перепечатав этот фрагмент.",
+                u32::from(*character)
+            ),
+            InputErrorKind::UnknownSubject { value } => format!(
+                "Неизвестный вид проблемы «{value}». Выберите один из списка: {} — или не \
+                 выбирайте ничего.",
+                SubjectKind::ALL.map(SubjectKind::as_str).join(", ")
+            ),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message_ru())
+    }
+}
+
+/// Every problem found in one input, in field order. Never empty.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the resident input is invalid ({} problems)", .0.len())]
+pub struct InputErrors(pub Vec<InputError>);
+
+/// The input exactly as the resident gave it: any text, any length, kept for the record so that
+/// nothing typed is lost even when it is refused.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RawInput {
+    /// What happened.
+    pub description: Option<String>,
+    /// Where.
+    pub location: Option<String>,
+    /// What it leads to.
+    pub consequences: Option<String>,
+    /// What the resident asks for.
+    pub desired_actions: Option<String>,
+    /// The subject the resident confirmed, as a machine name.
+    pub confirmed_subject: Option<String>,
+}
+
+impl RawInput {
+    /// Reads a raw input from JSON text; see [`RawInput::from_json`].
+    pub fn from_json_str(text: &str) -> Result<RawInput, InputErrors> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            InputErrors(vec![InputError {
+                field: None,
+                kind: InputErrorKind::NotJson {
+                    detail: e.to_string(),
+                },
+            }])
+        })?;
+        RawInput::from_json(&value)
+    }
+
+    /// Reads a raw input from a JSON value, refusing unknown fields and wrong types with the
+    /// field named. `null` counts as an absent optional field.
+    pub fn from_json(value: &serde_json::Value) -> Result<RawInput, InputErrors> {
+        let Some(object) = value.as_object() else {
+            return Err(InputErrors(vec![InputError {
+                field: None,
+                kind: InputErrorKind::NotAnObject,
+            }]));
+        };
+        let mut raw = RawInput::default();
+        let mut errors = Vec::new();
+        for (name, value) in object {
+            let Some(field) = InputField::from_name(name) else {
+                errors.push(InputError {
+                    field: None,
+                    kind: InputErrorKind::UnknownField { name: name.clone() },
+                });
+                continue;
+            };
+            let text = match value {
+                serde_json::Value::Null => None,
+                serde_json::Value::String(text) => Some(text.clone()),
+                _ => {
+                    errors.push(InputError::new(field, InputErrorKind::WrongType));
+                    continue;
+                }
+            };
+            *raw.slot(field) = text;
+        }
+        if errors.is_empty() {
+            Ok(raw)
+        } else {
+            errors.sort_by_key(|e| e.field.map_or(usize::MAX, |f| f as usize));
+            Err(InputErrors(errors))
+        }
+    }
+
+    fn slot(&mut self, field: InputField) -> &mut Option<String> {
+        match field {
+            InputField::Description => &mut self.description,
+            InputField::Location => &mut self.location,
+            InputField::Consequences => &mut self.consequences,
+            InputField::DesiredActions => &mut self.desired_actions,
+            InputField::ConfirmedSubject => &mut self.confirmed_subject,
+        }
+    }
+}
+
+/// A checked resident input: text in NFC, trimmed, within limits, free of control and
+/// direction-changing characters. The fields can only be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ResidentInput {
+    description: String,
+    location: Option<String>,
+    consequences: Option<String>,
+    desired_actions: Option<String>,
+    confirmed_subject: Option<SubjectKind>,
+}
+
+/// The part of the input the model may see: the four text fields, never the subject the
+/// resident confirmed (the model classifies on its own) and never the resident's profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ModelView<'a> {
+    /// What happened.
+    pub description: &'a str,
+    /// Where.
+    pub location: Option<&'a str>,
+    /// What it leads to.
+    pub consequences: Option<&'a str>,
+    /// What the resident asks for.
+    pub desired_actions: Option<&'a str>,
+}
+
+impl ResidentInput {
+    /// Checks and normalises a raw input, reporting every problem found.
+    pub fn parse(raw: &RawInput) -> Result<ResidentInput, InputErrors> {
+        let mut errors = Vec::new();
+        let description = match &raw.description {
+            None => {
+                errors.push(InputError::new(
+                    InputField::Description,
+                    InputErrorKind::Missing,
+                ));
+                None
+            }
+            Some(text) => check_text(
+                InputField::Description,
+                text,
+                TextRule {
+                    min: limits::DESCRIPTION_MIN,
+                    max: limits::DESCRIPTION_MAX,
+                    blank: Blank::TooShort,
+                },
+                &mut errors,
+            ),
+        };
+        let optional = |field, max, blank, errors: &mut Vec<InputError>| {
+            raw_text(raw, field)
+                .and_then(|text| check_text(field, text, TextRule { min: 1, max, blank }, errors))
+        };
+        // An empty location is simply absent: the contract only bounds its length.
+        let location = optional(
+            InputField::Location,
+            limits::LOCATION_MAX,
+            Blank::Absent,
+            &mut errors,
+        );
+        let consequences = optional(
+            InputField::Consequences,
+            limits::CONSEQUENCES_MAX,
+            Blank::Error,
+            &mut errors,
+        );
+        let desired_actions = optional(
+            InputField::DesiredActions,
+            limits::DESIRED_ACTIONS_MAX,
+            Blank::Error,
+            &mut errors,
+        );
+        let confirmed_subject = match raw.confirmed_subject.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(value) => match value.parse::<SubjectKind>() {
+                Ok(kind) => Some(kind),
+                Err(_) => {
+                    errors.push(InputError::new(
+                        InputField::ConfirmedSubject,
+                        InputErrorKind::UnknownSubject {
+                            value: value.to_owned(),
+                        },
+                    ));
+                    None
+                }
+            },
+        };
+        match description {
+            Some(description) if errors.is_empty() => Ok(ResidentInput {
+                description,
+                location,
+                consequences,
+                desired_actions,
+                confirmed_subject,
+            }),
+            _ => Err(InputErrors(errors)),
+        }
+    }
+
+    /// What happened, in the resident's words.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Where it is, if given.
+    pub fn location(&self) -> Option<&str> {
+        self.location.as_deref()
+    }
+
+    /// What it leads to, if given.
+    pub fn consequences(&self) -> Option<&str> {
+        self.consequences.as_deref()
+    }
+
+    /// What the resident asks for, if given.
+    pub fn desired_actions(&self) -> Option<&str> {
+        self.desired_actions.as_deref()
+    }
+
+    /// The subject the resident confirmed, if any.
+    pub fn confirmed_subject(&self) -> Option<SubjectKind> {
+        self.confirmed_subject
+    }
+
+    /// The text of one of the four text fields (`None` for the subject or an absent field).
+    pub fn text(&self, field: InputField) -> Option<&str> {
+        match field {
+            InputField::Description => Some(&self.description),
+            InputField::Location => self.location(),
+            InputField::Consequences => self.consequences(),
+            InputField::DesiredActions => self.desired_actions(),
+            InputField::ConfirmedSubject => None,
+        }
+    }
+
+    /// The part of the input the model may see.
+    pub fn model_view(&self) -> ModelView<'_> {
+        ModelView {
+            description: &self.description,
+            location: self.location(),
+            consequences: self.consequences(),
+            desired_actions: self.desired_actions(),
+        }
+    }
+}
+
+fn raw_text(raw: &RawInput, field: InputField) -> Option<&String> {
+    match field {
+        InputField::Description => raw.description.as_ref(),
+        InputField::Location => raw.location.as_ref(),
+        InputField::Consequences => raw.consequences.as_ref(),
+        InputField::DesiredActions => raw.desired_actions.as_ref(),
+        InputField::ConfirmedSubject => raw.confirmed_subject.as_ref(),
+    }
+}
+
+/// What a field that is only white space means.
+#[derive(Clone, Copy)]
+enum Blank {
+    /// It is too short (the description, which is required).
+    TooShort,
+    /// It is a mistake worth telling the resident about.
+    Error,
+    /// It is the same as leaving the field out.
+    Absent,
+}
+
+struct TextRule {
+    min: usize,
+    max: usize,
+    blank: Blank,
+}
+
+/// Checks one text field and returns its normalised value when it passes.
+fn check_text(
+    field: InputField,
+    text: &str,
+    rule: TextRule,
+    errors: &mut Vec<InputError>,
+) -> Option<String> {
+    // Characters are checked before normalisation so that positions match what was typed.
+    if let Some(error) = forbidden_character(field, text) {
+        errors.push(error);
+        return None;
+    }
+    let normalised: String = text.nfc().collect();
+    let trimmed = normalised.trim();
+    let actual = char_count(trimmed);
+    if actual == 0 {
+        match rule.blank {
+            Blank::Absent => return None,
+            Blank::Error => {
+                errors.push(InputError::new(field, InputErrorKind::Blank));
+                return None;
+            }
+            Blank::TooShort => {}
+        }
+    }
+    if actual < rule.min {
+        errors.push(InputError::new(
+            field,
+            InputErrorKind::TooShort {
+                min: rule.min,
+                actual,
+            },
+        ));
+        None
+    } else if actual > rule.max {
+        errors.push(InputError::new(
+            field,
+            InputErrorKind::TooLong {
+                max: rule.max,
+                actual,
+            },
+        ));
+        None
+    } else {
+        Some(trimmed.to_owned())
+    }
+}
+
+/// The first control or direction-changing character of `text`, as an error.
+fn forbidden_character(field: InputField, text: &str) -> Option<InputError> {
+    text.chars().zip(1..).find_map(|(character, position)| {
+        let kind = if is_bidi_control(character) {
+            InputErrorKind::BidiControl {
+                character,
+                position,
+            }
+        } else if character.is_control() && !matches!(character, '\t' | '\n' | '\r') {
+            InputErrorKind::ControlCharacter {
+                character,
+                position,
+            }
+        } else {
+            return None;
+        };
+        Some(InputError::new(field, kind))
+    })
+}
+
+/// The Unicode `Bidi_Control` characters: marks, embeddings, overrides and isolates. They are
+/// invisible and can make text display differently from what it says.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(value: serde_json::Value) -> Result<ResidentInput, Vec<(String, &'static str)>> {
+        RawInput::from_json(&value)
+            .and_then(|raw| ResidentInput::parse(&raw))
+            .map_err(|errors| {
+                errors
+                    .0
+                    .iter()
+                    .map(|e| (e.field_name(), e.code()))
+                    .collect()
+            })
+    }
+
+    fn codes(value: serde_json::Value) -> Vec<(String, &'static str)> {
+        parse(value).expect_err("the input should be refused")
+    }
+
+    #[test]
+    fn a_plain_description_is_accepted_trimmed_and_in_nfc() {
+        // «й» typed as «и» plus a combining breve becomes the single precomposed character.
+        let input = parse(json!({"description": "  Не горит свет, и\u{306} неделю  "})).unwrap();
+        assert_eq!(input.description(), "Не горит свет, й неделю");
+        assert_eq!(input.location(), None);
+        assert_eq!(input.confirmed_subject(), None);
+    }
+
+    #[test]
+    fn limits_are_counted_in_characters_after_trimming() {
+        assert_eq!(
+            codes(json!({"description": "          "})),
+            [("description".to_owned(), "too_short")]
+        );
+        assert_eq!(
+            codes(json!({"description": "   123456789   "})),
+            [("description".to_owned(), "too_short")]
+        );
+        // Ten Cyrillic letters are twenty bytes but ten characters: accepted.
+        assert!(parse(json!({"description": "ёёёёёёёёёё"})).is_ok());
+        let longest = "я".repeat(limits::DESCRIPTION_MAX);
+        assert!(parse(json!({"description": format!("  {longest}\n")})).is_ok());
+        assert_eq!(
+            codes(json!({"description": format!("{longest}я")})),
+            [("description".to_owned(), "too_long")]
+        );
+        let location = "д".repeat(limits::LOCATION_MAX + 1);
+        assert_eq!(
+            codes(json!({"description": "Не горит свет в подъезде", "location": location})),
+            [("location".to_owned(), "too_long")]
+        );
+    }
+
+    #[test]
+    fn blank_optional_fields_are_errors_except_the_location() {
+        let input = parse(json!({"description": "Не горит свет в подъезде", "location": "   "}));
+        assert_eq!(input.unwrap().location(), None);
+        assert_eq!(
+            codes(json!({
+                "description": "Не горит свет в подъезде",
+                "consequences": " \n ",
+                "desired_actions": "\t",
+            })),
+            [
+                ("consequences".to_owned(), "blank"),
+                ("desired_actions".to_owned(), "blank")
+            ]
+        );
+    }
+
+    #[test]
+    fn control_and_bidi_characters_are_refused_with_their_position() {
+        let raw = RawInput {
+            description: Some("Свет\u{0007} не горит неделю".into()),
+            location: Some("Подъезд \u{202E}2".into()),
+            ..RawInput::default()
+        };
+        let errors = ResidentInput::parse(&raw).unwrap_err().0;
+        assert_eq!(errors[0].code(), "control_character");
+        assert_eq!(errors[0].position(), Some(5));
+        assert!(errors[0].message_ru().contains("позиции 5"));
+        assert!(errors[0].message_ru().contains("U+0007"));
+        assert_eq!(errors[1].code(), "bidi_control");
+        assert_eq!(errors[1].position(), Some(9));
+        assert_eq!(
+            codes(json!({"description": "Свет не горит\u{0000} неделю"})),
+            [("description".to_owned(), "control_character")]
+        );
+    }
+
+    #[test]
+    fn tabs_and_line_breaks_are_allowed() {
+        let input = parse(json!({"description": "Свет не горит.\r\n\tУже неделю."})).unwrap();
+        assert_eq!(input.description(), "Свет не горит.\r\n\tУже неделю.");
+    }
+
+    #[test]
+    fn unknown_fields_wrong_types_and_unknown_subjects_are_named() {
+        assert_eq!(
+            codes(json!({"description": "Не горит свет в подъезде", "profile": {"name": "x"}})),
+            [("profile".to_owned(), "unknown_field")]
+        );
+        assert_eq!(
+            codes(json!({"description": 42})),
+            [("description".to_owned(), "wrong_type")]
+        );
+        assert_eq!(
+            codes(json!({"description": "Не горит свет в подъезде", "confirmed_subject": "yard"})),
+            [("confirmed_subject".to_owned(), "unknown_subject")]
+        );
+        assert_eq!(codes(json!(["x"])), [(String::new(), "not_an_object")]);
+        assert_eq!(codes(json!({})), [("description".to_owned(), "missing")]);
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_once() {
+        let errors = codes(json!({
+            "description": "коротко",
+            "consequences": "п".repeat(501),
+            "confirmed_subject": "roof",
+        }));
+        assert_eq!(errors.len(), 3);
+    }
+
+    #[test]
+    fn the_model_view_has_no_confirmed_subject() {
+        let input = parse(json!({
+            "description": "Не горит свет в подъезде",
+            "confirmed_subject": "common_area_premises_lighting",
+        }))
+        .unwrap();
+        let view = serde_json::to_value(input.model_view()).unwrap();
+        assert!(view.get("confirmed_subject").is_none());
+        assert_eq!(view["description"], "Не горит свет в подъезде");
+    }
+
+    #[test]
+    fn every_message_is_russian_and_says_what_to_do() {
+        let errors = [
+            InputErrorKind::NotJson {
+                detail: "EOF".into(),
+            },
+            InputErrorKind::NotAnObject,
+            InputErrorKind::UnknownField { name: "x".into() },
+            InputErrorKind::WrongType,
+            InputErrorKind::Missing,
+            InputErrorKind::Blank,
+            InputErrorKind::TooShort { min: 10, actual: 3 },
+            InputErrorKind::TooLong {
+                max: 120,
+                actual: 130,
+            },
+            InputErrorKind::ControlCharacter {
+                character: '\u{1}',
+                position: 1,
+            },
+            InputErrorKind::BidiControl {
+                character: '\u{202E}',
+                position: 1,
+            },
+            InputErrorKind::UnknownSubject { value: "x".into() },
+        ];
+        for kind in errors {
+            let message = InputError::new(InputField::Location, kind).message_ru();
+            assert!(
+                message.chars().any(|c| ('а'..='я').contains(&c)),
+                "{message}"
+            );
+            assert!(message.ends_with('.'), "{message}");
+        }
+    }
+}
