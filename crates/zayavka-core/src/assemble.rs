@@ -174,4 +174,39 @@ mod tests {
         assert_eq!(request_item(None), GENERIC_ITEM);
         assert_eq!(request_item(Some("Прошу:")), GENERIC_ITEM);
     }
+
+    /// The words of a text, with the case of the first letter and the final punctuation — the
+    /// only two things presentation may change — folded away.
+    fn comparable_words(text: &str) -> Vec<String> {
+        let mut words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+        if let Some(first) = words.first_mut() {
+            *first = first.to_lowercase();
+        }
+        if let Some(last) = words.last_mut() {
+            let trimmed = last.trim_end_matches(['.', ',', ';', ':']).to_owned();
+            *last = trimmed;
+        }
+        words.retain(|w| !w.is_empty());
+        words
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_item_is_generic_or_keeps_every_word_in_order(
+            prefix in "(|Прошу:|ПРОШУ: |прошу:\n)",
+            body in "[а-яА-ЯёЁa-z0-9 ,;:.!?…\n\t-]{0,120}",
+        ) {
+            let desired = format!("{prefix}{body}");
+            let item = request_item(Some(&desired));
+            if item != GENERIC_ITEM {
+                let expected = comparable_words(&body.to_lowercase());
+                let actual = comparable_words(&item.to_lowercase());
+                proptest::prop_assert_eq!(actual, expected);
+                proptest::prop_assert!(item.ends_with(['.', '!', '?', '…']));
+                proptest::prop_assert!(!item.contains('\n'));
+            } else {
+                proptest::prop_assert!(comparable_words(&body).is_empty() || body.trim() == "Устранить наблюдаемую проблему.");
+            }
+        }
+    }
 }

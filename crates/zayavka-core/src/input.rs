@@ -284,29 +284,27 @@ pub struct RawInput {
 }
 
 impl RawInput {
-    /// Reads a raw input from JSON text; see [`RawInput::from_json`].
-    pub fn from_json_str(text: &str) -> Result<RawInput, InputErrors> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-            InputErrors(vec![InputError {
-                field: None,
-                kind: InputErrorKind::NotJson {
-                    detail: e.to_string(),
-                },
-            }])
-        })?;
-        RawInput::from_json(&value)
-    }
-
     /// Reads a raw input from a JSON value, refusing unknown fields and wrong types with the
     /// field named. `null` counts as an absent optional field.
     pub fn from_json(value: &serde_json::Value) -> Result<RawInput, InputErrors> {
+        let (raw, errors) = RawInput::read_json(value);
+        if errors.is_empty() {
+            Ok(raw)
+        } else {
+            Err(InputErrors(errors))
+        }
+    }
+
+    /// Reads what can be read, and says what could not.
+    fn read_json(value: &serde_json::Value) -> (RawInput, Vec<InputError>) {
+        let mut raw = RawInput::default();
         let Some(object) = value.as_object() else {
-            return Err(InputErrors(vec![InputError {
+            let error = InputError {
                 field: None,
                 kind: InputErrorKind::NotAnObject,
-            }]));
+            };
+            return (raw, vec![error]);
         };
-        let mut raw = RawInput::default();
         let mut errors = Vec::new();
         for (name, value) in object {
             let Some(field) = InputField::from_name(name) else {
@@ -326,12 +324,7 @@ impl RawInput {
             };
             *raw.slot(field) = text;
         }
-        if errors.is_empty() {
-            Ok(raw)
-        } else {
-            errors.sort_by_key(|e| e.field.map_or(usize::MAX, |f| f as usize));
-            Err(InputErrors(errors))
-        }
+        (raw, errors)
     }
 
     fn slot(&mut self, field: InputField) -> &mut Option<String> {
@@ -371,6 +364,41 @@ pub struct ModelView<'a> {
 }
 
 impl ResidentInput {
+    /// Reads and checks an input from JSON text, reporting every problem at once: text that is
+    /// not JSON, unknown fields, wrong types, and every rule of the contract for the fields that
+    /// could be read.
+    pub fn from_json_str(text: &str) -> Result<ResidentInput, InputErrors> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            InputErrors(vec![InputError {
+                field: None,
+                kind: InputErrorKind::NotJson {
+                    detail: e.to_string(),
+                },
+            }])
+        })?;
+        let (raw, mut errors) = RawInput::read_json(&value);
+        if matches!(errors.first(), Some(e) if e.kind == InputErrorKind::NotAnObject) {
+            return Err(InputErrors(errors));
+        }
+        // A field of the wrong type was not read, so it must not also be reported as missing.
+        let unreadable = |field| errors.iter().any(|e| e.field == Some(field));
+        match ResidentInput::parse(&raw) {
+            Ok(input) if errors.is_empty() => return Ok(input),
+            Ok(_) => {}
+            Err(InputErrors(more)) => {
+                let more: Vec<InputError> = more
+                    .into_iter()
+                    .filter(|e| {
+                        !(e.kind == InputErrorKind::Missing && e.field.is_some_and(unreadable))
+                    })
+                    .collect();
+                errors.extend(more);
+            }
+        }
+        errors.sort_by_key(|e| e.field.map_or(usize::MAX, |f| f as usize));
+        Err(InputErrors(errors))
+    }
+
     /// Checks and normalises a raw input, reporting every problem found.
     pub fn parse(raw: &RawInput) -> Result<ResidentInput, InputErrors> {
         let mut errors = Vec::new();
@@ -597,15 +625,13 @@ mod tests {
     use serde_json::json;
 
     fn parse(value: serde_json::Value) -> Result<ResidentInput, Vec<(String, &'static str)>> {
-        RawInput::from_json(&value)
-            .and_then(|raw| ResidentInput::parse(&raw))
-            .map_err(|errors| {
-                errors
-                    .0
-                    .iter()
-                    .map(|e| (e.field_name(), e.code()))
-                    .collect()
-            })
+        ResidentInput::from_json_str(&value.to_string()).map_err(|errors| {
+            errors
+                .0
+                .iter()
+                .map(|e| (e.field_name(), e.code()))
+                .collect()
+        })
     }
 
     fn codes(value: serde_json::Value) -> Vec<(String, &'static str)> {
@@ -705,6 +731,24 @@ mod tests {
         );
         assert_eq!(codes(json!(["x"])), [(String::new(), "not_an_object")]);
         assert_eq!(codes(json!({})), [("description".to_owned(), "missing")]);
+    }
+
+    #[test]
+    fn unknown_fields_do_not_hide_the_other_problems() {
+        let errors = codes(json!({"description": "   ", "extra": 1, "location": 5}));
+        assert_eq!(
+            errors,
+            [
+                ("description".to_owned(), "too_short"),
+                ("location".to_owned(), "wrong_type"),
+                ("extra".to_owned(), "unknown_field"),
+            ]
+        );
+        assert_eq!(
+            codes(json!({"description": 5})),
+            [("description".to_owned(), "wrong_type")]
+        );
+        assert_eq!(codes(json!("text")), [(String::new(), "not_an_object")]);
     }
 
     #[test]

@@ -1,0 +1,131 @@
+//! The command-line contract: usage errors, unreadable files, and the two output forms.
+
+use serde_json::{Value, json};
+
+use crate::support::{run, zayavka};
+
+fn write(dir: &tempfile::TempDir, name: &str, value: &Value) -> std::path::PathBuf {
+    let path = dir.path().join(name);
+    std::fs::write(&path, value.to_string()).unwrap();
+    path
+}
+
+fn lighting() -> (Value, Value) {
+    let input = json!({
+        "description": "В подъезде неделю не горит свет на лестнице.",
+        "desired_actions": "заменить лампы",
+    });
+    let response = json!({
+        "outcome": "draft",
+        "title": "Не горит свет на лестнице",
+        "problem": "На лестнице в подъезде неделю не горит свет",
+        "circumstances": null, "impact": null, "verification": null,
+        "subject": {"kind": "common_area_premises_lighting", "evidence": [
+            {"source_field": "description", "quote": "неделю не горит свет"}]},
+        "warnings": ["Уточните номер подъезда."]
+    });
+    (input, response)
+}
+
+#[test]
+fn text_output_puts_the_request_on_stdout_and_notes_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, response) = lighting();
+    let (output, stdout, stderr) = run(zayavka()
+        .arg("assemble")
+        .arg("--input")
+        .arg(write(&dir, "input.json", &input))
+        .arg("--response")
+        .arg(write(&dir, "response.json", &response)));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stdout.starts_with(
+        "Не горит свет на лестнице\n\nНа лестнице в подъезде неделю не горит свет.\n\n"
+    ));
+    assert!(stdout.ends_with("Прошу:\n1. Заменить лампы.\n"), "{stdout}");
+    assert!(stderr.contains("Уточните номер подъезда."));
+    assert!(stderr.contains("вы не выбрали, к чему относится проблема"));
+}
+
+#[test]
+fn json_output_has_exactly_the_documented_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, response) = lighting();
+    let (output, stdout, _) = run(zayavka()
+        .arg("assemble")
+        .arg("--json")
+        .arg("--input")
+        .arg(write(&dir, "input.json", &input))
+        .arg("--response")
+        .arg(write(&dir, "response.json", &response)));
+    assert_eq!(output.status.code(), Some(0));
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let keys: Vec<&str> = report
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["outcome", "reason", "request", "errors"]);
+    let request_keys: Vec<&str> = report["request"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        request_keys,
+        [
+            "title",
+            "body",
+            "items",
+            "subject_module",
+            "legal_omission",
+            "warnings"
+        ]
+    );
+    assert_eq!(report["request"]["legal_omission"], "not_confirmed");
+}
+
+#[test]
+fn invalid_input_names_each_field_in_russian_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, response) = lighting();
+    let input = json!({"description": "          ", "location": "л".repeat(121), "extra": 1});
+    let (output, stdout, stderr) = run(zayavka()
+        .arg("assemble")
+        .arg("--input")
+        .arg(write(&dir, "input.json", &input))
+        .arg("--response")
+        .arg(write(&dir, "response.json", &response)));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("«Описание проблемы» слишком короткое"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("«Место» слишком длинное"), "{stderr}");
+    assert!(stderr.contains("Поле «extra» не предусмотрено"), "{stderr}");
+}
+
+#[test]
+fn a_missing_file_is_a_usage_error_with_a_russian_message() {
+    let (output, stdout, stderr) = run(zayavka()
+        .arg("assemble")
+        .arg("--input")
+        .arg("/nonexistent/input.json")
+        .arg("--response")
+        .arg("/nonexistent/response.json"));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("не удалось прочитать файл с данными заявки"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn missing_arguments_are_a_usage_error() {
+    let (output, _, stderr) = run(zayavka().arg("assemble"));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("--input"), "{stderr}");
+}
