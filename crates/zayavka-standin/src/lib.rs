@@ -1,1 +1,35 @@
-//! zayavka-standin (being written).
+//! A scripted stand-in for an OpenAI-compatible chat-completions provider.
+//!
+//! Adapter tests need a real server on `127.0.0.1:0` rather than a mock object, and they need
+//! it to misbehave the way real providers and networks do: answer late, answer `429` with
+//! `Retry-After`, drip a body, promise more bytes than it sends, reset, or say nothing at all.
+//! A general-purpose HTTP framework would refuse to do most of that, so the server here is a
+//! small hand-written HTTP/1.1 loop on Tokio's `TcpListener`.
+//!
+//! A [`Script`] lists the [`Reply`]s to serve, one per request; [`StandIn::start`] runs it on
+//! its own thread and records every [`RecordedRequest`] for later assertions.
+//!
+//! ```no_run
+//! use zayavka_standin::{Reply, Script, StandIn};
+//!
+//! let stand_in = StandIn::start(
+//!     Script::new()
+//!         .then(Reply::status(503, "busy"))
+//!         .then(Reply::completion("{\"outcome\":\"draft\"}")),
+//! );
+//! let base_url = stand_in.base_url(); // "http://127.0.0.1:PORT/v1"
+//! # let _ = base_url;
+//! ```
+//!
+//! The `zayavka-standin` binary serves one canned completion forever, for benchmarks and
+//! manual runs.
+
+mod reply;
+mod request;
+mod script;
+mod server;
+
+pub use reply::{CANNED_USAGE, Reply, chat_completion_body};
+pub use request::RecordedRequest;
+pub use script::Script;
+pub use server::StandIn;

@@ -1,0 +1,324 @@
+//! Reading a chat-completions answer, and the error objects providers send instead.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::LlmError;
+
+/// The neutral result of a successful call: the first choice's message and the metadata a
+/// context record keeps.
+///
+/// Whether the content is usable (schema, refusal, truncation) is for the caller to decide;
+/// this crate only guarantees that the body was a chat-completions object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Completion {
+    /// `choices[0].message.content`; text parts are joined when a provider sends a list.
+    pub content: Option<String>,
+    /// `choices[0].message.refusal`, set when the model declined to answer.
+    pub refusal: Option<String>,
+    /// `choices[0].finish_reason`, such as `stop`, `length` or `content_filter`.
+    pub finish_reason: Option<String>,
+    /// The token counts the provider reported.
+    pub usage: Option<Usage>,
+    /// The model that actually answered, which may differ from the one requested.
+    pub model: Option<String>,
+    /// The body exactly as received, for the audit trail and offline replay.
+    pub raw_body: String,
+}
+
+/// Token counts for one answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Usage {
+    /// Tokens in the prompt.
+    pub prompt_tokens: u64,
+    /// Tokens generated.
+    pub completion_tokens: u64,
+    /// Their sum as the provider reports it (computed when a provider omits it).
+    pub total_tokens: u64,
+}
+
+/// Reads a chat-completions body.
+///
+/// Unknown fields are ignored, since providers add their own. The body is an
+/// [`LlmError::InvalidResponse`] when it is not JSON, carries an `error` object instead of
+/// choices, or has no `choices[0].message`.
+pub fn parse_chat_completion(body: &str) -> Result<Completion, LlmError> {
+    let invalid = |message: String| LlmError::InvalidResponse {
+        status: None,
+        message,
+    };
+    let value: Value = serde_json::from_str(body).map_err(|error| {
+        invalid(format!(
+            "the body is not JSON ({error}); it starts with {:?}",
+            excerpt(body, 80)
+        ))
+    })?;
+    let Some(envelope) = value.as_object() else {
+        return Err(invalid("the body is JSON but not an object".to_owned()));
+    };
+    let choice = match envelope.get("choices") {
+        Some(Value::Array(choices)) => choices
+            .first()
+            .ok_or_else(|| invalid("the completion has an empty `choices` list".to_owned()))?,
+        Some(_) => return Err(invalid("`choices` is not a list".to_owned())),
+        // Some gateways answer 200 with an error object; its text says more than "no choices".
+        None => {
+            return Err(invalid(match ProviderError::from_value(&value) {
+                Some(error) => format!(
+                    "the body is an error object instead of a completion: {}",
+                    error.describe()
+                ),
+                None => "the body has no `choices`".to_owned(),
+            }));
+        }
+    };
+    let Some(message) = choice.get("message").and_then(Value::as_object) else {
+        return Err(invalid("`choices[0]` has no `message` object".to_owned()));
+    };
+
+    Ok(Completion {
+        content: message.get("content").and_then(content_text),
+        refusal: message
+            .get("refusal")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        finish_reason: choice
+            .get("finish_reason")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        usage: envelope.get("usage").and_then(usage),
+        model: envelope
+            .get("model")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        raw_body: body.to_owned(),
+    })
+}
+
+/// Content is a string in the classic API, but some servers send a list of typed parts.
+fn content_text(content: &Value) -> Option<String> {
+    match content {
+        Value::String(text) => Some(text.clone()),
+        Value::Array(parts) => {
+            let texts: Vec<&str> = parts
+                .iter()
+                .filter_map(|part| part.get("text").and_then(Value::as_str))
+                .collect();
+            (!texts.is_empty()).then(|| texts.concat())
+        }
+        _ => None,
+    }
+}
+
+fn usage(value: &Value) -> Option<Usage> {
+    let count = |name: &str| value.get(name).and_then(Value::as_u64);
+    let prompt_tokens = count("prompt_tokens");
+    let completion_tokens = count("completion_tokens");
+    if prompt_tokens.is_none() && completion_tokens.is_none() {
+        return None;
+    }
+    let prompt_tokens = prompt_tokens.unwrap_or(0);
+    let completion_tokens = completion_tokens.unwrap_or(0);
+    Some(Usage {
+        prompt_tokens,
+        completion_tokens,
+        total_tokens: count("total_tokens")
+            .unwrap_or_else(|| prompt_tokens.saturating_add(completion_tokens)),
+    })
+}
+
+/// The error object providers send with failures, in the shapes seen in the wild:
+/// OpenAI's `{"error":{"message","type","code"}}`, OpenRouter's numeric `code`, and the
+/// plain `{"error":"..."}` of Ollama and llama.cpp.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ProviderError {
+    pub(crate) message: Option<String>,
+    pub(crate) error_type: Option<String>,
+    pub(crate) code: Option<String>,
+}
+
+impl ProviderError {
+    pub(crate) fn from_body(body: &str) -> Option<ProviderError> {
+        serde_json::from_str::<Value>(body)
+            .ok()
+            .and_then(|value| ProviderError::from_value(&value))
+    }
+
+    fn from_value(value: &Value) -> Option<ProviderError> {
+        match value.get("error")? {
+            Value::String(message) => Some(ProviderError {
+                message: Some(message.clone()),
+                ..ProviderError::default()
+            }),
+            Value::Object(error) => {
+                let text = |name: &str| match error.get(name) {
+                    Some(Value::String(text)) => Some(text.clone()),
+                    Some(Value::Number(number)) => Some(number.to_string()),
+                    _ => None,
+                };
+                Some(ProviderError {
+                    message: text("message"),
+                    error_type: text("type"),
+                    code: text("code"),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the account is out of money or quota rather than merely sending too fast.
+    pub(crate) fn is_insufficient_quota(&self) -> bool {
+        [&self.error_type, &self.code]
+            .into_iter()
+            .flatten()
+            .any(|value| value == "insufficient_quota")
+    }
+
+    /// A one-line summary such as `insufficient_quota: You exceeded your current quota`.
+    pub(crate) fn describe(&self) -> String {
+        let label = self.code.as_ref().or(self.error_type.as_ref());
+        match (label, &self.message) {
+            (Some(label), Some(message)) => format!("{label}: {}", excerpt(message, 300)),
+            (None, Some(message)) => excerpt(message, 300),
+            (Some(label), None) => label.clone(),
+            (None, None) => "no details".to_owned(),
+        }
+    }
+}
+
+/// The start of `text` on one line, at most `max_chars` characters, for error messages that
+/// must stay short however large the body was.
+pub(crate) fn excerpt(text: &str, max_chars: usize) -> String {
+    let single_line: String = text
+        .trim()
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(max_chars + 1)
+        .collect();
+    if single_line.chars().count() > max_chars {
+        let mut shortened: String = single_line.chars().take(max_chars).collect();
+        shortened.push('…');
+        shortened
+    } else {
+        single_line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn reads_content_finish_reason_usage_and_model() {
+        let body = json!({
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "model": "gpt-4o-mini-2024-07-18",
+            "system_fingerprint": "fp_x",
+            "choices": [{
+                "index": 0,
+                "message": {"role": "assistant", "content": "{\"outcome\":\"draft\"}", "refusal": null, "annotations": []},
+                "finish_reason": "stop",
+            }],
+            "usage": {"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17, "prompt_tokens_details": {}},
+        })
+        .to_string();
+        let completion = parse_chat_completion(&body).unwrap();
+        assert_eq!(
+            completion.content.as_deref(),
+            Some("{\"outcome\":\"draft\"}")
+        );
+        assert_eq!(completion.refusal, None);
+        assert_eq!(completion.finish_reason.as_deref(), Some("stop"));
+        assert_eq!(completion.model.as_deref(), Some("gpt-4o-mini-2024-07-18"));
+        assert_eq!(
+            completion.usage,
+            Some(Usage {
+                prompt_tokens: 12,
+                completion_tokens: 5,
+                total_tokens: 17
+            })
+        );
+        assert_eq!(completion.raw_body, body);
+    }
+
+    #[test]
+    fn reads_a_refusal_and_a_truncation() {
+        let body = json!({
+            "choices": [{"message": {"content": null, "refusal": "I can't help with that."}, "finish_reason": "length"}],
+        })
+        .to_string();
+        let completion = parse_chat_completion(&body).unwrap();
+        assert_eq!(completion.content, None);
+        assert_eq!(
+            completion.refusal.as_deref(),
+            Some("I can't help with that.")
+        );
+        assert_eq!(completion.finish_reason.as_deref(), Some("length"));
+        assert_eq!(completion.usage, None);
+    }
+
+    #[test]
+    fn joins_text_parts_and_computes_a_missing_total() {
+        let body = json!({
+            "choices": [{"message": {"content": [{"type": "text", "text": "ab"}, {"type": "text", "text": "c"}]}}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 4},
+        })
+        .to_string();
+        let completion = parse_chat_completion(&body).unwrap();
+        assert_eq!(completion.content.as_deref(), Some("abc"));
+        assert_eq!(completion.finish_reason, None);
+        assert_eq!(completion.usage.unwrap().total_tokens, 7);
+    }
+
+    #[test]
+    fn rejects_bodies_that_are_not_completions() {
+        for body in [
+            "<html><body>502 Bad Gateway</body></html>",
+            "{\"choices\": [",
+            "[]",
+            "{}",
+            "{\"choices\": []}",
+            "{\"choices\": [{\"text\": \"legacy\"}]}",
+            "{\"error\": {\"message\": \"model overloaded\", \"type\": \"server_error\"}}",
+        ] {
+            let error = parse_chat_completion(body).unwrap_err();
+            assert!(
+                matches!(error, LlmError::InvalidResponse { status: None, .. }),
+                "{body}: {error:?}"
+            );
+        }
+        let error = parse_chat_completion(r#"{"error": "model not found"}"#).unwrap_err();
+        assert!(error.to_string().contains("model not found"), "{error}");
+    }
+
+    #[test]
+    fn recognises_insufficient_quota_by_type_or_code() {
+        let openai = ProviderError::from_body(
+            r#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}"#,
+        )
+        .unwrap();
+        assert!(openai.is_insufficient_quota());
+        assert_eq!(
+            openai.describe(),
+            "insufficient_quota: You exceeded your current quota"
+        );
+        let rate = ProviderError::from_body(
+            r#"{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}"#,
+        )
+        .unwrap();
+        assert!(!rate.is_insufficient_quota());
+        let numeric =
+            ProviderError::from_body(r#"{"error":{"code":402,"message":"no credits"}}"#).unwrap();
+        assert_eq!(numeric.describe(), "402: no credits");
+        assert_eq!(ProviderError::from_body("<html>"), None);
+    }
+
+    #[test]
+    fn excerpts_are_short_single_lines() {
+        assert_eq!(excerpt("  a\nb  ", 10), "a b");
+        assert_eq!(excerpt("абвгд", 3), "абв…");
+    }
+}

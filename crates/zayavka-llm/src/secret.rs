@@ -1,0 +1,232 @@
+//! The API key and the redaction every outgoing message passes through.
+
+use std::fmt;
+
+/// What replaces a secret in any text that leaves this crate.
+pub(crate) const REDACTED: &str = "[redacted]";
+
+/// A provider's API key; it prints as `[redacted]` in `Debug` and `Display`.
+///
+/// It deliberately implements neither `Serialize` nor `PartialEq`, so it cannot slip into a
+/// stored record or a log by way of a derive.
+#[derive(Clone)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    /// Wraps a key. Surrounding whitespace is removed because keys pasted from a terminal or
+    /// a file often carry a trailing newline, which no provider accepts.
+    pub fn new(key: String) -> ApiKey {
+        let trimmed = key.trim();
+        if trimmed.len() == key.len() {
+            ApiKey(key)
+        } else {
+            ApiKey(trimmed.to_owned())
+        }
+    }
+
+    /// The key itself.
+    ///
+    /// **Warning:** whatever receives this value must not log, store, print or put it into an
+    /// error message; the product promises the key appears nowhere but the keyring and the
+    /// `Authorization` header.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether the key is empty, which a provider would reject as missing.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(REDACTED)
+    }
+}
+
+impl fmt::Display for ApiKey {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(REDACTED)
+    }
+}
+
+/// Removes every given secret, every `Authorization` header value and every `Bearer` token
+/// from `text`, replacing each with `[redacted]`.
+///
+/// The header and token patterns catch credentials this crate was never told about, such as
+/// a provider echoing a different key back in an error message. Empty secrets are ignored.
+pub fn redact(text: &str, secrets: &[&str]) -> String {
+    let mut redacted = text.to_owned();
+    for secret in secrets.iter().filter(|secret| !secret.is_empty()) {
+        if redacted.contains(secret) {
+            redacted = redacted.replace(secret, REDACTED);
+        }
+    }
+    let redacted = redact_authorization_values(&redacted);
+    redact_bearer_tokens(&redacted)
+}
+
+/// Replaces the value after `Authorization:` or `Authorization=` (also in quoted JSON form):
+/// a quoted value up to its closing quote, an unquoted one up to the end of the line.
+fn redact_authorization_values(text: &str) -> String {
+    const NAME: &[u8] = b"authorization";
+    let bytes = text.as_bytes();
+    let mut output = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut search_from = 0;
+    while let Some(start) = find_ascii_case_insensitive(bytes, NAME, search_from) {
+        search_from = start + NAME.len();
+        let mut cursor = search_from;
+        if matches!(bytes.get(cursor), Some(b'"' | b'\'')) {
+            cursor += 1;
+        }
+        cursor = skip_blanks(bytes, cursor);
+        if !matches!(bytes.get(cursor), Some(b':' | b'=')) {
+            continue;
+        }
+        cursor = skip_blanks(bytes, cursor + 1);
+        let (value_start, value_end) = match bytes.get(cursor) {
+            Some(&quote @ (b'"' | b'\'')) => {
+                let value_start = cursor + 1;
+                let value_end = bytes[value_start..]
+                    .iter()
+                    .position(|&byte| byte == quote || byte == b'\n' || byte == b'\r')
+                    .map_or(bytes.len(), |offset| value_start + offset);
+                (value_start, value_end)
+            }
+            _ => {
+                let value_end = bytes[cursor..]
+                    .iter()
+                    .position(|&byte| byte == b'\n' || byte == b'\r')
+                    .map_or(bytes.len(), |offset| cursor + offset);
+                (cursor, value_end)
+            }
+        };
+        if value_end > value_start {
+            // Every boundary used here sits next to an ASCII byte, so it is a char boundary.
+            output.push_str(&text[copied..value_start]);
+            output.push_str(REDACTED);
+            copied = value_end;
+        }
+        search_from = search_from.max(value_end);
+    }
+    output.push_str(&text[copied..]);
+    output
+}
+
+/// Replaces the token after the word `Bearer` (RFC 6750 token characters).
+fn redact_bearer_tokens(text: &str) -> String {
+    const WORD: &[u8] = b"bearer";
+    let bytes = text.as_bytes();
+    let mut output = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut search_from = 0;
+    while let Some(start) = find_ascii_case_insensitive(bytes, WORD, search_from) {
+        search_from = start + WORD.len();
+        let starts_a_word = start == 0 || !is_word_byte(bytes[start - 1]);
+        let token_start = skip_blanks(bytes, search_from);
+        if !starts_a_word || token_start == search_from {
+            continue;
+        }
+        let token_end = bytes[token_start..]
+            .iter()
+            .position(|&byte| !is_token_byte(byte))
+            .map_or(bytes.len(), |offset| token_start + offset);
+        if token_end > token_start {
+            output.push_str(&text[copied..token_start]);
+            output.push_str(REDACTED);
+            copied = token_end;
+            search_from = token_end;
+        }
+    }
+    output.push_str(&text[copied..]);
+    output
+}
+
+fn find_ascii_case_insensitive(haystack: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    if from >= haystack.len() {
+        return None;
+    }
+    haystack[from..]
+        .windows(needle.len())
+        .position(|window| window.eq_ignore_ascii_case(needle))
+        .map(|offset| from + offset)
+}
+
+fn skip_blanks(bytes: &[u8], mut cursor: usize) -> usize {
+    while matches!(bytes.get(cursor), Some(b' ' | b'\t')) {
+        cursor += 1;
+    }
+    cursor
+}
+
+/// Bytes of non-ASCII characters count as word bytes, so `Bearer` inside a longer word in any
+/// script is not mistaken for the scheme name.
+fn is_word_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_' || byte >= 0x80
+}
+
+fn is_token_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'+' | b'/' | b'=')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_key_never_prints_itself() {
+        let key = ApiKey::new("sk-very-secret\n".to_owned());
+        assert_eq!(format!("{key:?}"), "[redacted]");
+        assert_eq!(format!("{key}"), "[redacted]");
+        assert_eq!(key.expose(), "sk-very-secret");
+    }
+
+    #[test]
+    fn removes_every_occurrence_of_each_secret() {
+        assert_eq!(
+            redact(
+                "key sk-abc, again sk-abc; other tok-1",
+                &["sk-abc", "tok-1", ""]
+            ),
+            "key [redacted], again [redacted]; other [redacted]"
+        );
+    }
+
+    #[test]
+    fn removes_authorization_header_values() {
+        assert_eq!(
+            redact("Authorization: Basic dXNlcjpwYXNz\nnext line", &[]),
+            "Authorization: [redacted]\nnext line"
+        );
+        assert_eq!(
+            redact(r#"{"authorization": "Token abc def", "x": 1}"#, &[]),
+            r#"{"authorization": "[redacted]", "x": 1}"#
+        );
+        assert_eq!(
+            redact("the authorization failed", &[]),
+            "the authorization failed"
+        );
+    }
+
+    #[test]
+    fn removes_bearer_tokens_anywhere() {
+        assert_eq!(
+            redact("sent bearer sk-proj_A1.b/c+d= to \"Bearer xyz\"", &[]),
+            "sent bearer [redacted] to \"Bearer [redacted]\""
+        );
+        assert_eq!(
+            redact("forbearer abc; Bearer", &[]),
+            "forbearer abc; Bearer"
+        );
+    }
+
+    #[test]
+    fn keeps_non_ascii_text_intact() {
+        assert_eq!(
+            redact("Ключ sk-abc неверен. Authorization: ключ", &["sk-abc"]),
+            "Ключ [redacted] неверен. Authorization: [redacted]"
+        );
+    }
+}

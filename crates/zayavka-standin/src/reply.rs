@@ -1,0 +1,209 @@
+//! What the stand-in sends back for one request, including the ways it can misbehave.
+
+use std::time::Duration;
+
+/// Token counts that every canned completion reports, so that tests can assert on usage.
+pub const CANNED_USAGE: (u64, u64) = (100, 50);
+
+/// One scripted answer to one request.
+///
+/// Every reply closes the connection afterwards (`Connection: close`), so each request the
+/// client makes arrives on a fresh connection and can be scripted independently.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// A well-formed HTTP response.
+    ///
+    /// The server adds `Content-Length` unless `headers` already carry `content-length` or
+    /// `transfer-encoding`; with `transfer-encoding: chunked` the body is sent chunked, which
+    /// lets tests exercise a client that cannot know the body size in advance.
+    Http {
+        /// The status code.
+        status: u16,
+        /// Header names and values, sent as given.
+        headers: Vec<(String, String)>,
+        /// The body bytes.
+        body: Vec<u8>,
+    },
+    /// Waits before sending the inner reply; the client sees no bytes until then.
+    Delayed(Duration, Box<Reply>),
+    /// Sends the status line and headers at once, then the body in small pieces with a pause
+    /// before each, as a slow or stalling provider would.
+    Drip {
+        /// The status code.
+        status: u16,
+        /// The whole body; `Content-Length` declares its full length.
+        body: Vec<u8>,
+        /// How many bytes go out in each piece (at least one).
+        chunk: usize,
+        /// The pause before each piece.
+        interval: Duration,
+    },
+    /// Declares a `Content-Length` of `declared_len`, sends only `sent`, then resets the
+    /// connection, as a provider that crashes mid-answer would.
+    ResetAfter {
+        /// The status code.
+        status: u16,
+        /// The length the headers promise.
+        declared_len: usize,
+        /// The bytes actually sent before the reset.
+        sent: Vec<u8>,
+    },
+    /// Reads the request and then sends nothing at all, holding the connection open until the
+    /// client gives up.
+    NeverAnswer,
+    /// Reads the request and closes the connection without a response.
+    CloseImmediately,
+}
+
+impl Reply {
+    /// A `200` chat-completions answer carrying `content`, with `finish_reason` `"stop"` and
+    /// the [`CANNED_USAGE`] token counts.
+    pub fn completion(content: &str) -> Reply {
+        Reply::completion_with(Some(content), None, "stop")
+    }
+
+    /// A `200` chat-completions answer with any combination of content, refusal and finish
+    /// reason, for tests of refusals and truncation.
+    pub fn completion_with(
+        content: Option<&str>,
+        refusal: Option<&str>,
+        finish_reason: &str,
+    ) -> Reply {
+        Reply::Http {
+            status: 200,
+            headers: vec![json_content_type()],
+            body: chat_completion_body(content, refusal, finish_reason).into_bytes(),
+        }
+    }
+
+    /// Any status with a JSON body, such as an OpenAI error object.
+    pub fn json(status: u16, value: serde_json::Value) -> Reply {
+        Reply::Http {
+            status,
+            headers: vec![json_content_type()],
+            body: value.to_string().into_bytes(),
+        }
+    }
+
+    /// Any status with a plain-text body; change the content type with [`Reply::with_header`].
+    pub fn status(status: u16, body: impl Into<Vec<u8>>) -> Reply {
+        Reply::Http {
+            status,
+            headers: vec![(
+                "content-type".to_owned(),
+                "text/plain; charset=utf-8".to_owned(),
+            )],
+            body: body.into(),
+        }
+    }
+
+    /// Sets a header, replacing any header of the same name (names compare case-insensitively).
+    ///
+    /// Headers belong to [`Reply::Http`], also when it is wrapped in [`Reply::Delayed`]. The
+    /// other variants send a fixed set of headers because their point is the broken body or
+    /// connection, so for them this returns the reply unchanged.
+    pub fn with_header(self, name: &str, value: &str) -> Reply {
+        match self {
+            Reply::Http {
+                status,
+                mut headers,
+                body,
+            } => {
+                headers.retain(|(existing, _)| !existing.eq_ignore_ascii_case(name));
+                headers.push((name.to_owned(), value.to_owned()));
+                Reply::Http {
+                    status,
+                    headers,
+                    body,
+                }
+            }
+            Reply::Delayed(delay, inner) => {
+                Reply::Delayed(delay, Box::new(inner.with_header(name, value)))
+            }
+            other => other,
+        }
+    }
+
+    /// Wraps this reply so that it is sent only after `delay`.
+    pub fn delayed(self, delay: Duration) -> Reply {
+        Reply::Delayed(delay, Box::new(self))
+    }
+}
+
+/// The body of a chat-completions answer in the shape OpenAI documents, with one choice, the
+/// given message fields and finish reason, and the [`CANNED_USAGE`] token counts.
+pub fn chat_completion_body(
+    content: Option<&str>,
+    refusal: Option<&str>,
+    finish_reason: &str,
+) -> String {
+    let (prompt_tokens, completion_tokens) = CANNED_USAGE;
+    serde_json::json!({
+        "id": "chatcmpl-standin",
+        "object": "chat.completion",
+        "created": 1_700_000_000u64,
+        "model": "standin-model",
+        "choices": [{
+            "index": 0,
+            "message": {
+                "role": "assistant",
+                "content": content,
+                "refusal": refusal,
+            },
+            "logprobs": null,
+            "finish_reason": finish_reason,
+        }],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    })
+    .to_string()
+}
+
+fn json_content_type() -> (String, String) {
+    ("content-type".to_owned(), "application/json".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completion_body_is_a_chat_completions_envelope() {
+        let body: serde_json::Value =
+            serde_json::from_str(&chat_completion_body(Some("{\"a\":1}"), None, "stop")).unwrap();
+        assert_eq!(body["object"], "chat.completion");
+        assert_eq!(body["choices"][0]["message"]["content"], "{\"a\":1}");
+        assert!(body["choices"][0]["message"]["refusal"].is_null());
+        assert_eq!(body["choices"][0]["finish_reason"], "stop");
+        assert_eq!(body["usage"]["total_tokens"], 150);
+    }
+
+    #[test]
+    fn with_header_replaces_a_header_of_the_same_name() {
+        let reply = Reply::status(502, "<html></html>").with_header("Content-Type", "text/html");
+        let Reply::Http { headers, .. } = reply else {
+            panic!("status() builds an Http reply");
+        };
+        assert_eq!(
+            headers,
+            vec![("Content-Type".to_owned(), "text/html".to_owned())]
+        );
+    }
+
+    #[test]
+    fn with_header_reaches_inside_a_delay() {
+        let reply = Reply::completion("x")
+            .delayed(Duration::from_millis(5))
+            .with_header("retry-after", "1");
+        let Reply::Delayed(_, inner) = reply else {
+            panic!("delayed() wraps the reply");
+        };
+        let Reply::Http { headers, .. } = *inner else {
+            panic!("completion() builds an Http reply");
+        };
+        assert!(headers.contains(&("retry-after".to_owned(), "1".to_owned())));
+    }
+}
