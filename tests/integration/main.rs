@@ -7,4 +7,5 @@
 
 mod cases;
 mod cli;
+mod draft;
 mod support;

@@ -1,16 +1,24 @@
 //! The `zayavka` command-line tool: argument parsing and printing over `zayavka-engine`.
 //!
 //! Exit codes are stable: 0 ready, 2 invalid input or usage, 3 the resident is asked to change
-//! the text, 4 the model's output was rejected, 5 a technical failure.
+//! the text, 4 the model's output was rejected, 5 a technical failure. `key status` and `doctor`
+//! exit 1 when something needs fixing.
 
+mod config_cmd;
+mod doctor_cmd;
+mod draft_cmd;
+mod key;
 mod output;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context as _;
 use clap::{Parser, Subcommand};
+use zayavka_engine::paths::Paths;
+use zayavka_engine::secrets::KeyringStore;
 
-/// Zayavka: a calm, factual request to the management company from your own words.
+/// Заявка: спокойное и точное обращение в управляющую организацию из ваших слов.
 #[derive(Debug, Parser)]
 #[command(name = "zayavka", version, about, long_about = None)]
 struct Cli {
@@ -20,20 +28,28 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Assemble a request offline from a saved input and a saved model response.
+    /// Составить заявку из описания проблемы (с моделью или без неё: --offline).
+    Draft(Box<draft_cmd::DraftArgs>),
+    /// Собрать заявку без сети из сохранённых данных и сохранённого ответа модели.
     Assemble(AssembleArgs),
+    /// API-ключ провайдера в хранилище ключей ОС.
+    Key(key::KeyArgs),
+    /// Настройки провайдеров.
+    Config(config_cmd::ConfigArgs),
+    /// Проверить настройки, ключ, доступность провайдера и сроки правовых модулей.
+    Doctor(doctor_cmd::DoctorArgs),
 }
 
 #[derive(Debug, clap::Args)]
 struct AssembleArgs {
-    /// The resident's input: a JSON object with description, location, consequences,
-    /// desired_actions and confirmed_subject.
+    /// Данные заявки: объект JSON с полями description, location, consequences,
+    /// desired_actions и confirmed_subject.
     #[arg(long, value_name = "INPUT.json")]
     input: PathBuf,
-    /// The model's response: its JSON object, or a whole chat-completions response body.
+    /// Ответ модели: её объект JSON или всё тело ответа chat-completions.
     #[arg(long, value_name = "RESPONSE.json")]
     response: PathBuf,
-    /// Print one JSON object instead of the request text.
+    /// Вывести один объект JSON вместо текста заявки.
     #[arg(long)]
     json: bool,
 }
@@ -53,8 +69,18 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    if let Command::Assemble(args) = cli.command {
+        // Offline assembly needs no configuration, data folder or keyring.
+        return assemble(args);
+    }
+    let paths = Paths::resolve().map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let store = KeyringStore::new();
     match cli.command {
-        Command::Assemble(args) => assemble(args),
+        Command::Draft(args) => draft_cmd::run(*args, &paths, &store),
+        Command::Key(args) => key::run(args, &paths, &store),
+        Command::Config(args) => config_cmd::run(args, &paths, &store),
+        Command::Doctor(args) => doctor_cmd::run(args, &paths, &store),
+        Command::Assemble(_) => unreachable!("handled above"),
     }
 }
 
@@ -67,9 +93,9 @@ fn assemble(args: AssembleArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn read_file(path: &std::path::Path, what: &str) -> anyhow::Result<String> {
-    std::fs::read_to_string(path).map_err(|error| {
-        anyhow::anyhow!(
-            "не удалось прочитать {what} «{}»: {error}. Проверьте путь и права доступа.",
+    std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "не удалось прочитать {what} «{}». Проверьте путь и права доступа",
             path.display()
         )
     })

@@ -1,6 +1,8 @@
 //! The whole deterministic pipeline on a typical draft that includes a legal module: input
 //! validation, structural and semantic validation of the model's reply, the policy and assembly.
 
+#![allow(missing_docs)] // criterion's macros generate undocumented items.
+
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -10,8 +10,8 @@ use crate::reply::{ModelOutcome, ModelReply, decode_reply, semantic_findings};
 use crate::schema::RegisteredSchema;
 
 /// The warning that says no model was used.
-pub const NO_MODEL_WARNING: &str = "Текст составлен без языковой модели: описание взято из \
-    ваших слов без изменений, правовой абзац о конкретном виде имущества не добавлен.";
+pub const NO_MODEL_WARNING: &str =
+    "Текст составлен без языковой модели: описание — ваши слова без изменений.";
 
 /// Decides what a model reply means for this input: a request, a question back to the resident,
 /// or a rejection of the output.

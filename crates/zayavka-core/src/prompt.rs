@@ -24,12 +24,28 @@ pub enum SchemaMode {
 }
 
 impl SchemaMode {
+    /// Both modes.
+    pub const ALL: [SchemaMode; 2] = [SchemaMode::JsonSchema, SchemaMode::JsonObject];
+
     /// The stable name used in configuration and on the command line.
     pub const fn as_str(self) -> &'static str {
         match self {
             SchemaMode::JsonSchema => "json_schema",
             SchemaMode::JsonObject => "json_object",
         }
+    }
+
+    /// The mode with this name, if any.
+    pub fn parse(text: &str) -> Option<SchemaMode> {
+        SchemaMode::ALL
+            .into_iter()
+            .find(|mode| mode.as_str() == text)
+    }
+}
+
+impl std::fmt::Display for SchemaMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -1,1 +1,13 @@
-//! zayavka-engine (being written).
+//! The part of Zayavka that sequences the steps of a draft and owns what is specific to one
+//! installation: the data folder ([`paths`]), the provider profiles ([`config`]) and the API key
+//! in the operating system's keyring ([`secrets`]).
+//!
+//! The engine is the only crate that reads Zayavka's environment variables; the CLI and the desktop
+//! shell hand it parsed arguments and print what it returns.
+
+pub mod assemble;
+pub mod config;
+pub mod doctor;
+pub mod draft;
+pub mod paths;
+pub mod secrets;

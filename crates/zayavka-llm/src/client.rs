@@ -153,6 +153,40 @@ impl Client {
         })
     }
 
+    /// Checks that the provider answers at all, with one `GET {base_url}/models` under the
+    /// per-attempt timeout and no retries, for `zayavka doctor`. Any HTTP answer proves the
+    /// server is reachable and is returned as its status; only a missing answer is an error.
+    pub async fn probe(&self, cancel: &CancellationToken) -> Result<u16, LlmError> {
+        let mut url = self.url.clone();
+        let models = format!(
+            "{}/models",
+            url.path()
+                .trim_end_matches('/')
+                .trim_end_matches("/chat/completions")
+        );
+        url.set_path(&models);
+        let mut request = self.http.get(url).timeout(self.budget.attempt_timeout);
+        if let Some(authorization) = &self.authorization {
+            request = request.header(reqwest::header::AUTHORIZATION, authorization.clone());
+        }
+        let secrets: Vec<&str> = self.api_key.iter().map(ApiKey::expose).collect();
+        tokio::select! {
+            () = cancel.cancelled() => Err(LlmError::Cancelled),
+            result = request.send() => match result {
+                Ok(response) => Ok(response.status().as_u16()),
+                Err(error) if error.is_timeout() => Err(LlmError::Timeout {
+                    message: describe_reqwest_error(error),
+                }
+                .redacted(&secrets)),
+                Err(error) => Err(LlmError::Unavailable {
+                    status: None,
+                    message: describe_reqwest_error(error),
+                }
+                .redacted(&secrets)),
+            },
+        }
+    }
+
     /// The budget every call of this client runs under.
     pub fn budget(&self) -> &Budget {
         &self.budget

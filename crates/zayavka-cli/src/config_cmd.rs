@@ -1,0 +1,606 @@
+//! `zayavka config`: shows the effective settings and paths, changes one setting, prints the
+//! configuration file's path. No API key is ever printed; only whether one is available.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use zayavka_engine::config::{
+    self, Config, ProfileName, ProviderOverrides, ProviderSettings, SettingKey,
+};
+use zayavka_engine::paths::{Paths, PathsOrigin};
+use zayavka_engine::secrets::{
+    self, ApiKeySource, ENV_API_KEY, KeyStatus, SecretStore, StoredKeyState,
+};
+
+/// `zayavka config …`
+#[derive(Debug, clap::Args)]
+pub struct ConfigArgs {
+    /// Что сделать с настройками.
+    #[command(subcommand)]
+    pub command: ConfigCommand,
+}
+
+/// The `zayavka config` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum ConfigCommand {
+    /// Показать действующие настройки, профили и пути. API-ключ не выводится.
+    Show(ConfigShowArgs),
+    /// Изменить одну настройку, например `zayavka config set profiles.openai.model gpt-4o`.
+    /// Пустое значение удаляет настройку, и снова действует значение по умолчанию.
+    Set(ConfigSetArgs),
+    /// Напечатать путь к файлу настроек.
+    Path,
+}
+
+/// Arguments of `zayavka config show`.
+#[derive(Debug, clap::Args)]
+pub struct ConfigShowArgs {
+    /// Вывести ответ в JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `zayavka config set`.
+#[derive(Debug, clap::Args)]
+pub struct ConfigSetArgs {
+    /// Настройка: active_profile или profiles.ИМЯ.ПОЛЕ (kind, base_url, model, schema_mode,
+    /// needs_api_key, price_input_per_million, price_output_per_million, currency, timeout_secs,
+    /// attempts).
+    #[arg(value_name = "НАСТРОЙКА")]
+    pub key: String,
+    /// Новое значение; пустая строка удаляет настройку.
+    #[arg(value_name = "ЗНАЧЕНИЕ", allow_hyphen_values = true)]
+    pub value: String,
+}
+
+/// Runs `zayavka config` against the real environment and standard output.
+pub fn run(args: ConfigArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+    let mut output = std::io::stdout().lock();
+    // Only `show` depends on the environment; a broken variable must not block `set` or `path`.
+    let (overrides, environment_key_present) = if matches!(args.command, ConfigCommand::Show(_)) {
+        (
+            ProviderOverrides::from_env()?,
+            secrets::api_key_from_env()?.is_some(),
+        )
+    } else {
+        (ProviderOverrides::default(), false)
+    };
+    run_with(
+        args,
+        paths,
+        store,
+        &overrides,
+        environment_key_present,
+        &mut output,
+    )
+}
+
+/// Runs `zayavka config` with the given overrides (from flags and environment), the presence of
+/// `ZAYAVKA_API_KEY`, and output.
+pub fn run_with(
+    args: ConfigArgs,
+    paths: &Paths,
+    store: &dyn SecretStore,
+    overrides: &ProviderOverrides,
+    environment_key_present: bool,
+    output: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
+    match args.command {
+        ConfigCommand::Show(show) => {
+            let report = Report::gather(paths, store, overrides, environment_key_present)?;
+            if show.json {
+                writeln!(
+                    output,
+                    "{}",
+                    serde_json::to_string_pretty(&report.to_json())?
+                )?;
+            } else {
+                report.write_text(output)?;
+            }
+        }
+        ConfigCommand::Set(set) => {
+            let file = paths.config_file();
+            let new_config = config::set_value(&file, &set.key, &set.value)?;
+            // The key is re-parsed only to print it in its canonical spelling.
+            let key = SettingKey::parse(&set.key)?;
+            let value = set.value.trim();
+            if value.is_empty() {
+                writeln!(
+                    output,
+                    "Настройка {key} удалена из «{}»; действует значение по умолчанию.",
+                    file.display()
+                )?;
+            } else {
+                writeln!(output, "Сохранено в «{}»: {key} = {value}", file.display())?;
+            }
+            // A change can leave the active profile unusable (a `custom` profile built one field
+            // at a time); saying so now is kinder than failing at the next draft.
+            if let Err(error) = config::resolve_provider(&new_config, &ProviderOverrides::default())
+            {
+                writeln!(output, "Внимание: {}", error.message_ru())?;
+            }
+        }
+        ConfigCommand::Path => {
+            writeln!(output, "{}", paths.config_file().display())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Everything `config show` prints, gathered once and rendered as text or JSON.
+struct Report<'a> {
+    paths: &'a Paths,
+    config_file_exists: bool,
+    config: Config,
+    overrides: &'a ProviderOverrides,
+    provider: Result<Option<ProviderSettings>, config::ConfigError>,
+    key: Option<KeyStatus>,
+    profiles: Vec<(ProfileName, Result<ProviderSettings, config::ConfigError>)>,
+}
+
+impl<'a> Report<'a> {
+    fn gather(
+        paths: &'a Paths,
+        store: &dyn SecretStore,
+        overrides: &'a ProviderOverrides,
+        environment_key_present: bool,
+    ) -> anyhow::Result<Report<'a>> {
+        let file = paths.config_file();
+        let config = Config::load(&file)?;
+        let provider = config::resolve_provider(&config, overrides);
+        // Only the provider in use is asked about, so `config show` touches the keyring once.
+        let key = match &provider {
+            Ok(Some(settings)) => Some(secrets::key_status(
+                store,
+                &settings.profile,
+                environment_key_present,
+            )),
+            _ => None,
+        };
+        let profiles = config
+            .profile_names()
+            .into_iter()
+            .map(|name| {
+                let settings = config.profile_settings(&name);
+                (name, settings)
+            })
+            .collect();
+        Ok(Report {
+            paths,
+            config_file_exists: file.is_file(),
+            config,
+            overrides,
+            provider,
+            key,
+            profiles,
+        })
+    }
+
+    fn overridden_fields(&self) -> Vec<&'static str> {
+        let overrides = self.overrides;
+        [
+            ("profile", overrides.profile.is_some()),
+            ("base_url", overrides.base_url.is_some()),
+            ("model", overrides.model.is_some()),
+            ("schema_mode", overrides.schema_mode.is_some()),
+            ("timeout_secs", overrides.timeout_secs.is_some()),
+            ("attempts", overrides.attempts.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        let error_json = |error: &config::ConfigError| serde_json::json!({"code": error.code(), "message": error.message_ru()});
+        let paths = self.paths;
+        serde_json::json!({
+            "paths": {
+                "origin": paths.origin(),
+                "config_file": paths.config_file(),
+                "config_file_exists": self.config_file_exists,
+                "data_dir": paths.data_dir(),
+                "database_file": paths.database_file(),
+                "pending_dir": paths.pending_dir(),
+                "log_dir": paths.log_dir(),
+            },
+            "active_profile": self.config.active_profile,
+            "overridden": self.overridden_fields(),
+            "provider": self.provider.as_ref().ok().cloned().flatten(),
+            "provider_error": self.provider.as_ref().err().map(error_json),
+            "api_key": self.key.as_ref().map(|status| serde_json::json!({
+                "status": status,
+                "usable_source": status.usable_source(),
+            })),
+            "profiles": self.profiles.iter().map(|(name, settings)| serde_json::json!({
+                "name": name,
+                "in_file": self.config.profiles.contains_key(name),
+                "settings": settings.as_ref().ok(),
+                "error": settings.as_ref().err().map(error_json),
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    fn write_text(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let paths = self.paths;
+        let origin = match paths.origin() {
+            PathsOrigin::Environment => "из переменной окружения ZAYAVKA_HOME",
+            PathsOrigin::Explicit => "заданы явно",
+            PathsOrigin::OperatingSystem => "по правилам операционной системы",
+        };
+        let file_note = if self.config_file_exists {
+            ""
+        } else {
+            " (файла нет — действуют настройки по умолчанию)"
+        };
+        writeln!(
+            out,
+            "Файл настроек: {}{file_note}",
+            paths.config_file().display()
+        )?;
+        writeln!(out, "Папка данных: {}", paths.data_dir().display())?;
+        writeln!(out, "База данных: {}", paths.database_file().display())?;
+        writeln!(
+            out,
+            "Неотправленные описания: {}",
+            paths.pending_dir().display()
+        )?;
+        writeln!(out, "Журналы: {}", paths.log_dir().display())?;
+        writeln!(out, "Папки выбраны {origin}.")?;
+        writeln!(out)?;
+
+        let overridden = self.overridden_fields();
+        if !overridden.is_empty() {
+            writeln!(
+                out,
+                "Переопределено для этого запуска: {}.",
+                overridden.join(", ")
+            )?;
+        }
+        match &self.provider {
+            Ok(None) => writeln!(
+                out,
+                "Активный профиль не выбран: заявки составляются без модели. Выберите профиль, \
+                 например `zayavka config set active_profile ollama`."
+            )?,
+            Err(error) => writeln!(out, "Активный профиль не работает: {}", error.message_ru())?,
+            Ok(Some(settings)) => {
+                writeln!(out, "Действующий профиль: {}", settings.profile)?;
+                write_settings(out, settings, "  ")?;
+                if let Some(status) = &self.key {
+                    writeln!(out, "  API-ключ: {}", describe_key(status, settings))?;
+                }
+            }
+        }
+        writeln!(out)?;
+        writeln!(out, "Профили:")?;
+        for (name, settings) in &self.profiles {
+            let origin = if self.config.profiles.contains_key(name) {
+                ""
+            } else {
+                " (встроенный)"
+            };
+            match settings {
+                Ok(settings) => writeln!(
+                    out,
+                    "  {name}{origin} — {}, {}, модель {}",
+                    settings.kind.title(),
+                    settings.base_url,
+                    settings.model
+                )?,
+                Err(error) => writeln!(out, "  {name}{origin} — не готов: {}", error.message_ru())?,
+            }
+        }
+        Ok(())
+    }
+}
+
+fn write_settings(
+    out: &mut dyn Write,
+    settings: &ProviderSettings,
+    indent: &str,
+) -> std::io::Result<()> {
+    let yes_no = |flag: bool| if flag { "да" } else { "нет" };
+    writeln!(
+        out,
+        "{indent}вид: {} ({})",
+        settings.kind.title(),
+        settings.kind
+    )?;
+    writeln!(out, "{indent}{}", settings.kind.summary_ru())?;
+    writeln!(out, "{indent}адрес: {}", settings.base_url)?;
+    writeln!(out, "{indent}модель: {}", settings.model)?;
+    writeln!(out, "{indent}режим схемы: {}", settings.schema_mode)?;
+    writeln!(
+        out,
+        "{indent}нужен ключ: {}",
+        yes_no(settings.needs_api_key)
+    )?;
+    match &settings.pricing {
+        Some(pricing) => writeln!(
+            out,
+            "{indent}цена за миллион токенов: ввод {}, вывод {}{}",
+            pricing.input_per_million,
+            pricing.output_per_million,
+            pricing
+                .currency
+                .as_deref()
+                .map(|currency| format!(" {currency}"))
+                .unwrap_or_default()
+        )?,
+        None => writeln!(out, "{indent}цена: не указана")?,
+    }
+    match settings.timeout_secs {
+        Some(secs) => writeln!(out, "{indent}тайм-аут попытки: {secs} с")?,
+        None => writeln!(out, "{indent}тайм-аут попытки: по умолчанию")?,
+    }
+    match settings.attempts {
+        Some(attempts) => writeln!(out, "{indent}попыток: {attempts}")?,
+        None => writeln!(out, "{indent}попыток: по умолчанию")?,
+    }
+    Ok(())
+}
+
+fn describe_key(status: &KeyStatus, settings: &ProviderSettings) -> String {
+    match (status.usable_source(), &status.stored) {
+        (Some(ApiKeySource::Environment), _) => {
+            format!("из переменной окружения {ENV_API_KEY}")
+        }
+        (Some(ApiKeySource::Keyring), _) => format!("сохранён в хранилище ({})", status.backend),
+        (None, StoredKeyState::Unreachable { message, .. }) => {
+            format!("хранилище недоступно. {message}")
+        }
+        (None, _) if settings.needs_api_key => format!(
+            "не найден. Сохраните его командой `zayavka key set --profile {}`.",
+            settings.profile
+        ),
+        (None, _) => "не нужен".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser as _;
+    use zayavka_engine::config::BaseUrl;
+    use zayavka_engine::secrets::{ApiKey, MemoryStore};
+
+    const SECRET: &str = "sk-test-0123456789abcdef";
+
+    #[derive(Debug, clap::Parser)]
+    struct Cli {
+        #[command(subcommand)]
+        command: Top,
+    }
+
+    #[derive(Debug, clap::Subcommand)]
+    enum Top {
+        Config(ConfigArgs),
+    }
+
+    fn run_line(
+        line: &[&str],
+        paths: &Paths,
+        store: &dyn SecretStore,
+        overrides: &ProviderOverrides,
+        environment_key_present: bool,
+    ) -> anyhow::Result<String> {
+        let Top::Config(args) = Cli::try_parse_from(["zayavka", "config"].iter().chain(line))
+            .unwrap()
+            .command;
+        let mut output = Vec::new();
+        let code = run_with(
+            args,
+            paths,
+            store,
+            overrides,
+            environment_key_present,
+            &mut output,
+        )?;
+        assert_eq!(code, ExitCode::SUCCESS);
+        Ok(String::from_utf8(output).unwrap())
+    }
+
+    #[test]
+    fn path_prints_the_config_file() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        let output = run_line(
+            &["path"],
+            &paths,
+            &MemoryStore::new(),
+            &ProviderOverrides::default(),
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            output,
+            format!("{}\n", home.path().join("config.toml").display())
+        );
+    }
+
+    #[test]
+    fn show_on_a_fresh_install_offers_drafting_without_a_model() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        let output = run_line(
+            &["show"],
+            &paths,
+            &MemoryStore::unavailable(),
+            &ProviderOverrides::default(),
+            false,
+        )
+        .unwrap();
+        assert!(output.contains("файла нет"), "{output}");
+        assert!(output.contains("без модели"), "{output}");
+        assert!(output.contains("ollama (встроенный)"), "{output}");
+
+        let json: serde_json::Value = serde_json::from_str(
+            &run_line(
+                &["show", "--json"],
+                &paths,
+                &MemoryStore::new(),
+                &ProviderOverrides::default(),
+                false,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(json["active_profile"], serde_json::Value::Null);
+        assert_eq!(json["provider"], serde_json::Value::Null);
+        assert_eq!(json["paths"]["config_file_exists"], false);
+        assert_eq!(json["profiles"].as_array().unwrap().len(), 5);
+    }
+
+    #[test]
+    fn set_then_show_reports_the_active_profile_and_key_without_the_key() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        let store = MemoryStore::new();
+        let none = ProviderOverrides::default();
+        let output = run_line(
+            &["set", "active_profile", "openai"],
+            &paths,
+            &store,
+            &none,
+            false,
+        )
+        .unwrap();
+        assert!(output.contains("active_profile = openai"), "{output}");
+        run_line(
+            &["set", "profiles.openai.model", "gpt-4.1-mini"],
+            &paths,
+            &store,
+            &none,
+            false,
+        )
+        .unwrap();
+
+        let output = run_line(&["show"], &paths, &store, &none, false).unwrap();
+        assert!(output.contains("Действующий профиль: openai"), "{output}");
+        assert!(output.contains("модель: gpt-4.1-mini"), "{output}");
+        assert!(
+            output.contains("zayavka key set --profile openai"),
+            "{output}"
+        );
+
+        let openai = ProfileName::parse("openai").unwrap();
+        store.set(&openai, &ApiKey::new(SECRET).unwrap()).unwrap();
+        let output = run_line(&["show"], &paths, &store, &none, true).unwrap();
+        assert!(output.contains("из переменной окружения ZAYAVKA_API_KEY"));
+        assert!(!output.contains(SECRET));
+        let json = run_line(&["show", "--json"], &paths, &store, &none, false).unwrap();
+        assert!(!json.contains(SECRET));
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(json["provider"]["model"], "gpt-4.1-mini");
+        assert_eq!(json["api_key"]["usable_source"], "keyring");
+    }
+
+    #[test]
+    fn show_applies_overrides_and_names_them() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        let overrides = ProviderOverrides {
+            base_url: Some(BaseUrl::parse("http://127.0.0.1:4010/v1").unwrap()),
+            model: Some("stand-in".to_owned()),
+            ..ProviderOverrides::default()
+        };
+        let output = run_line(&["show"], &paths, &MemoryStore::new(), &overrides, false).unwrap();
+        assert!(
+            output.contains("Переопределено для этого запуска: base_url, model."),
+            "{output}"
+        );
+        assert!(output.contains("Действующий профиль: default"), "{output}");
+        assert!(output.contains("API-ключ: не нужен"), "{output}");
+    }
+
+    #[test]
+    fn set_warns_when_the_active_profile_is_not_ready() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        let store = MemoryStore::new();
+        let none = ProviderOverrides::default();
+        run_line(
+            &["set", "profiles.mine.kind", "custom"],
+            &paths,
+            &store,
+            &none,
+            false,
+        )
+        .unwrap();
+        let output = run_line(
+            &["set", "active_profile", "mine"],
+            &paths,
+            &store,
+            &none,
+            false,
+        )
+        .unwrap();
+        assert!(output.contains("Внимание"), "{output}");
+        assert!(output.contains("profiles.mine.base_url"), "{output}");
+        let output = run_line(&["show"], &paths, &store, &none, false).unwrap();
+        assert!(output.contains("Активный профиль не работает"), "{output}");
+    }
+
+    #[test]
+    fn set_with_an_empty_value_removes_the_setting() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        let store = MemoryStore::new();
+        let none = ProviderOverrides::default();
+        run_line(
+            &["set", "profiles.openai.attempts", "2"],
+            &paths,
+            &store,
+            &none,
+            false,
+        )
+        .unwrap();
+        let output = run_line(
+            &["set", "profiles.openai.attempts", ""],
+            &paths,
+            &store,
+            &none,
+            false,
+        )
+        .unwrap();
+        assert!(output.contains("удалена"), "{output}");
+    }
+
+    #[test]
+    fn set_refuses_a_key_like_setting() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        let error = run_line(
+            &["set", "profiles.openai.api_key", SECRET],
+            &paths,
+            &MemoryStore::new(),
+            &ProviderOverrides::default(),
+            false,
+        )
+        .unwrap_err();
+        let message = format!("{error:#}");
+        assert!(
+            message.contains("zayavka key set --profile openai"),
+            "{message}"
+        );
+        assert!(!message.contains(SECRET));
+        assert!(!paths.config_file().exists());
+    }
+
+    #[test]
+    fn a_broken_file_is_reported_by_show() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        std::fs::write(paths.config_file(), "[profiles.openai]\ntoken = \"x\"\n").unwrap();
+        let error = run_line(
+            &["show"],
+            &paths,
+            &MemoryStore::new(),
+            &ProviderOverrides::default(),
+            false,
+        )
+        .unwrap_err();
+        assert!(format!("{error:#}").contains("profiles.openai.token"));
+    }
+}

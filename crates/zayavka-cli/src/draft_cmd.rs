@@ -1,0 +1,177 @@
+//! `zayavka draft`: one request from the resident's words, with the model or without it.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use zayavka_core::{Outcome, RawInput, SubjectKind};
+use zayavka_engine::config::{BaseUrl, ProfileName, ProviderOverrides, SchemaMode};
+use zayavka_engine::draft::{DraftCommand, EnvironmentOverrides, InputSource, run_draft_command};
+use zayavka_engine::paths::Paths;
+use zayavka_engine::secrets::SecretStore;
+use zayavka_llm::CancellationToken;
+
+use crate::output::print_outcome;
+
+/// Arguments of `zayavka draft`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["description", "input"])))]
+pub struct DraftArgs {
+    /// Что случилось, своими словами (10–2000 символов).
+    #[arg(long, value_name = "ТЕКСТ")]
+    pub description: Option<String>,
+    /// Где (подъезд, этаж, место), до 120 символов.
+    #[arg(long, value_name = "ТЕКСТ", conflicts_with = "input")]
+    pub location: Option<String>,
+    /// К чему это приводит, до 500 символов.
+    #[arg(long, value_name = "ТЕКСТ", conflicts_with = "input")]
+    pub consequences: Option<String>,
+    /// Что вы просите сделать, до 500 символов; без него — «Устранить наблюдаемую проблему.»
+    #[arg(long, value_name = "ТЕКСТ", conflicts_with = "input")]
+    pub desired_actions: Option<String>,
+    /// К чему относится проблема (подтверждает правовой абзац, если текст это подтверждает).
+    #[arg(long, value_name = "ВИД", conflicts_with = "input", value_parser = subject_kind)]
+    pub subject: Option<SubjectKind>,
+    /// Данные заявки из файла JSON (description, location, consequences, desired_actions,
+    /// confirmed_subject).
+    #[arg(long, value_name = "ФАЙЛ.json")]
+    pub input: Option<PathBuf>,
+    /// Составить без модели: из ваших слов, без обращения к сети и без ключа.
+    #[arg(long)]
+    pub offline: bool,
+    /// Профиль провайдера вместо активного.
+    #[arg(long, value_name = "ИМЯ")]
+    pub profile: Option<ProfileName>,
+    /// Адрес OpenAI-совместимого сервера (например http://127.0.0.1:11434/v1).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<BaseUrl>,
+    /// Модель.
+    #[arg(long, value_name = "МОДЕЛЬ", value_parser = zayavka_engine::config::parse_model)]
+    pub model: Option<String>,
+    /// Как просить у провайдера ответ по схеме: json_schema или json_object.
+    #[arg(long, value_name = "РЕЖИМ", value_parser = schema_mode)]
+    pub schema_mode: Option<SchemaMode>,
+    /// Сколько секунд ждать одну попытку (вместе с чтением ответа).
+    #[arg(long, value_name = "СЕКУНДЫ", value_parser = zayavka_engine::config::parse_timeout_secs)]
+    pub timeout: Option<u64>,
+    /// Сколько попыток делать при временных сбоях.
+    #[arg(long, value_name = "N", value_parser = zayavka_engine::config::parse_attempts)]
+    pub attempts: Option<u32>,
+    /// Вывести один объект JSON вместо текста заявки.
+    #[arg(long)]
+    pub json: bool,
+    /// Записать в файл запись о том, что видела модель и что она ответила (без ключа).
+    #[arg(long, value_name = "ФАЙЛ.json")]
+    pub record: Option<PathBuf>,
+}
+
+fn subject_kind(text: &str) -> Result<SubjectKind, String> {
+    text.parse().map_err(|_| {
+        let kinds: Vec<&str> = SubjectKind::ALL.iter().map(|k| k.as_str()).collect();
+        format!("неизвестный вид проблемы; допустимы: {}", kinds.join(", "))
+    })
+}
+
+fn schema_mode(text: &str) -> Result<SchemaMode, String> {
+    SchemaMode::parse(text).ok_or_else(|| "допустимы json_schema и json_object".to_owned())
+}
+
+/// Runs `zayavka draft`.
+pub fn run(args: DraftArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+    let input = match &args.input {
+        Some(path) => InputSource::File {
+            text: std::fs::read_to_string(path).with_context(|| {
+                format!(
+                    "не удалось прочитать файл с данными заявки «{}». Проверьте путь и права \
+                     доступа",
+                    path.display()
+                )
+            })?,
+            path: path.clone(),
+        },
+        None => InputSource::Typed(RawInput {
+            description: args.description.clone(),
+            location: args.location.clone(),
+            consequences: args.consequences.clone(),
+            desired_actions: args.desired_actions.clone(),
+            confirmed_subject: args.subject.map(|kind| kind.as_str().to_owned()),
+        }),
+    };
+    let environment = EnvironmentOverrides {
+        provider: if args.offline {
+            ProviderOverrides::default()
+        } else {
+            ProviderOverrides::from_env().map_err(|e| anyhow::anyhow!(e.message_ru()))?
+        },
+        api_key: if args.offline {
+            None
+        } else {
+            zayavka_engine::secrets::api_key_from_env()
+                .map_err(|e| anyhow::anyhow!(e.message_ru()))?
+        },
+    };
+    let command = DraftCommand {
+        input,
+        offline: args.offline,
+        overrides: ProviderOverrides {
+            profile: args.profile.clone(),
+            base_url: args.base_url.clone(),
+            model: args.model.clone(),
+            schema_mode: args.schema_mode,
+            timeout_secs: args.timeout,
+            attempts: args.attempts,
+        },
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("не удалось запустить асинхронную среду")?;
+    let result = runtime.block_on(async {
+        let cancel = CancellationToken::new();
+        let on_interrupt = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                on_interrupt.cancel();
+            }
+        });
+        if !args.json && !args.offline {
+            eprintln!("Составляю заявку… (Ctrl-C — отменить)");
+        }
+        run_draft_command(command, paths, store, environment, &cancel).await
+    });
+    if let (Some(path), Some(record)) = (&args.record, &result.run.record) {
+        let json = serde_json::to_string_pretty(record)?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("не удалось записать «{}»", path.display()))?;
+    }
+    let outcome = &result.run.outcome;
+    let mut report = outcome.report();
+    report.retryable = Some(result.run.retryable());
+    report.attempts = Some(result.run.attempt_count());
+    print_outcome(outcome, report, args.json)?;
+    let mut stderr = std::io::stderr().lock();
+    if let Outcome::Failed(failure) = outcome
+        && !failure.detail.is_empty()
+    {
+        writeln!(stderr, "Подробности: {}.", failure.detail)?;
+    }
+    if let Some(kept) = &result.kept_input {
+        writeln!(
+            stderr,
+            "Ваш текст сохранён в файле {}. Чтобы повторить: zayavka draft --input {}",
+            kept.display(),
+            kept.display()
+        )?;
+    } else if !matches!(outcome, Outcome::Ready(_))
+        && let Some(path) = &args.input
+    {
+        writeln!(
+            stderr,
+            "Ваш текст остаётся в файле {}. Чтобы повторить: zayavka draft --input {}",
+            path.display(),
+            path.display()
+        )?;
+    }
+    Ok(ExitCode::from(outcome.exit_code()))
+}
