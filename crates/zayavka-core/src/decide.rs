@@ -91,7 +91,7 @@ fn finish(
                 "/body",
                 "body_too_long",
                 format!(
-                    "Текст заявки получился длиной {} символов при пределе {}.",
+                    "Длина текста заявки — {}, а предел — {} символов.",
                     too_long.length,
                     crate::assemble::BODY_LIMIT
                 ),

@@ -144,6 +144,55 @@ reason_codes! {
     }
 }
 
+impl FailureReason {
+    /// What happened and what to do, for the resident, in Russian. It speaks about the
+    /// connection to the model only, never about the resident's problem or text.
+    pub const fn message_ru(self) -> &'static str {
+        match self {
+            FailureReason::Timeout => {
+                "Сервис модели не ответил вовремя. Попробуйте ещё раз чуть позже."
+            }
+            FailureReason::RateLimited => {
+                "Сервис модели временно ограничил число запросов. Подождите минуту и \
+                 попробуйте снова."
+            }
+            FailureReason::Unavailable => {
+                "Сервис модели сейчас недоступен. Проверьте подключение к интернету и адрес \
+                 сервиса в настройках (zayavka doctor), затем попробуйте снова."
+            }
+            FailureReason::Auth => {
+                "Сервис модели не принял ключ доступа. Проверьте ключ и задайте его заново \
+                 командой zayavka key set."
+            }
+            FailureReason::BadRequest => {
+                "Сервис модели отклонил технические параметры запроса. Проверьте название \
+                 модели и настройки сервиса (zayavka doctor)."
+            }
+            FailureReason::InsufficientQuota => {
+                "У учётной записи сервиса модели закончились средства или квота. Пополните \
+                 баланс или выберите другой сервис в настройках."
+            }
+            FailureReason::ResponseTooLarge => {
+                "Сервис модели прислал слишком большой ответ, и он не был принят. Попробуйте \
+                 ещё раз или выберите другую модель."
+            }
+            FailureReason::InvalidResponse => {
+                "Сервис модели прислал ответ в неожиданном формате. Попробуйте ещё раз позже \
+                 или проверьте адрес сервиса в настройках."
+            }
+            FailureReason::NoApiKey => {
+                "Ключ доступа к сервису модели не задан. Задайте его командой zayavka key set \
+                 или переменной окружения ZAYAVKA_API_KEY."
+            }
+            FailureReason::BadConfig => {
+                "Сервис модели не настроен или настроен неверно. Проверьте настройки: \
+                 zayavka doctor."
+            }
+            FailureReason::Cancelled => "Запрос к сервису модели отменён.",
+        }
+    }
+}
+
 /// Model output that could not be used, with everything found wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rejection {
@@ -299,19 +348,11 @@ impl Outcome {
                  попробуйте ещё раз или составьте заявку без модели (--offline).",
                 rejection_ru(rejection.reason)
             ),
-            Outcome::Failed(failure) => {
-                let advice = if failure.retryable {
-                    "Попробуйте ещё раз чуть позже"
-                } else {
-                    "Исправьте настройки"
-                };
-                format!(
-                    "Не удалось получить ответ модели: {}. Это техническая неудача, а не \
-                     оценка вашей проблемы. Ваш текст сохранён. {advice} или составьте \
-                     заявку без модели (--offline).",
-                    failure_ru(failure.reason)
-                )
-            }
+            Outcome::Failed(failure) => format!(
+                "{} Это техническая неудача, а не оценка вашей проблемы. Ваш текст сохранён; \
+                 без модели заявку можно составить с --offline.",
+                failure.reason.message_ru()
+            ),
             Outcome::InvalidInput(errors) => {
                 let mut message = "Заявку нельзя составить, пока не исправлены поля:".to_owned();
                 for error in &errors.0 {
@@ -333,22 +374,6 @@ fn rejection_ru(reason: RejectionReason) -> &'static str {
         RejectionReason::InvalidJson | RejectionReason::SchemaViolation => "ответ не в том формате",
         RejectionReason::SemanticViolation => "ответ нарушает правила составления заявки",
         RejectionReason::BodyTooLong => "текст заявки длиннее 2 500 символов",
-    }
-}
-
-fn failure_ru(reason: FailureReason) -> &'static str {
-    match reason {
-        FailureReason::Timeout => "провайдер не ответил вовремя",
-        FailureReason::RateLimited => "провайдер временно ограничил число запросов",
-        FailureReason::Unavailable => "провайдер недоступен",
-        FailureReason::Auth => "провайдер не принял ключ доступа (проверьте его: zayavka key set)",
-        FailureReason::BadRequest => "провайдер отклонил запрос (проверьте модель в настройках)",
-        FailureReason::InsufficientQuota => "на счёте провайдера закончились средства или квота",
-        FailureReason::ResponseTooLarge => "ответ провайдера слишком большой",
-        FailureReason::InvalidResponse => "провайдер прислал непонятный ответ",
-        FailureReason::NoApiKey => "не задан ключ доступа (zayavka key set)",
-        FailureReason::BadConfig => "настройки провайдера неполны (zayavka config show)",
-        FailureReason::Cancelled => "запрос отменён",
     }
 }
 

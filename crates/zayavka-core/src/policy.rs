@@ -9,7 +9,7 @@ use serde::Serialize;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::input::ResidentInput;
-use crate::reply::ModelSubject;
+use crate::reply::{ModelSubject, SourceField};
 use crate::subject::SubjectKind;
 
 /// Why a subject's legal paragraph was left out.
@@ -54,7 +54,7 @@ impl OmissionReason {
             }
             OmissionReason::EvidenceNotVerbatim => {
                 "Правовой абзац о конкретном виде имущества не добавлен: не удалось \
-                 подтвердить выбор точными словами из вашего текста."
+                 подтвердить выбор точными словами из описания проблемы."
             }
         }
     }
@@ -98,11 +98,14 @@ pub fn decide_legal_module(input: &ResidentInput, model: Option<&ModelSubject>) 
     if model.kind != confirmed {
         return LegalDecision::Omitted(OmissionReason::SubjectMismatch);
     }
+    // What the resident asks for is not evidence of what the problem is («отремонтировать
+    // крышу» does not establish a roof problem), so only the three descriptive fields count.
     let verbatim = !model.evidence.is_empty()
         && model.evidence.iter().all(|evidence| {
-            input
-                .text(evidence.source_field.input_field())
-                .is_some_and(|field| occurs_verbatim(&evidence.quote, field))
+            evidence.source_field != SourceField::DesiredActions
+                && input
+                    .text(evidence.source_field.input_field())
+                    .is_some_and(|field| occurs_verbatim(&evidence.quote, field))
         });
     if verbatim {
         LegalDecision::Included(confirmed)
@@ -123,7 +126,7 @@ fn occurs_verbatim(quote: &str, field: &str) -> bool {
 mod tests {
     use super::*;
     use crate::input::RawInput;
-    use crate::reply::{Evidence, SourceField};
+    use crate::reply::Evidence;
 
     fn input(confirmed: Option<&str>) -> ResidentInput {
         ResidentInput::parse(&RawInput {
@@ -201,6 +204,25 @@ mod tests {
                 "{quotes:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_desired_action_is_not_evidence_of_the_subject() {
+        let confirmed = ResidentInput::parse(&RawInput {
+            description: Some("Протекает потолок в квартире на девятом этаже".into()),
+            desired_actions: Some("Отремонтировать крышу над квартирой".into()),
+            confirmed_subject: Some("common_area_roof".into()),
+            ..RawInput::default()
+        })
+        .unwrap();
+        let model = subject(
+            SubjectKind::CommonAreaRoof,
+            &[(SourceField::DesiredActions, "Отремонтировать крышу")],
+        );
+        assert_eq!(
+            decide_legal_module(&confirmed, Some(&model)),
+            LegalDecision::Omitted(OmissionReason::EvidenceNotVerbatim)
+        );
     }
 
     #[test]

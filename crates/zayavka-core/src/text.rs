@@ -57,58 +57,82 @@ pub fn end_as_sentence(mut text: String) -> String {
 
 /// Upper-cases the first letter of `text`, but only where the upper case is exactly one
 /// character (so «ß» or a ligature is left alone rather than changed into something longer).
+///
+/// Leading quotation marks, brackets and dashes are looked through («срочно» → «Срочно»), but
+/// a text that starts with a number is left as it is: «5 ламп» must not become «5 Ламп».
 pub fn capitalise_first(text: &str) -> String {
-    let mut chars = text.chars();
-    let Some(first) = chars.next() else {
-        return String::new();
+    let Some((at, first)) = text.char_indices().find(|(_, c)| c.is_alphanumeric()) else {
+        return text.to_owned();
     };
+    if !first.is_alphabetic() {
+        return text.to_owned();
+    }
     let mut upper = first.to_uppercase();
     match (upper.next(), upper.next()) {
         (Some(single), None) => {
             let mut result = String::with_capacity(text.len());
+            result.push_str(&text[..at]);
             result.push(single);
-            result.push_str(chars.as_str());
+            result.push_str(&text[at + first.len_utf8()..]);
             result
         }
         _ => text.to_owned(),
     }
 }
 
-/// Whether `text` contains something that reads as a web address.
+/// Whether `text` contains something that reads as a web address or an e-mail address.
 ///
 /// Addresses in a request body are the resident's or the code's business, never the model's:
-/// a scheme (`http://`), a `www.` prefix, or a bare domain with a common top-level domain.
+/// a scheme (`http://`), a `www.` prefix, or a host name — dot-separated labels ending in a
+/// Latin top-level domain of two or more letters (`t.me`, `lk.rusdom.ru`), or in `рф` / `рус`
+/// for Cyrillic names. Russian abbreviations («т.е.», «ул.Ленина», «п.2») are not host names.
 pub fn contains_url(text: &str) -> bool {
     let lower = text.to_lowercase();
     if lower.contains("://") || lower.contains("www.") {
         return true;
     }
-    const TOP_LEVEL_DOMAINS: [&str; 9] = [
-        ".ru", ".рф", ".com", ".org", ".net", ".su", ".info", ".io", ".рус",
-    ];
     lower
-        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '«' | '»' | '"' | ','))
-        .any(|word| {
-            let word = word.trim_end_matches(['.', '!', '?', ';', ':']);
-            TOP_LEVEL_DOMAINS.iter().any(|tld| {
-                word.find(tld).is_some_and(|at| {
-                    let before = &word[..at];
-                    let after = &word[at + tld.len()..];
-                    let label_ok = before
-                        .chars()
-                        .next_back()
-                        .is_some_and(|c| c.is_alphanumeric() || c == '-');
-                    label_ok && (after.is_empty() || after.starts_with('/'))
-                })
-            })
-        })
+        .split(|c: char| c.is_whitespace() || "()[]{}<>«»\"'`,;@".contains(c))
+        .any(is_host_like)
 }
 
-/// Whether `text` contains the word «прошу» in any case: the start of a request block, which
-/// belongs to the code's «Прошу:» section and nowhere else.
+/// Whether a word (possibly followed by a path) is a host name.
+fn is_host_like(word: &str) -> bool {
+    let host = word.split('/').next().unwrap_or("");
+    let host = host.trim_end_matches(['.', '!', '?', ':', '…']);
+    let labels: Vec<&str> = host.split('.').collect();
+    let Some((top, rest)) = labels.split_last() else {
+        return false;
+    };
+    if rest.is_empty() || labels.iter().any(|label| label.is_empty()) {
+        return false;
+    }
+    let label_ok = |label: &&str, ascii: bool| {
+        label.chars().all(|c| {
+            c == '-'
+                || if ascii {
+                    c.is_ascii_alphanumeric()
+                } else {
+                    c.is_alphanumeric()
+                }
+        })
+    };
+    if top.len() >= 2 && top.chars().all(|c| c.is_ascii_alphabetic()) {
+        rest.iter().all(|label| label_ok(label, true))
+    } else if matches!(*top, "рф" | "рус") {
+        rest.iter().all(|label| label_ok(label, false))
+    } else {
+        false
+    }
+}
+
+/// Whether `text` contains a word that opens a request or a demand («прошу», «просим»,
+/// «требую», «требуем») in any case. What is requested belongs to the code's «Прошу:» section
+/// and nowhere else.
 pub fn contains_request_word(text: &str) -> bool {
+    const REQUEST_WORDS: [&str; 4] = ["прошу", "просим", "требую", "требуем"];
     text.split(|c: char| !c.is_alphanumeric())
-        .any(|word| word.to_lowercase() == "прошу")
+        .any(|word| REQUEST_WORDS.contains(&word.to_lowercase().as_str()))
 }
 
 #[cfg(test)]
@@ -140,7 +164,11 @@ mod tests {
         assert_eq!(capitalise_first("ёлка"), "Ёлка");
         assert_eq!(capitalise_first("ßtraße"), "ßtraße");
         assert_eq!(capitalise_first("1. починить"), "1. починить");
+        assert_eq!(capitalise_first("5 ламп заменить"), "5 ламп заменить");
+        assert_eq!(capitalise_first("«срочно» заменить"), "«Срочно» заменить");
+        assert_eq!(capitalise_first("— заменить"), "— Заменить");
         assert_eq!(capitalise_first(""), "");
+        assert_eq!(capitalise_first("..."), "...");
     }
 
     #[test]
@@ -151,6 +179,10 @@ mod tests {
             "пишите на uk-dom.ru",
             "портал госуслуги.рф/дом",
             "(dom.gosuslugi.ru)",
+            "чат t.me/lesnaya7_dom",
+            "кабинет lk.rusdom.ru",
+            "bit.ly/abc",
+            "пишите на uk@mail.ru",
         ] {
             assert!(contains_url(text), "{text}");
         }
@@ -159,6 +191,11 @@ mod tests {
             "кв. 5, эт. 3",
             "т.е. неделю",
             "в 10.00 утра",
+            "ул.Ленина, д.5, кв.45",
+            "т.к. неделю, т.д.",
+            "п. 2 пп. «а», ст.161",
+            "в 3.5 раза",
+            "г.Москва",
         ] {
             assert!(!contains_url(text), "{text}");
         }
@@ -168,7 +205,10 @@ mod tests {
     fn request_word_is_found_as_a_whole_word_in_any_case() {
         assert!(contains_request_word("Прошу: заменить"));
         assert!(contains_request_word("очень ПРОШУ починить"));
+        assert!(contains_request_word("Требую компенсацию"));
+        assert!(contains_request_word("просим починить"));
         assert!(!contains_request_word("жильцы просят"));
+        assert!(!contains_request_word("требуется ремонт"));
         assert!(!contains_request_word("упрошу"));
     }
 }

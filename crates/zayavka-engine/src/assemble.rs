@@ -6,13 +6,14 @@
 use zayavka_core::outcome::{Failure, FailureReason, Outcome};
 use zayavka_core::{ModelReply, ResidentInput, evaluate_reply, legal, schema};
 
-/// Reads a saved model response: a chat-completions body (an object with `choices`) gives its
-/// first choice's content, refusal and finish reason; anything else is taken as the content the
-/// model returned, to be validated like any other.
+/// Reads a saved model response: a chat-completions body (an object with `choices`, or a
+/// provider's `error` object) goes through the adapter's envelope parser — an error body is a
+/// technical failure, not model output; anything else is taken as the content the model
+/// returned, to be validated like any other.
 pub fn reply_from_response_text(text: &str) -> Result<ModelReply, Failure> {
     let is_envelope = serde_json::from_str::<serde_json::Value>(text)
         .ok()
-        .is_some_and(|value| value.get("choices").is_some());
+        .is_some_and(|value| value.get("choices").is_some() || value.get("error").is_some());
     if !is_envelope {
         return Ok(ModelReply {
             content: Some(text.to_owned()),

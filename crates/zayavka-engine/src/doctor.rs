@@ -5,7 +5,7 @@ use zayavka_core::{legal, schema};
 use zayavka_llm::{Budget, CancellationToken, Client, Endpoint};
 
 use crate::config::{Config, ProviderOverrides, resolve_provider};
-use crate::draft::EnvironmentOverrides;
+use crate::draft::{EnvironmentOverrides, failure_from};
 use crate::paths::Paths;
 use crate::secrets::{SecretStore, StoredKeyState, key_status};
 
@@ -160,7 +160,11 @@ async fn provider_checks(
     };
     let endpoint = Endpoint::new(provider.base_url.as_url().clone(), api_key);
     let reach = match Client::new(endpoint, budget) {
-        Err(error) => Check::new("provider", CheckStatus::Problem, error.message_ru()),
+        Err(error) => Check::new(
+            "provider",
+            CheckStatus::Problem,
+            failure_from(&error).reason.message_ru(),
+        ),
         Ok(client) => match client.probe(cancel).await {
             Ok(401 | 403) => Check::new(
                 "provider",
@@ -187,7 +191,7 @@ async fn provider_checks(
                 format!(
                     "Провайдер {} не отвечает: {} Без модели заявку можно составить с --offline.",
                     provider.base_url.host(),
-                    error.message_ru()
+                    failure_from(&error).reason.message_ru()
                 ),
             ),
         },

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 /// What went wrong with a call to the provider.
 ///
 /// Messages are in English for logs and diagnostics and never contain the API key or an
-/// `Authorization` value; [`LlmError::message_ru`] is what the resident reads.
+/// `Authorization` value; what the resident reads is the engine's business.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum LlmError {
@@ -164,58 +164,6 @@ impl ErrorKind {
                 | ErrorKind::InvalidResponse
         )
     }
-
-    /// A short Russian explanation for the resident: what happened and what to do. It speaks
-    /// about the connection to the model only, never about the resident's problem or text.
-    pub fn message_ru(self) -> &'static str {
-        match self {
-            ErrorKind::Timeout => {
-                "Сервис модели не ответил вовремя. Попробуйте ещё раз чуть позже; \
-                 ваш текст сохранён."
-            }
-            ErrorKind::RateLimited => {
-                "Сервис модели временно ограничил число запросов. Подождите минуту \
-                 и попробуйте снова; ваш текст сохранён."
-            }
-            ErrorKind::Unavailable => {
-                "Сервис модели сейчас недоступен. Проверьте подключение к интернету \
-                 и адрес сервиса в настройках, затем попробуйте снова."
-            }
-            ErrorKind::Auth => {
-                "Сервис модели не принял ключ доступа. Проверьте ключ и задайте его \
-                 заново командой `zayavka key set`."
-            }
-            ErrorKind::BadRequest => {
-                "Сервис модели отклонил технические параметры запроса. Проверьте \
-                 название модели и настройки сервиса (`zayavka doctor`); дело не в \
-                 описании проблемы."
-            }
-            ErrorKind::InsufficientQuota => {
-                "У учётной записи сервиса модели закончились средства или квота. \
-                 Пополните баланс или выберите другой сервис в настройках."
-            }
-            ErrorKind::ResponseTooLarge => {
-                "Сервис модели прислал слишком большой ответ, и он не был принят. \
-                 Попробуйте ещё раз или выберите другую модель."
-            }
-            ErrorKind::InvalidResponse => {
-                "Сервис модели прислал ответ в неожиданном формате. Попробуйте ещё \
-                 раз позже или проверьте адрес сервиса в настройках."
-            }
-            ErrorKind::NoApiKey => {
-                "Ключ доступа к сервису модели не задан. Задайте его командой \
-                 `zayavka key set` или составьте заявку без модели."
-            }
-            ErrorKind::Cancelled => {
-                "Запрос к сервису модели отменён. Ваш текст сохранён, его можно \
-                 отправить снова."
-            }
-            ErrorKind::BadConfig => {
-                "Настройки сервиса модели некорректны (например, адрес). Проверьте \
-                 их командой `zayavka doctor`."
-            }
-        }
-    }
 }
 
 impl std::fmt::Display for ErrorKind {
@@ -286,11 +234,6 @@ impl LlmError {
         }
     }
 
-    /// A short Russian explanation for the resident; see [`ErrorKind::message_ru`].
-    pub fn message_ru(&self) -> &'static str {
-        self.kind().message_ru()
-    }
-
     /// The same error with every message passed through [`crate::redact`].
     pub(crate) fn redacted(self, secrets: &[&str]) -> LlmError {
         let clean = |message: String| crate::redact(&message, secrets);
@@ -356,16 +299,6 @@ mod tests {
             retryable,
             ["timeout", "rate_limited", "unavailable", "invalid_response"]
         );
-    }
-
-    #[test]
-    fn every_kind_has_a_russian_message_with_advice() {
-        for kind in ErrorKind::ALL {
-            let message = kind.message_ru();
-            assert!(message.chars().any(|c| ('а'..='я').contains(&c)), "{kind}");
-            assert!(message.ends_with('.'), "{kind}: {message}");
-        }
-        assert!(ErrorKind::Auth.message_ru().contains("zayavka key set"));
     }
 
     #[test]
