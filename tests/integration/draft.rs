@@ -44,19 +44,13 @@ struct Run {
     report: Value,
 }
 
-fn draft_command(home: &Path, base_url: &str) -> Command {
+fn draft_command(home: &Path, base_url: &str, json: bool) -> Command {
     let mut command = zayavka();
     command
         .env("ZAYAVKA_HOME", home)
         .env("ZAYAVKA_API_KEY", CANARY_KEY)
-        .args([
-            "draft",
-            "--json",
-            "--base-url",
-            base_url,
-            "--model",
-            "stand-in-model",
-        ])
+        .args(["draft", "--base-url", base_url, "--model", "stand-in-model"])
+        .args(json.then_some("--json"))
         .args(["--description", DESCRIPTION])
         .args(["--subject", "common_area_premises_lighting"])
         .args(["--desired-actions", "Прошу: заменить лампы на лестнице"]);
@@ -65,7 +59,7 @@ fn draft_command(home: &Path, base_url: &str) -> Command {
 
 fn draft(base_url: &str, extra: &[&str]) -> Run {
     let home = tempfile::tempdir().unwrap();
-    let mut command = draft_command(home.path(), base_url);
+    let mut command = draft_command(home.path(), base_url, true);
     command.args(extra);
     let (output, stdout, stderr) = run(&mut command);
     let report = serde_json::from_str(&stdout)
@@ -98,17 +92,52 @@ fn http_date_in(seconds: u64) -> String {
     httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(seconds))
 }
 
+fn ready(name: &'static str, script: Script, requests: usize) -> Row {
+    Row {
+        name,
+        script,
+        args: &[],
+        outcome: "ready",
+        reason: None,
+        retryable: None,
+        requests,
+    }
+}
+
+fn rejected(name: &'static str, reply: Reply, reason: &'static str, requests: usize) -> Row {
+    Row {
+        name,
+        script: Script::always(reply).repeat_last(),
+        args: &[],
+        outcome: "rejected",
+        reason: Some(reason),
+        retryable: None,
+        requests,
+    }
+}
+
+fn failed(
+    name: &'static str,
+    script: Script,
+    args: &'static [&'static str],
+    (reason, retryable): (&'static str, bool),
+    requests: usize,
+) -> Row {
+    Row {
+        name,
+        script,
+        args,
+        outcome: "failed",
+        reason: Some(reason),
+        retryable: Some(retryable),
+        requests,
+    }
+}
+
 fn matrix() -> Vec<Row> {
-    let invalid_json = Reply::completion("Вот заявка: свет не горит.");
-    let extra_field = {
+    let with_change = |change: fn(&mut Value)| {
         let mut draft = valid_draft();
-        draft["priority"] = json!("high");
-        Reply::completion(&draft.to_string())
-    };
-    let wrong_types = {
-        let mut draft = valid_draft();
-        draft["title"] = json!(42);
-        draft["warnings"] = json!("нет");
+        change(&mut draft);
         Reply::completion(&draft.to_string())
     };
     let truncated = {
@@ -118,271 +147,188 @@ fn matrix() -> Vec<Row> {
     };
     let html = "<html><body><h1>502 Bad Gateway</h1></body></html>";
     let huge = format!("{{\"padding\": \"{}\"}}", "x".repeat(5 * 1024 * 1024));
+    let rate_limited = || Reply::json(429, error_body("rate_limit_exceeded", "rate_limit"));
+    let multiple_problems = json!({
+        "outcome": "multiple_problems", "title": null, "problem": null,
+        "circumstances": null, "impact": null, "verification": null,
+        "subject": null, "warnings": []
+    });
+    let always_503 = || Script::always(Reply::status(503, "unavailable")).repeat_last();
     vec![
-        Row {
-            name: "valid draft",
-            script: Script::always(ok()),
-            args: &[],
-            outcome: "ready",
-            reason: None,
-            retryable: None,
-            requests: 1,
-        },
-        Row {
-            name: "429 with Retry-After in seconds, then success",
-            script: Script::new()
-                .then(
-                    Reply::json(429, error_body("rate_limit_exceeded", "rate_limit"))
-                        .with_header("retry-after", "1"),
-                )
+        ready("valid draft", Script::always(ok()), 1),
+        ready(
+            "429 with Retry-After in seconds, then success",
+            Script::new()
+                .then(rate_limited().with_header("retry-after", "1"))
                 .then(ok()),
-            args: &[],
-            outcome: "ready",
-            reason: None,
-            retryable: None,
-            requests: 2,
-        },
-        Row {
-            name: "429 with Retry-After as an HTTP date, then success",
-            script: Script::new()
-                .then(
-                    Reply::json(429, error_body("rate_limit_exceeded", "rate_limit"))
-                        .with_header("retry-after", &http_date_in(1)),
-                )
+            2,
+        ),
+        ready(
+            "429 with Retry-After as an HTTP date, then success",
+            Script::new()
+                .then(rate_limited().with_header("retry-after", &http_date_in(1)))
                 .then(ok()),
-            args: &[],
-            outcome: "ready",
-            reason: None,
-            retryable: None,
-            requests: 2,
-        },
-        Row {
-            name: "500 then success",
-            script: Script::new()
+            2,
+        ),
+        ready(
+            "500 then success",
+            Script::new()
                 .then(Reply::status(500, "internal error"))
                 .then(ok()),
-            args: &[],
-            outcome: "ready",
-            reason: None,
-            retryable: None,
-            requests: 2,
-        },
-        Row {
-            name: "502 then success",
-            script: Script::new()
+            2,
+        ),
+        ready(
+            "502 then success",
+            Script::new()
                 .then(Reply::status(502, "bad gateway"))
                 .then(ok()),
-            args: &[],
-            outcome: "ready",
-            reason: None,
-            retryable: None,
-            requests: 2,
-        },
-        Row {
-            name: "503 then success",
-            script: Script::new()
+            2,
+        ),
+        ready(
+            "503 then success",
+            Script::new()
                 .then(Reply::status(503, "unavailable"))
                 .then(ok()),
-            args: &[],
-            outcome: "ready",
-            reason: None,
-            retryable: None,
-            requests: 2,
-        },
-        Row {
-            name: "repeated 503 uses up the attempts",
-            script: Script::always(Reply::status(503, "unavailable")).repeat_last(),
-            args: &["--attempts", "3"],
-            outcome: "failed",
-            reason: Some("unavailable"),
-            retryable: Some(true),
-            requests: 3,
-        },
-        Row {
-            name: "401 is not retried",
-            script: Script::always(Reply::json(
+            2,
+        ),
+        failed(
+            "repeated 503 uses up the attempts",
+            always_503(),
+            &["--attempts", "3"],
+            ("unavailable", true),
+            3,
+        ),
+        failed(
+            "401 is not retried",
+            Script::always(Reply::json(
                 401,
                 error_body("invalid_request_error", "invalid_api_key"),
             )),
-            args: &[],
-            outcome: "failed",
-            reason: Some("auth"),
-            retryable: Some(false),
-            requests: 1,
-        },
-        Row {
-            name: "400 is not retried",
-            script: Script::always(Reply::json(
+            &[],
+            ("auth", false),
+            1,
+        ),
+        failed(
+            "400 is not retried",
+            Script::always(Reply::json(
                 400,
                 error_body("invalid_request_error", "bad_schema"),
             )),
-            args: &[],
-            outcome: "failed",
-            reason: Some("bad_request"),
-            retryable: Some(false),
-            requests: 1,
-        },
-        Row {
-            name: "insufficient_quota is not retried",
-            script: Script::always(Reply::json(
+            &[],
+            ("bad_request", false),
+            1,
+        ),
+        failed(
+            "insufficient_quota is not retried",
+            Script::always(Reply::json(
                 429,
                 error_body("insufficient_quota", "insufficient_quota"),
             )),
-            args: &[],
-            outcome: "failed",
-            reason: Some("insufficient_quota"),
-            retryable: Some(false),
-            requests: 1,
-        },
-        Row {
-            name: "reset mid-body, then success",
-            script: Script::new()
+            &[],
+            ("insufficient_quota", false),
+            1,
+        ),
+        ready(
+            "reset mid-body, then success",
+            Script::new()
                 .then(Reply::ResetAfter {
                     status: 200,
                     declared_len: 4000,
                     sent: b"{\"id\":\"chatcmpl".to_vec(),
                 })
                 .then(ok()),
-            args: &[],
-            outcome: "ready",
-            reason: None,
-            retryable: None,
-            requests: 2,
-        },
-        Row {
-            name: "a server that never answers",
-            script: Script::always(Reply::NeverAnswer).repeat_last(),
-            args: &["--timeout", "1", "--attempts", "1"],
-            outcome: "failed",
-            reason: Some("timeout"),
-            retryable: Some(true),
-            requests: 1,
-        },
-        Row {
-            name: "a slow drip past the attempt timeout",
-            script: Script::always(Reply::Drip {
+            2,
+        ),
+        failed(
+            "a server that never answers",
+            Script::always(Reply::NeverAnswer).repeat_last(),
+            &["--timeout", "1", "--attempts", "1"],
+            ("timeout", true),
+            1,
+        ),
+        failed(
+            "a slow drip past the attempt timeout",
+            Script::always(Reply::Drip {
                 status: 200,
                 body: valid_draft().to_string().into_bytes(),
                 chunk: 8,
                 interval: Duration::from_millis(300),
             }),
-            args: &["--timeout", "1", "--attempts", "1"],
-            outcome: "failed",
-            reason: Some("timeout"),
-            retryable: Some(true),
-            requests: 1,
-        },
-        Row {
-            name: "an HTML error page with 502, every time",
-            script: Script::always(
-                Reply::status(502, html).with_header("content-type", "text/html"),
-            )
-            .repeat_last(),
-            args: &["--attempts", "2"],
-            outcome: "failed",
-            reason: Some("unavailable"),
-            retryable: Some(true),
-            requests: 2,
-        },
-        Row {
-            name: "a 200 whose body is an HTML page, then success",
-            script: Script::new()
+            &["--timeout", "1", "--attempts", "1"],
+            ("timeout", true),
+            1,
+        ),
+        failed(
+            "an HTML error page with 502, every time",
+            Script::always(Reply::status(502, html).with_header("content-type", "text/html"))
+                .repeat_last(),
+            &["--attempts", "2"],
+            ("unavailable", true),
+            2,
+        ),
+        ready(
+            "a 200 whose body is an HTML page, then success",
+            Script::new()
                 .then(Reply::status(200, html).with_header("content-type", "text/html"))
                 .then(ok()),
-            args: &[],
-            outcome: "ready",
-            reason: None,
-            retryable: None,
-            requests: 2,
-        },
-        Row {
-            name: "a 5 MB body",
-            script: Script::always(Reply::status(200, huge)),
-            args: &[],
-            outcome: "failed",
-            reason: Some("response_too_large"),
-            retryable: Some(false),
-            requests: 1,
-        },
-        Row {
-            name: "content that is not JSON is re-asked once, then rejected",
-            script: Script::always(invalid_json).repeat_last(),
-            args: &[],
-            outcome: "rejected",
-            reason: Some("invalid_json"),
-            retryable: None,
-            requests: 2,
-        },
-        Row {
-            name: "truncated JSON with finish_reason length",
-            script: Script::always(truncated).repeat_last(),
-            args: &[],
-            outcome: "rejected",
-            reason: Some("truncated"),
-            retryable: None,
-            requests: 1,
-        },
-        Row {
-            name: "a refusal",
-            script: Script::always(Reply::completion_with(
-                None,
-                Some("Я не могу помочь с этим."),
-                "stop",
-            )),
-            args: &[],
-            outcome: "rejected",
-            reason: Some("refusal"),
-            retryable: None,
-            requests: 1,
-        },
-        Row {
-            name: "content_filter",
-            script: Script::always(Reply::completion_with(None, None, "content_filter")),
-            args: &[],
-            outcome: "rejected",
-            reason: Some("content_filter"),
-            retryable: None,
-            requests: 1,
-        },
-        Row {
-            name: "extra fields are re-asked once, then rejected",
-            script: Script::always(extra_field).repeat_last(),
-            args: &[],
-            outcome: "rejected",
-            reason: Some("schema_violation"),
-            retryable: None,
-            requests: 2,
-        },
-        Row {
-            name: "wrong types are re-asked once, then rejected",
-            script: Script::always(wrong_types).repeat_last(),
-            args: &[],
-            outcome: "rejected",
-            reason: Some("schema_violation"),
-            retryable: None,
-            requests: 2,
-        },
-        Row {
-            name: "a valid draft on the second ask after an invalid one",
-            script: Script::new()
+            2,
+        ),
+        failed(
+            "a 5 MB body",
+            Script::always(Reply::status(200, huge)),
+            &[],
+            ("response_too_large", false),
+            1,
+        ),
+        rejected(
+            "content that is not JSON is re-asked once, then rejected",
+            Reply::completion("Вот заявка: свет не горит."),
+            "invalid_json",
+            2,
+        ),
+        rejected(
+            "truncated JSON with finish_reason length",
+            truncated,
+            "truncated",
+            1,
+        ),
+        rejected(
+            "a refusal",
+            Reply::completion_with(None, Some("Я не могу помочь с этим."), "stop"),
+            "refusal",
+            1,
+        ),
+        rejected(
+            "content_filter",
+            Reply::completion_with(None, None, "content_filter"),
+            "content_filter",
+            1,
+        ),
+        rejected(
+            "extra fields are re-asked once, then rejected",
+            with_change(|draft| draft["priority"] = json!("high")),
+            "schema_violation",
+            2,
+        ),
+        rejected(
+            "wrong types are re-asked once, then rejected",
+            with_change(|draft| {
+                draft["title"] = json!(42);
+                draft["warnings"] = json!("нет");
+            }),
+            "schema_violation",
+            2,
+        ),
+        ready(
+            "a valid draft on the second ask after an invalid one",
+            Script::new()
                 .then(Reply::completion("{\"outcome\": \"draft\""))
                 .then(ok()),
-            args: &[],
-            outcome: "ready",
-            reason: None,
-            retryable: None,
-            requests: 2,
-        },
+            2,
+        ),
         Row {
             name: "several unrelated problems",
-            script: Script::always(Reply::completion(
-                &json!({
-                    "outcome": "multiple_problems", "title": null, "problem": null,
-                    "circumstances": null, "impact": null, "verification": null,
-                    "subject": null, "warnings": []
-                })
-                .to_string(),
-            )),
+            script: Script::always(Reply::completion(&multiple_problems.to_string())),
             args: &[],
             outcome: "needs_user",
             reason: Some("multiple_problems"),
@@ -597,7 +543,7 @@ fn a_failed_draft_keeps_the_residents_text_and_says_how_to_rerun() {
 fn ctrl_c_cancels_the_call_and_is_reported_as_cancelled() {
     let stand_in = StandIn::start(Script::always(Reply::NeverAnswer).repeat_last());
     let home = tempfile::tempdir().unwrap();
-    let child = draft_command(home.path(), &stand_in.base_url())
+    let child = draft_command(home.path(), &stand_in.base_url(), true)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -629,42 +575,69 @@ fn ctrl_c_cancels_the_call_and_is_reported_as_cancelled() {
 fn the_canary_key_is_written_nowhere_even_when_the_provider_echoes_it() {
     let echo = Reply::json(
         401,
-        json!({"error": {"message": format!("Incorrect API key provided: {CANARY_KEY}"), "type": "invalid_request_error", "code": "invalid_api_key"}}),
+        json!({"error": {
+            "message": format!("Incorrect API key provided: {CANARY_KEY}"),
+            "type": "invalid_request_error",
+            "code": "invalid_api_key"
+        }}),
     );
-    for script in [Script::always(ok()), Script::always(echo)] {
-        let stand_in = StandIn::start(script);
-        let home = tempfile::tempdir().unwrap();
-        let record = home.path().join("record.json");
-        let (_, stdout, stderr) = run(draft_command(home.path(), &stand_in.base_url())
-            .arg("--record")
-            .arg(&record));
-        let run = Run {
-            home,
-            code: None,
-            stdout,
-            stderr,
-            report: Value::Null,
-        };
-        assert!(record.exists(), "the context record is written");
-        assert_no_canary(&run);
-        // Text output too.
-        let (_, stdout, stderr) = run_text(&run.home, &stand_in.base_url());
-        assert!(!stdout.contains(CANARY_KEY) && !stderr.contains(CANARY_KEY));
+    for reply in [ok(), echo] {
+        for json in [true, false] {
+            let stand_in = StandIn::start(Script::always(reply.clone()));
+            let home = tempfile::tempdir().unwrap();
+            let record = home.path().join("record.json");
+            let (_, stdout, stderr) = run(draft_command(home.path(), &stand_in.base_url(), json)
+                .arg("--record")
+                .arg(&record));
+            assert!(record.exists(), "the context record is written");
+            assert_eq!(stand_in.request_count(), 1);
+            let run = Run {
+                home,
+                code: None,
+                stdout,
+                stderr,
+                report: Value::Null,
+            };
+            assert_no_canary(&run);
+        }
     }
 }
 
-fn run_text(home: &tempfile::TempDir, base_url: &str) -> (std::process::Output, String, String) {
-    let command = draft_command(home.path(), base_url);
-    let args: Vec<String> = command
-        .get_args()
-        .filter(|a| *a != "--json")
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let mut text = zayavka();
-    text.env("ZAYAVKA_HOME", home.path())
-        .env("ZAYAVKA_API_KEY", CANARY_KEY)
-        .args(args);
-    run(&mut text)
+#[test]
+fn a_recorded_draft_replays_to_the_same_request() {
+    let stand_in = StandIn::start(Script::always(ok()));
+    let home = tempfile::tempdir().unwrap();
+    let record_file = home.path().join("record.json");
+    let (output, stdout, _) = run(draft_command(home.path(), &stand_in.base_url(), true)
+        .arg("--record")
+        .arg(&record_file));
+    assert_eq!(output.status.code(), Some(0));
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let record: zayavka_engine::draft::ContextRecord =
+        serde_json::from_str(&std::fs::read_to_string(&record_file).unwrap()).unwrap();
+    assert_eq!(record.responses.len(), 1);
+    assert_eq!(record.attempts.len(), 1);
+    assert_eq!(record.provider_host, "127.0.0.1");
+    assert_eq!(
+        record.prompt_sha256,
+        zayavka_core::prompt::system_prompt().sha256()
+    );
+    // The user message in the record is the exact input the model saw.
+    let user: Value = serde_json::from_str(&record.messages[1].content).unwrap();
+    let input = zayavka_core::ResidentInput::from_json_str(
+        &json!({
+            "description": user["description"],
+            "desired_actions": user["desired_actions"],
+            "confirmed_subject": "common_area_premises_lighting",
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let replayed = zayavka_engine::draft::replay(&input, &record).unwrap();
+    assert_eq!(
+        serde_json::to_value(replayed.request()).unwrap(),
+        report["request"]
+    );
 }
 
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {

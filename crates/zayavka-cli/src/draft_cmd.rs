@@ -1,6 +1,6 @@
 //! `zayavka draft`: one request from the resident's words, with the model or without it.
 
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -64,6 +64,20 @@ pub struct DraftArgs {
     /// Записать в файл запись о том, что видела модель и что она ответила (без ключа).
     #[arg(long, value_name = "ФАЙЛ.json")]
     pub record: Option<PathBuf>,
+}
+
+/// A spinner with the elapsed time on stderr, so a resident waiting for a slow provider sees
+/// that something is happening and how to stop it.
+fn progress_spinner() -> indicatif::ProgressBar {
+    let spinner = indicatif::ProgressBar::new_spinner();
+    spinner.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} Составляю заявку… {elapsed} (Ctrl-C — отменить)",
+        )
+        .expect("the template is valid"),
+    );
+    spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+    spinner
 }
 
 fn subject_kind(text: &str) -> Result<SubjectKind, String> {
@@ -135,10 +149,12 @@ pub fn run(args: DraftArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::R
                 on_interrupt.cancel();
             }
         });
-        if !args.json && !args.offline {
-            eprintln!("Составляю заявку… (Ctrl-C — отменить)");
+        let spinner = (!args.offline && std::io::stderr().is_terminal()).then(progress_spinner);
+        let result = run_draft_command(command, paths, store, environment, &cancel).await;
+        if let Some(spinner) = spinner {
+            spinner.finish_and_clear();
         }
-        run_draft_command(command, paths, store, environment, &cancel).await
+        result
     });
     if let (Some(path), Some(record)) = (&args.record, &result.run.record) {
         let json = serde_json::to_string_pretty(record)?;
