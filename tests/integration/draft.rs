@@ -622,22 +622,24 @@ fn a_recorded_draft_replays_to_the_same_request() {
         record.prompt_sha256,
         zayavka_core::prompt::system_prompt().sha256()
     );
-    // The user message in the record is the exact input the model saw.
-    let user: Value = serde_json::from_str(&record.messages[1].content).unwrap();
-    let input = zayavka_core::ResidentInput::from_json_str(
-        &json!({
-            "description": user["description"],
-            "desired_actions": user["desired_actions"],
-            "confirmed_subject": "common_area_premises_lighting",
-        })
-        .to_string(),
-    )
-    .unwrap();
-    let replayed = zayavka_engine::draft::replay(&input, &record).unwrap();
+    assert_eq!(record.input.description.as_deref(), Some(DESCRIPTION));
+    assert_eq!(
+        record.input.confirmed_subject.as_deref(),
+        Some("common_area_premises_lighting")
+    );
+    let replay = zayavka_engine::draft::replay(&record).unwrap();
+    assert!(replay.same_catalogue);
+    let replayed = replay.outcome;
     assert_eq!(
         serde_json::to_value(replayed.request()).unwrap(),
         report["request"]
     );
+    // And through the command line, with no network and no provider.
+    drop(stand_in);
+    let (output, stdout, stderr) = run(zayavka().arg("replay").arg(&record_file).arg("--json"));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let replayed: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(replayed["request"], report["request"]);
 }
 
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {

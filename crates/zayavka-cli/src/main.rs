@@ -32,6 +32,8 @@ enum Command {
     Draft(Box<draft_cmd::DraftArgs>),
     /// Собрать заявку без сети из сохранённых данных и сохранённого ответа модели.
     Assemble(AssembleArgs),
+    /// Повторить без сети сборку заявки из записи (--record) прошлого запуска draft.
+    Replay(ReplayArgs),
     /// API-ключ провайдера в хранилище ключей ОС.
     Key(key::KeyArgs),
     /// Настройки провайдеров.
@@ -54,6 +56,16 @@ struct AssembleArgs {
     json: bool,
 }
 
+#[derive(Debug, clap::Args)]
+struct ReplayArgs {
+    /// Запись, сделанная командой `zayavka draft --record ФАЙЛ`.
+    #[arg(value_name = "RECORD.json")]
+    record: PathBuf,
+    /// Вывести один объект JSON вместо текста заявки.
+    #[arg(long)]
+    json: bool,
+}
+
 /// The exit code for usage errors and unreadable files.
 const USAGE: u8 = 2;
 
@@ -69,18 +81,20 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    if let Command::Assemble(args) = cli.command {
-        // Offline assembly needs no configuration, data folder or keyring.
-        return assemble(args);
-    }
+    // Offline assembly and replay need no configuration, data folder or keyring.
+    let command = match cli.command {
+        Command::Assemble(args) => return assemble(args),
+        Command::Replay(args) => return replay(args),
+        command => command,
+    };
     let paths = Paths::resolve().map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     let store = KeyringStore::new();
-    match cli.command {
+    match command {
         Command::Draft(args) => draft_cmd::run(*args, &paths, &store),
         Command::Key(args) => key::run(args, &paths, &store),
         Command::Config(args) => config_cmd::run(args, &paths, &store),
         Command::Doctor(args) => doctor_cmd::run(args, &paths, &store),
-        Command::Assemble(_) => unreachable!("handled above"),
+        Command::Assemble(_) | Command::Replay(_) => unreachable!("handled above"),
     }
 }
 
@@ -89,6 +103,29 @@ fn assemble(args: AssembleArgs) -> anyhow::Result<ExitCode> {
     let response = read_file(&args.response, "файл с ответом модели")?;
     let outcome = zayavka_engine::assemble::assemble_from_texts(&input, &response);
     output::print_outcome(&outcome, outcome.report(), args.json)?;
+    Ok(ExitCode::from(outcome.exit_code()))
+}
+
+fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
+    let text = read_file(&args.record, "файл записи")?;
+    let record: zayavka_engine::draft::ContextRecord =
+        serde_json::from_str(&text).with_context(|| {
+            format!(
+                "«{}» — не запись команды `zayavka draft --record`",
+                args.record.display()
+            )
+        })?;
+    let replay = zayavka_engine::draft::replay(&record)?;
+    if !replay.same_catalogue {
+        eprintln!(
+            "Внимание: правовые модули обновились после этой записи ({} → {}), поэтому \
+             правовые абзацы могут отличаться от записанных.",
+            record.legal_catalogue_version,
+            zayavka_core::legal::catalogue().version()
+        );
+    }
+    let outcome = &replay.outcome;
+    output::print_outcome(outcome, outcome.report(), args.json)?;
     Ok(ExitCode::from(outcome.exit_code()))
 }
 

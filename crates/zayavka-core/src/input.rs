@@ -507,6 +507,18 @@ impl ResidentInput {
         }
     }
 
+    /// The checked input as a raw input again, for the record: parsing it gives back the same
+    /// value, because normalisation is idempotent.
+    pub fn to_raw(&self) -> RawInput {
+        RawInput {
+            description: Some(self.description.clone()),
+            location: self.location.clone(),
+            consequences: self.consequences.clone(),
+            desired_actions: self.desired_actions.clone(),
+            confirmed_subject: self.confirmed_subject.map(|kind| kind.as_str().to_owned()),
+        }
+    }
+
     /// The part of the input the model may see.
     pub fn model_view(&self) -> ModelView<'_> {
         ModelView {
@@ -759,6 +771,17 @@ mod tests {
             "confirmed_subject": "roof",
         }));
         assert_eq!(errors.len(), 3);
+    }
+
+    #[test]
+    fn a_checked_input_round_trips_through_its_raw_form() {
+        let input = parse(json!({
+            "description": "  Не горит свет, и\u{306} неделю \n",
+            "location": " Подъезд 2 ",
+            "confirmed_subject": "common_area_premises_lighting",
+        }))
+        .unwrap();
+        assert_eq!(ResidentInput::parse(&input.to_raw()).unwrap(), input);
     }
 
     #[test]

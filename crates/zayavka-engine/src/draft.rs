@@ -65,6 +65,9 @@ pub struct RecordedResponse {
 pub struct ContextRecord {
     /// The version of Zayavka that made the draft.
     pub app_version: String,
+    /// The resident's input as checked (normalised), including the confirmed subject, which the
+    /// model never saw.
+    pub input: zayavka_core::RawInput,
     /// The system prompt's version.
     pub prompt_version: String,
     /// The system prompt's SHA-256.
@@ -205,6 +208,7 @@ pub async fn draft_with_model(
     let request = chat_request(&prompt, &provider.model, mode, schema);
     let mut record = ContextRecord {
         app_version: env!("CARGO_PKG_VERSION").to_owned(),
+        input: input.to_raw(),
         prompt_version: prompt.prompt_version.to_owned(),
         prompt_sha256: prompt.prompt_sha256.clone(),
         schema_id: schema.id.to_owned(),
@@ -321,17 +325,47 @@ fn total_usage(attempts: &[Attempt]) -> Option<Usage> {
         })
 }
 
+/// A replayed draft.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    /// The outcome the recorded response leads to today.
+    pub outcome: Outcome,
+    /// Whether the legal catalogue is the one the draft was made with; if not, a legal
+    /// paragraph may read differently from the recorded request.
+    pub same_catalogue: bool,
+}
+
+/// Why a record cannot be replayed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplayError {
+    /// The record holds no model response (the call failed before one arrived).
+    #[error("в записи нет ответа модели: запрос не дошёл до модели, повторять нечего")]
+    NoResponse,
+    /// The record names a schema this version of Zayavka does not know.
+    #[error("запись сделана по схеме ответа версии {0}, которую эта версия программы не знает")]
+    UnknownSchema(u32),
+    /// The recorded input does not pass today's input contract.
+    #[error("данные заявки в записи не проходят проверку: {0}")]
+    InvalidInput(String),
+}
+
 /// Replays a recorded draft offline: the last recorded response, evaluated again against the
-/// same input. With the same schema and catalogue it reproduces the recorded outcome exactly.
-pub fn replay(input: &ResidentInput, record: &ContextRecord) -> Option<Outcome> {
-    let schema = schema::find("request_draft", record.schema_version)?;
-    let response = record.responses.last()?;
-    Some(evaluate_reply(
-        input,
-        &response.reply,
-        schema,
-        legal::catalogue(),
-    ))
+/// recorded input. With the same schema and catalogue it reproduces the recorded request
+/// byte for byte.
+pub fn replay(record: &ContextRecord) -> Result<Replay, ReplayError> {
+    let schema = schema::find("request_draft", record.schema_version)
+        .ok_or(ReplayError::UnknownSchema(record.schema_version))?;
+    let response = record.responses.last().ok_or(ReplayError::NoResponse)?;
+    let input = ResidentInput::parse(&record.input).map_err(|errors| {
+        let messages: Vec<String> = errors.0.iter().map(|e| e.message_ru()).collect();
+        ReplayError::InvalidInput(messages.join(" "))
+    })?;
+    let catalogue = legal::catalogue();
+    Ok(Replay {
+        outcome: evaluate_reply(&input, &response.reply, schema, catalogue),
+        same_catalogue: catalogue.version() == record.legal_catalogue_version,
+    })
 }
 
 /// Where the resident's input of a draft comes from.
