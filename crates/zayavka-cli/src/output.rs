@@ -25,6 +25,12 @@ pub fn print_outcome(outcome: &Outcome, report: Report<'_>, json: bool) -> anyho
                 writeln!(stderr, "{}", omission.message_ru())?;
             }
         }
+        Outcome::NeedsUser { hints, .. } => {
+            writeln!(stderr, "{}", outcome.message_ru())?;
+            for hint in hints {
+                writeln!(stderr, "— {hint}")?;
+            }
+        }
         _ => {
             writeln!(stderr, "{}", outcome.message_ru())?;
         }

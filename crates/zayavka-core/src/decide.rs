@@ -25,16 +25,27 @@ pub fn evaluate_reply(
         Ok(draft) => draft,
         Err(rejection) => return Outcome::Rejected(rejection),
     };
-    match draft.outcome {
-        ModelOutcome::MultipleProblems => {
-            return Outcome::NeedsUser(NeedsUserReason::MultipleProblems);
-        }
-        ModelOutcome::InsufficientInformation => {
-            return Outcome::NeedsUser(NeedsUserReason::InsufficientInformation);
-        }
-        ModelOutcome::Draft => {}
-    }
     let findings = semantic_findings(&draft);
+    let reason = match draft.outcome {
+        ModelOutcome::MultipleProblems => Some(NeedsUserReason::MultipleProblems),
+        ModelOutcome::InsufficientInformation => Some(NeedsUserReason::InsufficientInformation),
+        ModelOutcome::Draft => None,
+    };
+    if let Some(reason) = reason {
+        // Without a draft only the warnings were checked; notes that fail the checks are
+        // dropped rather than shown, and the resident still gets the question.
+        let hints = if findings.is_empty() {
+            draft
+                .warnings
+                .iter()
+                .map(|w| w.trim().to_owned())
+                .filter(|w| !w.is_empty())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        return Outcome::NeedsUser { reason, hints };
+    }
     if !findings.is_empty() {
         return Outcome::Rejected(Rejection {
             reason: RejectionReason::SemanticViolation,

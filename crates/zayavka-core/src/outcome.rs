@@ -229,7 +229,13 @@ pub enum Outcome {
     /// A request was assembled.
     Ready(Request),
     /// The resident is asked to change the text.
-    NeedsUser(NeedsUserReason),
+    NeedsUser {
+        /// Why.
+        reason: NeedsUserReason,
+        /// The model's short notes on what to change (which problems to split, what is
+        /// missing), when they pass the same checks as a draft's warnings.
+        hints: Vec<String>,
+    },
     /// The model's output could not be used.
     Rejected(Rejection),
     /// A technical failure.
@@ -243,7 +249,7 @@ impl Outcome {
     pub fn kind(&self) -> &'static str {
         match self {
             Outcome::Ready(_) => "ready",
-            Outcome::NeedsUser(_) => "needs_user",
+            Outcome::NeedsUser { .. } => "needs_user",
             Outcome::Rejected(_) => "rejected",
             Outcome::Failed(_) => "failed",
             Outcome::InvalidInput(_) => "invalid_input",
@@ -254,7 +260,7 @@ impl Outcome {
     pub fn reason(&self) -> Option<&'static str> {
         match self {
             Outcome::Ready(_) => None,
-            Outcome::NeedsUser(reason) => Some(reason.code()),
+            Outcome::NeedsUser { reason, .. } => Some(reason.code()),
             Outcome::Rejected(rejection) => Some(rejection.reason.code()),
             Outcome::Failed(failure) => Some(failure.reason.code()),
             Outcome::InvalidInput(_) => Some("invalid_input"),
@@ -266,7 +272,7 @@ impl Outcome {
         match self {
             Outcome::Ready(_) => 0,
             Outcome::InvalidInput(_) => 2,
-            Outcome::NeedsUser(_) => 3,
+            Outcome::NeedsUser { .. } => 3,
             Outcome::Rejected(_) => 4,
             Outcome::Failed(_) => 5,
         }
@@ -306,13 +312,17 @@ impl Outcome {
                 code: failure.reason.code(),
                 message: failure.detail.clone(),
             }],
-            Outcome::Ready(_) | Outcome::NeedsUser(_) => Vec::new(),
+            Outcome::Ready(_) | Outcome::NeedsUser { .. } => Vec::new(),
         };
         Report {
             outcome: self.kind(),
             reason: self.reason(),
             request: self.request(),
             errors,
+            hints: match self {
+                Outcome::NeedsUser { hints, .. } => hints.clone(),
+                _ => Vec::new(),
+            },
             retryable: match self {
                 Outcome::Failed(failure) => Some(failure.retryable),
                 _ => None,
@@ -325,12 +335,13 @@ impl Outcome {
     pub fn message_ru(&self) -> String {
         match self {
             Outcome::Ready(_) => "Заявка готова. Проверьте текст перед отправкой.".to_owned(),
-            Outcome::NeedsUser(NeedsUserReason::MultipleProblems) => {
-                "В тексте описано несколько разных проблем. Опишите, пожалуйста, одну проблему \
+            Outcome::NeedsUser {
+                reason: NeedsUserReason::MultipleProblems,
+                ..
+            } => "В тексте описано несколько разных проблем. Опишите, пожалуйста, одну проблему \
                  в одной заявке — для остальных можно составить отдельные заявки."
-                    .to_owned()
-            }
-            Outcome::NeedsUser(_) => {
+                .to_owned(),
+            Outcome::NeedsUser { .. } => {
                 "Из текста пока не понятно, в чём проблема. Допишите, что именно случилось, \
                  где и как давно — и попробуйте снова."
                     .to_owned()
@@ -399,6 +410,9 @@ pub struct Report<'a> {
     pub request: Option<&'a Request>,
     /// What was found wrong.
     pub errors: Vec<ReportError>,
+    /// For `needs_user`: the model's notes on what to change.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<String>,
     /// For runs that called a model: whether retrying may help.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retryable: Option<bool>,
@@ -457,9 +471,14 @@ mod tests {
             detail: String::new(),
         });
         assert_eq!(failed.exit_code(), 5);
+        let needs_user = Outcome::NeedsUser {
+            reason: NeedsUserReason::MultipleProblems,
+            hints: vec!["Опишите качели отдельно.".into()],
+        };
+        assert_eq!(needs_user.exit_code(), 3);
         assert_eq!(
-            Outcome::NeedsUser(NeedsUserReason::MultipleProblems).exit_code(),
-            3
+            serde_json::to_value(needs_user.report()).unwrap()["hints"],
+            serde_json::json!(["Опишите качели отдельно."])
         );
         assert_eq!(
             serde_json::to_value(failed.report()).unwrap(),

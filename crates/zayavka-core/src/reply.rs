@@ -197,9 +197,10 @@ pub fn decode_reply(
 }
 
 /// Checks the rules a schema cannot express. Returns every finding; an empty list means the
-/// draft may be assembled.
+/// draft may be assembled. Without a draft only the warnings are checked, since they are
+/// still shown to the resident.
 pub fn semantic_findings(draft: &ModelDraft) -> Vec<Finding> {
-    let mut findings = Vec::new();
+    let mut findings = warning_findings(&draft.warnings);
     if draft.outcome != ModelOutcome::Draft {
         return findings;
     }
@@ -288,14 +289,20 @@ pub fn semantic_findings(draft: &ModelDraft) -> Vec<Finding> {
             }
         }
     }
-    if draft.warnings.len() > limits::WARNINGS_MAX {
+    findings
+}
+
+/// Checks the notes for the resident: few, short, one line each, and without web addresses.
+fn warning_findings(warnings: &[String]) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    if warnings.len() > limits::WARNINGS_MAX {
         findings.push(Finding::new(
             "/warnings",
             "too_many",
             format!("Предупреждений больше {}.", limits::WARNINGS_MAX),
         ));
     }
-    for (i, warning) in draft.warnings.iter().enumerate() {
+    for (i, warning) in warnings.iter().enumerate() {
         let path = format!("/warnings/{i}");
         if char_count(warning) > limits::WARNING_MAX {
             findings.push(Finding::new(
