@@ -146,13 +146,13 @@ async fn provider_checks(
     };
     let api_key = environment
         .api_key
-        .map(|key| zayavka_llm::ApiKey::new(key.expose().to_owned()))
+        .map(|key| key.to_transport())
         .or_else(|| {
             store
                 .get(&provider.profile)
                 .ok()
                 .flatten()
-                .map(|key| zayavka_llm::ApiKey::new(key.expose().to_owned()))
+                .map(|key| key.to_transport())
         });
     let budget = Budget {
         max_attempts: 1,

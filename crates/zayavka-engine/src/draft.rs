@@ -512,7 +512,7 @@ async fn draft_for_command(
         }
     };
     let key = match crate::secrets::resolve_api_key(store, &provider.profile, environment.api_key) {
-        Ok(key) => key.map(|(_, key)| ApiKey::new(key.expose().to_owned())),
+        Ok(key) => key.map(|(_, key)| key.to_transport()),
         // A local provider needs no key, so an unreachable keyring only matters when one does.
         Err(error) if provider.needs_api_key => {
             return (

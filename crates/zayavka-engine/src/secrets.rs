@@ -59,6 +59,11 @@ impl ApiKey {
     pub fn expose(&self) -> &str {
         &self.0
     }
+
+    /// The same key as the adapter's type, which is what goes on the wire.
+    pub fn to_transport(&self) -> zayavka_llm::ApiKey {
+        zayavka_llm::ApiKey::new(self.0.clone())
+    }
 }
 
 impl fmt::Debug for ApiKey {
