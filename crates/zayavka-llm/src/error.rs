@@ -234,43 +234,26 @@ impl LlmError {
         }
     }
 
-    /// The same error with every message passed through [`crate::redact`].
-    pub(crate) fn redacted(self, secrets: &[&str]) -> LlmError {
-        let clean = |message: String| crate::redact(&message, secrets);
+    /// The same error with its message passed through [`crate::redact`].
+    pub(crate) fn redacted(mut self, secrets: &[&str]) -> LlmError {
+        if let Some(message) = self.message_mut() {
+            *message = crate::redact(message, secrets);
+        }
+        self
+    }
+
+    /// The free-text message, for the variants that carry one.
+    fn message_mut(&mut self) -> Option<&mut String> {
         match self {
-            LlmError::Timeout { message } => LlmError::Timeout {
-                message: clean(message),
-            },
-            LlmError::RateLimited { status, message } => LlmError::RateLimited {
-                status,
-                message: clean(message),
-            },
-            LlmError::Unavailable { status, message } => LlmError::Unavailable {
-                status,
-                message: clean(message),
-            },
-            LlmError::Auth { status, message } => LlmError::Auth {
-                status,
-                message: clean(message),
-            },
-            LlmError::BadRequest { status, message } => LlmError::BadRequest {
-                status,
-                message: clean(message),
-            },
-            LlmError::InsufficientQuota { status, message } => LlmError::InsufficientQuota {
-                status,
-                message: clean(message),
-            },
-            LlmError::InvalidResponse { status, message } => LlmError::InvalidResponse {
-                status,
-                message: clean(message),
-            },
-            LlmError::BadConfig { message } => LlmError::BadConfig {
-                message: clean(message),
-            },
-            other @ (LlmError::ResponseTooLarge { .. }
-            | LlmError::NoApiKey
-            | LlmError::Cancelled) => other,
+            LlmError::Timeout { message }
+            | LlmError::RateLimited { message, .. }
+            | LlmError::Unavailable { message, .. }
+            | LlmError::Auth { message, .. }
+            | LlmError::BadRequest { message, .. }
+            | LlmError::InsufficientQuota { message, .. }
+            | LlmError::InvalidResponse { message, .. }
+            | LlmError::BadConfig { message } => Some(message),
+            LlmError::ResponseTooLarge { .. } | LlmError::NoApiKey | LlmError::Cancelled => None,
         }
     }
 }
