@@ -4,8 +4,13 @@
 //!   stated expectation and a golden snapshot, twice for determinism, and through the real
 //!   `zayavka assemble` binary.
 //! - `cli`: the command-line contract (exit codes, output forms, error messages).
+//! - `draft`: `zayavka draft` against the stand-in provider — the fault matrix, what the provider
+//!   received, cancellation, kept input, replay, and the canary key.
+//! - `doctor`: `zayavka doctor` on a fresh install and against reachable, unreachable and
+//!   key-refusing providers.
 
 mod cases;
 mod cli;
+mod doctor;
 mod draft;
 mod support;

@@ -1,0 +1,83 @@
+//! `zayavka doctor`: what it checks and how it says so.
+
+use serde_json::{Value, json};
+use zayavka_standin::{Reply, Script, StandIn};
+
+use crate::support::{run, zayavka};
+
+fn doctor(home: &std::path::Path, base_url: Option<&str>) -> (Option<i32>, Vec<Value>) {
+    let mut command = zayavka();
+    command.env("ZAYAVKA_HOME", home).args(["doctor", "--json"]);
+    if let Some(base_url) = base_url {
+        command
+            .env("ZAYAVKA_BASE_URL", base_url)
+            .env("ZAYAVKA_MODEL", "stand-in-model")
+            .env("ZAYAVKA_API_KEY", "sk-test-doctor-key");
+    }
+    let (output, stdout, stderr) = run(&mut command);
+    let checks: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    (output.status.code(), checks.as_array().unwrap().clone())
+}
+
+fn status_of<'a>(checks: &'a [Value], name: &str) -> &'a str {
+    checks
+        .iter()
+        .find(|check| check["name"] == name)
+        .unwrap_or_else(|| panic!("no check {name}: {checks:?}"))["status"]
+        .as_str()
+        .unwrap()
+}
+
+#[test]
+fn a_fresh_install_is_healthy_and_points_to_offline_drafting() {
+    let home = tempfile::tempdir().unwrap();
+    let (code, checks) = doctor(home.path(), None);
+    assert_eq!(code, Some(0));
+    assert_eq!(status_of(&checks, "data_folder"), "ok");
+    assert_eq!(status_of(&checks, "config"), "ok");
+    assert_eq!(status_of(&checks, "provider"), "warning");
+    assert_eq!(status_of(&checks, "legal_modules_valid"), "ok");
+    let provider = checks.iter().find(|c| c["name"] == "provider").unwrap();
+    assert!(provider["message"].as_str().unwrap().contains("--offline"));
+}
+
+#[test]
+fn a_reachable_provider_is_reported_with_its_status_and_sends_the_key() {
+    let stand_in = StandIn::start(Script::always(Reply::json(200, json!({"data": []}))));
+    let home = tempfile::tempdir().unwrap();
+    let (code, checks) = doctor(home.path(), Some(&stand_in.base_url()));
+    assert_eq!(code, Some(0), "{checks:?}");
+    assert_eq!(status_of(&checks, "provider"), "ok");
+    assert_eq!(status_of(&checks, "api_key"), "ok");
+    let request = &stand_in.requests()[0];
+    assert_eq!(request.method, "GET");
+    assert_eq!(request.path, "/v1/models");
+    assert_eq!(request.header("authorization"), Some("Bearer sk-test-doctor-key"));
+}
+
+#[test]
+fn an_unreachable_provider_is_a_problem_with_advice() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let home = tempfile::tempdir().unwrap();
+    let (code, checks) = doctor(home.path(), Some(&format!("http://127.0.0.1:{port}/v1")));
+    assert_eq!(code, Some(1));
+    assert_eq!(status_of(&checks, "provider"), "problem");
+    let provider = checks.iter().find(|c| c["name"] == "provider").unwrap();
+    let message = provider["message"].as_str().unwrap();
+    assert!(message.contains("не отвечает") && message.contains("--offline"), "{message}");
+}
+
+#[test]
+fn a_provider_that_refuses_the_key_is_a_problem() {
+    let stand_in = StandIn::start(Script::always(Reply::json(
+        401,
+        json!({"error": {"message": "bad key", "code": "invalid_api_key"}}),
+    )));
+    let home = tempfile::tempdir().unwrap();
+    let (code, checks) = doctor(home.path(), Some(&stand_in.base_url()));
+    assert_eq!(code, Some(1));
+    assert_eq!(status_of(&checks, "provider"), "problem");
+}
