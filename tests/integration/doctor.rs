@@ -52,7 +52,10 @@ fn a_reachable_provider_is_reported_with_its_status_and_sends_the_key() {
     let request = &stand_in.requests()[0];
     assert_eq!(request.method, "GET");
     assert_eq!(request.path, "/v1/models");
-    assert_eq!(request.header("authorization"), Some("Bearer sk-test-doctor-key"));
+    assert_eq!(
+        request.header("authorization"),
+        Some("Bearer sk-test-doctor-key")
+    );
 }
 
 #[test]
@@ -67,7 +70,10 @@ fn an_unreachable_provider_is_a_problem_with_advice() {
     assert_eq!(status_of(&checks, "provider"), "problem");
     let provider = checks.iter().find(|c| c["name"] == "provider").unwrap();
     let message = provider["message"].as_str().unwrap();
-    assert!(message.contains("не отвечает") && message.contains("--offline"), "{message}");
+    assert!(
+        message.contains("не отвечает") && message.contains("--offline"),
+        "{message}"
+    );
 }
 
 #[test]
