@@ -49,6 +49,8 @@ fn draft_command(home: &Path, base_url: &str, json: bool) -> Command {
     command
         .env("ZAYAVKA_HOME", home)
         .env("ZAYAVKA_API_KEY", CANARY_KEY)
+        // Every diagnostic log line is on, so the canary checks cover the logs too.
+        .env("ZAYAVKA_LOG", "trace")
         .args(["draft", "--base-url", base_url, "--model", "stand-in-model"])
         .args(json.then_some("--json"))
         .args(["--description", DESCRIPTION])

@@ -69,8 +69,19 @@ struct ReplayArgs {
 /// The exit code for usage errors and unreadable files.
 const USAGE: u8 = 2;
 
+/// The environment variable that turns on diagnostic logging to stderr, with `tracing`'s filter
+/// syntax (`ZAYAVKA_LOG=debug`, `ZAYAVKA_LOG=zayavka_llm=trace`). Logs never carry the key.
+const LOG_VARIABLE: &str = "ZAYAVKA_LOG";
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env(LOG_VARIABLE) {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(false)
+            .init();
+    }
     match run(cli) {
         Ok(code) => code,
         Err(error) => {
