@@ -51,6 +51,9 @@ dbus-run-session -- sh -c '
     # prints the variables that point clients at the daemon.
     eval "$(printf pw | gnome-keyring-daemon --unlock --components=secrets)"
     export GNOME_KEYRING_CONTROL
+    # Tells tests that this keyring is throw-away, so they may store keys under the real
+    # service name that the zayavka binary uses.
+    export ZAYAVKA_THROWAWAY_KEYRING=1
     # The daemon registers on the bus asynchronously; wait until it owns the Secret Service name.
     tries=0
     until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \

@@ -524,7 +524,7 @@ fn a_failed_draft_keeps_the_residents_text_and_says_how_to_rerun() {
     let stand_in = StandIn::start(Script::always(Reply::status(503, "down")).repeat_last());
     let run = draft(&stand_in.base_url(), &["--attempts", "1"]);
     assert_eq!(run.report["outcome"], "failed");
-    let pending: Vec<_> = walk(run.home.path())
+    let pending: Vec<_> = crate::support::files_under(run.home.path())
         .into_iter()
         .filter(|path| path.extension().is_some_and(|e| e == "json"))
         .collect();
@@ -644,23 +644,10 @@ fn a_recorded_draft_replays_to_the_same_request() {
     assert_eq!(replayed["request"], report["request"]);
 }
 
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files
-}
-
 fn assert_no_canary(run: &Run) {
     assert!(!run.stdout.contains(CANARY_KEY), "the key is on stdout");
     assert!(!run.stderr.contains(CANARY_KEY), "the key is on stderr");
-    for file in walk(run.home.path()) {
+    for file in crate::support::files_under(run.home.path()) {
         let bytes = std::fs::read(&file).unwrap();
         let text = String::from_utf8_lossy(&bytes);
         assert!(

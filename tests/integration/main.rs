@@ -6,6 +6,8 @@
 //! - `cli`: the command-line contract (exit codes, output forms, error messages).
 //! - `draft`: `zayavka draft` against the stand-in provider — the fault matrix, what the provider
 //!   received, cancellation, kept input, replay, and the canary key.
+//! - `keyring`: the API key's whole path through the real OS keyring (in the throw-away keyring
+//!   session the test command provides).
 //! - `doctor`: `zayavka doctor` on a fresh install and against reachable, unreachable and
 //!   key-refusing providers.
 
@@ -13,4 +15,5 @@ mod cases;
 mod cli;
 mod doctor;
 mod draft;
+mod keyring;
 mod support;

@@ -30,3 +30,17 @@ pub fn run(command: &mut Command) -> (Output, String, String) {
     let stderr = String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8");
     (output, stdout, stderr)
 }
+
+/// Every file under `dir`, recursively.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("the folder is readable") {
+        let path = entry.expect("the entry is readable").path();
+        if path.is_dir() {
+            files.extend(files_under(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
