@@ -74,7 +74,17 @@ const USAGE: u8 = 2;
 const LOG_VARIABLE: &str = "ZAYAVKA_LOG";
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // clap's own messages are in English; say first, in Russian, what happened and
+            // where to look. Help and version requests are not errors and print as they are.
+            if error.use_stderr() {
+                eprintln!("zayavka: неверные аргументы команды. Справка: zayavka --help\n");
+            }
+            error.exit()
+        }
+    };
     if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env(LOG_VARIABLE) {
         tracing_subscriber::fmt()
             .with_env_filter(filter)

@@ -209,4 +209,48 @@ mod tests {
             }
         }
     }
+
+    proptest::proptest! {
+        /// Whatever the sections say, the body keeps its shape: the sections first, the two
+        /// common paragraphs, then «Прошу:» and exactly one item at the very end — or the whole
+        /// body is refused as too long, never cut.
+        #[test]
+        fn the_body_always_ends_with_the_one_item_or_is_refused_whole(
+            problem in "[а-яА-Я ,.]{1,900}",
+            circumstances in proptest::option::of("[а-яА-Я ,.]{0,600}"),
+            impact in proptest::option::of("[а-яА-Я ,.\n]{0,600}"),
+            desired in proptest::option::of("[а-яА-Я ,.:\n]{1,500}"),
+            subject in proptest::option::of(proptest::sample::select(SubjectKind::ALL.to_vec())),
+        ) {
+            let catalogue = crate::legal::catalogue();
+            let text = DraftText {
+                title: "Заголовок".into(),
+                problem,
+                circumstances,
+                impact,
+                verification: None,
+                warnings: vec![],
+            };
+            let legal = subject.map_or(
+                LegalDecision::Omitted(OmissionReason::NotConfirmed),
+                LegalDecision::Included,
+            );
+            let first = assemble(&text, legal, desired.as_deref(), catalogue);
+            proptest::prop_assert_eq!(&first, &assemble(&text, legal, desired.as_deref(), catalogue));
+            match first {
+                Ok(request) => {
+                    let item = request_item(desired.as_deref());
+                    proptest::prop_assert_eq!(&request.items, &vec![item.clone()]);
+                    let ending = format!("\n\n{REQUEST_HEADING}\n1. {item}");
+                    proptest::prop_assert!(request.body.ends_with(&ending));
+                    proptest::prop_assert_eq!(request.body.matches(REQUEST_HEADING).count(), 1);
+                    for paragraph in &catalogue.common().paragraphs {
+                        proptest::prop_assert!(request.body.contains(paragraph.as_str()));
+                    }
+                    proptest::prop_assert!(char_count(&request.body) <= BODY_LIMIT);
+                }
+                Err(BodyTooLong { length }) => proptest::prop_assert!(length > BODY_LIMIT),
+            }
+        }
+    }
 }

@@ -831,4 +831,44 @@ mod tests {
             assert!(message.ends_with('.'), "{message}");
         }
     }
+
+    proptest::proptest! {
+        /// Whatever is typed, parsing either accepts a value within the contract or names each
+        /// problem, and never panics; positions point at the offending character.
+        #[test]
+        fn parsing_any_text_is_total_and_accepted_values_keep_the_contract(
+            description in "\\PC{0,40}|[\\x00-\\x1f\u{202a}-\u{202e} а-я]{0,30}",
+            location in proptest::option::of("\\PC{0,130}"),
+        ) {
+            let raw = RawInput {
+                description: Some(description.clone()),
+                location: location.clone(),
+                ..RawInput::default()
+            };
+            match ResidentInput::parse(&raw) {
+                Ok(input) => {
+                    let length = char_count(input.description());
+                    proptest::prop_assert!((limits::DESCRIPTION_MIN..=limits::DESCRIPTION_MAX).contains(&length));
+                    proptest::prop_assert_eq!(input.description(), input.description().trim());
+                    proptest::prop_assert!(input.location().is_none_or(|l| char_count(l) <= limits::LOCATION_MAX));
+                    proptest::prop_assert_eq!(ResidentInput::parse(&input.to_raw()).unwrap(), input);
+                }
+                Err(InputErrors(errors)) => {
+                    proptest::prop_assert!(!errors.is_empty());
+                    for error in &errors {
+                        if let Some(position) = error.position() {
+                            let text = if error.field == Some(InputField::Description) {
+                                &description
+                            } else {
+                                location.as_ref().unwrap()
+                            };
+                            let character = text.chars().nth(position - 1).unwrap();
+                            proptest::prop_assert!(character.is_control() || is_bidi_control(character));
+                        }
+                        proptest::prop_assert!(error.message_ru().ends_with('.'));
+                    }
+                }
+            }
+        }
+    }
 }
