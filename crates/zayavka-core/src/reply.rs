@@ -11,7 +11,9 @@ use crate::input::InputField;
 use crate::outcome::{Finding, Rejection, RejectionReason};
 use crate::schema::RegisteredSchema;
 use crate::subject::SubjectKind;
-use crate::text::{char_count, contains_request_word, contains_url, is_line_break};
+use crate::text::{
+    char_count, contains_legal_reference, contains_request_word, contains_url, is_line_break,
+};
 
 /// What the model answered, independent of the provider's protocol.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -251,6 +253,13 @@ pub fn semantic_findings(draft: &ModelDraft) -> Vec<Finding> {
                 &path,
                 "url",
                 "Описательное поле содержит адрес сайта.",
+            ));
+        }
+        if contains_legal_reference(text) {
+            findings.push(Finding::new(
+                &path,
+                "legal_text",
+                "Описательное поле ссылается на закон: правовые абзацы добавляет программа.",
             ));
         }
     }

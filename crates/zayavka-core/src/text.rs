@@ -135,6 +135,45 @@ pub fn contains_request_word(text: &str) -> bool {
         .any(|word| REQUEST_WORDS.contains(&word.to_lowercase().as_str()))
 }
 
+/// Whether `text` cites or invokes law: an article («статья 161», «ст. 161»), a code, a
+/// resolution, a law or a numbered act («№ 491»). Legal text in a request is the maintainers'
+/// curated catalogue, never the model's words.
+pub fn contains_legal_reference(text: &str) -> bool {
+    // «стать» alone is also the verb «to become», so the noun is matched by its forms.
+    const ARTICLE: [&str; 10] = [
+        "статья",
+        "статьи",
+        "статье",
+        "статью",
+        "статьей",
+        "статьёй",
+        "статей",
+        "статьям",
+        "статьями",
+        "статьях",
+    ];
+    const STEMS: [&str; 3] = ["кодекс", "постановлени", "закон"];
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).collect();
+    if words.iter().any(|word| {
+        ARTICLE.contains(word) || *word == "фз" || STEMS.iter().any(|stem| word.starts_with(stem))
+    }) {
+        return true;
+    }
+    // «ст. 161», «ст.161», «№ 491», «№491».
+    let abbreviation_with_number = |marker: &str| {
+        lower.match_indices(marker).any(|(at, _)| {
+            let before_ok = lower[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric());
+            let after = lower[at + marker.len()..].trim_start();
+            before_ok && after.starts_with(|c: char| c.is_ascii_digit())
+        })
+    };
+    abbreviation_with_number("ст.") || abbreviation_with_number("№")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,6 +237,34 @@ mod tests {
             "г.Москва",
         ] {
             assert!(!contains_url(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn legal_references_are_recognised_and_ordinary_words_are_not() {
+        for text in [
+            "согласно статье 161 ЖК",
+            "по ст. 161",
+            "по ст.161",
+            "Жилищного кодекса",
+            "постановлением № 491",
+            "нарушение закона",
+            "по закону должны",
+            "по 59-ФЗ",
+            "приказ №170",
+        ] {
+            assert!(contains_legal_reference(text), "{text}");
+        }
+        for text in [
+            "стало темно",
+            "может стать причиной падения",
+            "стоит лужа",
+            "кв. 45, ст. м. Сокол",
+            "на лестнице пост охраны",
+            "с 10 утра",
+            "подъезд 2",
+        ] {
+            assert!(!contains_legal_reference(text), "{text}");
         }
     }
 
