@@ -657,3 +657,41 @@ fn assert_no_canary(run: &Run) {
         );
     }
 }
+
+#[test]
+fn a_reask_shows_the_model_its_answer_and_what_was_wrong() {
+    let invalid = valid_draft()
+        .to_string()
+        .replace("\"warnings\":[]", "\"warnings\":\"нет\"");
+    let stand_in = StandIn::start(Script::new().then(Reply::completion(&invalid)).then(ok()));
+    let home = tempfile::tempdir().unwrap();
+    let record_file = home.path().join("record.json");
+    let (output, stdout, stderr) = run(draft_command(home.path(), &stand_in.base_url(), true)
+        .arg("--record")
+        .arg(&record_file));
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    let requests = stand_in.requests();
+    assert_eq!(requests.len(), 2);
+    let first = requests[0].json();
+    let second = requests[1].json();
+    assert_eq!(first["messages"].as_array().unwrap().len(), 2);
+    let messages = second["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 4);
+    assert_eq!(messages[..2], first["messages"].as_array().unwrap()[..]);
+    assert_eq!(messages[2]["role"], "assistant");
+    assert_eq!(messages[2]["content"], invalid);
+    assert_eq!(messages[3]["role"], "user");
+    let correction = messages[3]["content"].as_str().unwrap();
+    assert!(
+        correction.starts_with("Твой ответ не прошёл проверку:"),
+        "{correction}"
+    );
+    assert!(correction.contains("/warnings"), "{correction}");
+    let record: zayavka_engine::draft::ContextRecord =
+        serde_json::from_str(&std::fs::read_to_string(&record_file).unwrap()).unwrap();
+    assert_eq!(record.responses.len(), 2);
+    assert_eq!(record.responses[0].verdict, "schema_violation");
+    assert!(record.responses[0].reask.is_empty());
+    assert_eq!(record.responses[1].reask.len(), 2);
+    assert_eq!(record.responses[1].verdict, "ready");
+}

@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 
 use crate::input::ResidentInput;
+use crate::outcome::Finding;
 use crate::schema::{RegisteredSchema, sha256_hex};
 
 /// How the provider is asked for structured output.
@@ -93,6 +94,28 @@ pub struct Prompt {
     pub user: String,
 }
 
+/// The most findings a re-ask lists; more would only crowd out the instruction.
+const REASK_FINDINGS_MAX: usize = 10;
+
+/// The message that asks the model to correct an answer that was not JSON or broke the schema.
+/// It is sent after the model's own answer, so the model sees what it wrote and what was wrong.
+pub fn reask_message(findings: &[Finding]) -> String {
+    let mut message = "Твой ответ не прошёл проверку:\n".to_owned();
+    for finding in findings.iter().take(REASK_FINDINGS_MAX) {
+        let place = if finding.field.is_empty() {
+            "ответ"
+        } else {
+            &finding.field
+        };
+        message.push_str(&format!("- {place}: {}\n", finding.message));
+    }
+    message.push_str(
+        "Ответь заново одним JSON-объектом строго по схеме, по тем же правилам и с теми же \
+         данными жителя. Без пояснений и без разметки Markdown.",
+    );
+    message
+}
+
 /// Renders the messages for one input.
 pub fn render(input: &ResidentInput, mode: SchemaMode, schema: &RegisteredSchema) -> Prompt {
     let prompt = system_prompt();
@@ -153,6 +176,23 @@ mod tests {
         }
         assert_eq!(prompt.sha256(), sha256_hex(prompt.text.as_bytes()));
         assert_eq!(prompt.sha256().len(), 64);
+    }
+
+    #[test]
+    fn a_reask_lists_what_was_wrong_and_asks_for_json_again() {
+        let findings = vec![
+            Finding::new("", "invalid_json", "Ответ модели — не JSON (EOF)."),
+            Finding::new("/title", "schema", "42 is not of type \"string\""),
+        ];
+        let message = reask_message(&findings);
+        assert!(message.contains("- ответ: Ответ модели — не JSON (EOF)."));
+        assert!(message.contains("- /title: 42 is not of type \"string\""));
+        assert!(message.ends_with("без разметки Markdown."));
+        let many = vec![Finding::new("/x", "schema", "bad"); 30];
+        assert_eq!(
+            reask_message(&many).matches("- /x").count(),
+            REASK_FINDINGS_MAX
+        );
     }
 
     #[test]

@@ -37,18 +37,12 @@ pub struct ModelSettings {
     pub max_reasks: u32,
 }
 
-/// A message as sent, for the record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RecordedMessage {
-    /// `system` or `user`.
-    pub role: String,
-    /// The exact text.
-    pub content: String,
-}
-
 /// One model response as received, for the record and for replay.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordedResponse {
+    /// The messages added to the conversation for this ask: empty for the first; for a re-ask,
+    /// the model's previous answer and the message saying what was wrong with it.
+    pub reask: Vec<Message>,
     /// The raw response body.
     pub raw_body: String,
     /// What the core evaluated.
@@ -94,8 +88,8 @@ pub struct ContextRecord {
     pub max_tokens: u32,
     /// How structured output was requested.
     pub schema_mode: SchemaMode,
-    /// The exact messages sent.
-    pub messages: Vec<RecordedMessage>,
+    /// The exact messages of the first ask (a re-ask adds the ones in its response's `reask`).
+    pub messages: Vec<Message>,
     /// Every response received, in order (more than one after a re-ask).
     pub responses: Vec<RecordedResponse>,
     /// Every HTTP attempt, over all calls.
@@ -205,7 +199,7 @@ pub async fn draft_with_model(
     let provider = &settings.provider;
     let mode = provider.schema_mode;
     let prompt = prompt::render(input, mode, schema);
-    let request = chat_request(&prompt, &provider.model, mode, schema);
+    let mut request = chat_request(&prompt, &provider.model, mode, schema);
     let mut record = ContextRecord {
         app_version: env!("CARGO_PKG_VERSION").to_owned(),
         input: input.to_raw(),
@@ -223,16 +217,7 @@ pub async fn draft_with_model(
         temperature: TEMPERATURE,
         max_tokens: MAX_TOKENS,
         schema_mode: mode,
-        messages: vec![
-            RecordedMessage {
-                role: "system".into(),
-                content: prompt.system.clone(),
-            },
-            RecordedMessage {
-                role: "user".into(),
-                content: prompt.user.clone(),
-            },
-        ],
+        messages: request.messages.clone(),
         responses: Vec::new(),
         attempts: Vec::new(),
         usage: None,
@@ -257,6 +242,7 @@ pub async fn draft_with_model(
     let started = Instant::now();
     let mut outcome;
     let mut asks = 0;
+    let mut reask = Vec::new();
     loop {
         asks += 1;
         // Every call gets only what is left of the one overall deadline.
@@ -285,20 +271,32 @@ pub async fn draft_with_model(
             finish_reason: completion.finish_reason.clone(),
         };
         outcome = evaluate_reply(input, &reply, schema, catalogue);
+        let answer = reply.content.clone().unwrap_or_default();
         record.responses.push(RecordedResponse {
+            reask: std::mem::take(&mut reask),
             raw_body: completion.raw_body,
             reply,
             usage: completion.usage,
             verdict: outcome.reason().unwrap_or("ready").to_owned(),
         });
-        let may_reask = matches!(&outcome, Outcome::Rejected(r) if r.reason.may_reask());
-        if !may_reask || asks > settings.max_reasks || cancel.is_cancelled() {
+        let rejection = match &outcome {
+            Outcome::Rejected(rejection) if rejection.reason.may_reask() => rejection,
+            _ => break,
+        };
+        if asks > settings.max_reasks || cancel.is_cancelled() {
             break;
         }
+        // The model sees its own answer and what was wrong with it: asking the same question
+        // again would mostly get the same answer.
         tracing::debug!(
             reason = outcome.reason(),
             "re-asking after malformed output"
         );
+        reask = vec![
+            Message::assistant(answer),
+            Message::user(prompt::reask_message(&rejection.findings)),
+        ];
+        request.messages.extend(reask.iter().cloned());
     }
     record.usage = total_usage(&record.attempts);
     record.cost = match (&provider.pricing, &record.usage) {

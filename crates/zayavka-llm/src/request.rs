@@ -47,6 +47,14 @@ impl Message {
             content: content.into(),
         }
     }
+
+    /// A message the model wrote earlier, sent back when asking it to correct itself.
+    pub fn assistant(content: impl Into<String>) -> Message {
+        Message {
+            role: Role::Assistant,
+            content: content.into(),
+        }
+    }
 }
 
 /// The author of a message, serialised in lower case as the API expects.
@@ -57,6 +65,8 @@ pub enum Role {
     System,
     /// The input to work on.
     User,
+    /// The model's own earlier answer.
+    Assistant,
 }
 
 /// How the answer is constrained.
