@@ -4,10 +4,20 @@ use serde_json::{Value, json};
 
 use crate::support::{run, zayavka};
 
-fn write(dir: &tempfile::TempDir, name: &str, value: &Value) -> std::path::PathBuf {
-    let path = dir.path().join(name);
-    std::fs::write(&path, value.to_string()).unwrap();
-    path
+/// Runs `zayavka assemble` on an input and a response written to scratch files.
+fn assemble(input: &Value, response: &Value, json: bool) -> (std::process::Output, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let input_file = dir.path().join("input.json");
+    let response_file = dir.path().join("response.json");
+    std::fs::write(&input_file, input.to_string()).unwrap();
+    std::fs::write(&response_file, response.to_string()).unwrap();
+    let mut command = zayavka();
+    command.arg("assemble").args(json.then_some("--json"));
+    run(command
+        .arg("--input")
+        .arg(&input_file)
+        .arg("--response")
+        .arg(&response_file))
 }
 
 fn lighting() -> (Value, Value) {
@@ -29,14 +39,8 @@ fn lighting() -> (Value, Value) {
 
 #[test]
 fn text_output_puts_the_request_on_stdout_and_notes_on_stderr() {
-    let dir = tempfile::tempdir().unwrap();
     let (input, response) = lighting();
-    let (output, stdout, stderr) = run(zayavka()
-        .arg("assemble")
-        .arg("--input")
-        .arg(write(&dir, "input.json", &input))
-        .arg("--response")
-        .arg(write(&dir, "response.json", &response)));
+    let (output, stdout, stderr) = assemble(&input, &response, false);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(stdout.starts_with(
         "Не горит свет на лестнице\n\nНа лестнице в подъезде неделю не горит свет.\n\n"
@@ -48,15 +52,8 @@ fn text_output_puts_the_request_on_stdout_and_notes_on_stderr() {
 
 #[test]
 fn json_output_has_exactly_the_documented_keys() {
-    let dir = tempfile::tempdir().unwrap();
     let (input, response) = lighting();
-    let (output, stdout, _) = run(zayavka()
-        .arg("assemble")
-        .arg("--json")
-        .arg("--input")
-        .arg(write(&dir, "input.json", &input))
-        .arg("--response")
-        .arg(write(&dir, "response.json", &response)));
+    let (output, stdout, _) = assemble(&input, &response, true);
     assert_eq!(output.status.code(), Some(0));
     let report: Value = serde_json::from_str(&stdout).unwrap();
     let keys: Vec<&str> = report
@@ -88,15 +85,9 @@ fn json_output_has_exactly_the_documented_keys() {
 
 #[test]
 fn invalid_input_names_each_field_in_russian_and_exits_2() {
-    let dir = tempfile::tempdir().unwrap();
     let (_, response) = lighting();
     let input = json!({"description": "          ", "location": "л".repeat(121), "extra": 1});
-    let (output, stdout, stderr) = run(zayavka()
-        .arg("assemble")
-        .arg("--input")
-        .arg(write(&dir, "input.json", &input))
-        .arg("--response")
-        .arg(write(&dir, "response.json", &response)));
+    let (output, stdout, stderr) = assemble(&input, &response, false);
     assert_eq!(output.status.code(), Some(2));
     assert!(stdout.is_empty());
     assert!(

@@ -38,7 +38,11 @@ pub fn print_outcome(outcome: &Outcome, report: Report<'_>, json: bool) -> anyho
             writeln!(stderr, "{}", outcome.message_ru())?;
             writeln!(stderr, "Подробности проверки:")?;
             for finding in rejection.findings.iter().take(FINDINGS_SHOWN) {
-                let place = if finding.field.is_empty() { "ответ" } else { &finding.field };
+                let place = if finding.field.is_empty() {
+                    "ответ"
+                } else {
+                    &finding.field
+                };
                 writeln!(stderr, "— {place}: {}", finding.message)?;
             }
             if rejection.findings.len() > FINDINGS_SHOWN {
