@@ -174,16 +174,20 @@ pub fn chat_request(
     }
 }
 
+/// The budget for one draft: the adapter's defaults with the profile's timeout and attempts.
+/// The overall deadline grows when needed so that every attempt the resident allowed can run
+/// to its full timeout, with the longest backoff between attempts.
 fn budget(settings: &ProviderSettings) -> Budget {
     let mut budget = Budget::default();
     if let Some(secs) = settings.timeout_secs {
         budget.attempt_timeout = Duration::from_secs(secs);
-        // The overall deadline must leave room for every attempt the resident allowed.
-        budget.overall_deadline = budget.overall_deadline.max(budget.attempt_timeout * 2);
     }
     if let Some(attempts) = settings.attempts {
         budget.max_attempts = attempts;
     }
+    let attempts = budget.max_attempts.max(1);
+    let needed = budget.attempt_timeout * attempts + budget.backoff_max * (attempts - 1);
+    budget.overall_deadline = budget.overall_deadline.max(needed);
     budget
 }
 
@@ -550,4 +554,65 @@ fn keep_input(paths: &crate::paths::Paths, json: &str) -> Option<std::path::Path
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Config, ProviderOverrides, resolve_provider};
+
+    fn settings(timeout_secs: Option<u64>, attempts: Option<u32>) -> ProviderSettings {
+        let overrides = ProviderOverrides {
+            base_url: Some("http://127.0.0.1:9/v1".parse().unwrap()),
+            model: Some("m".into()),
+            timeout_secs,
+            attempts,
+            ..ProviderOverrides::default()
+        };
+        resolve_provider(&Config::default(), &overrides)
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_deadline_leaves_room_for_every_allowed_attempt() {
+        let default = Budget::default();
+        let plain = budget(&settings(None, None));
+        assert!(
+            plain.overall_deadline
+                >= plain.attempt_timeout * plain.max_attempts
+                    + plain.backoff_max * (plain.max_attempts - 1)
+        );
+        let long = budget(&settings(Some(120), Some(3)));
+        assert_eq!(long.attempt_timeout, Duration::from_secs(120));
+        assert_eq!(long.max_attempts, 3);
+        assert!(long.overall_deadline >= Duration::from_secs(360) + default.backoff_max * 2);
+        let short = budget(&settings(Some(1), Some(2)));
+        assert_eq!(short.overall_deadline, default.overall_deadline);
+    }
+
+    #[test]
+    fn transport_errors_map_to_failures_with_the_same_retry_verdict() {
+        let cases = [
+            (LlmError::Cancelled, FailureReason::Cancelled, false),
+            (LlmError::NoApiKey, FailureReason::NoApiKey, false),
+            (
+                LlmError::Timeout {
+                    message: "slow".into(),
+                },
+                FailureReason::Timeout,
+                true,
+            ),
+            (
+                LlmError::ResponseTooLarge { limit_bytes: 1 },
+                FailureReason::ResponseTooLarge,
+                false,
+            ),
+        ];
+        for (error, reason, retryable) in cases {
+            let failure = failure_from(&error);
+            assert_eq!(failure.reason, reason);
+            assert_eq!(failure.retryable, retryable);
+        }
+    }
 }
