@@ -284,18 +284,8 @@ pub struct RawInput {
 }
 
 impl RawInput {
-    /// Reads a raw input from a JSON value, refusing unknown fields and wrong types with the
-    /// field named. `null` counts as an absent optional field.
-    pub fn from_json(value: &serde_json::Value) -> Result<RawInput, InputErrors> {
-        let (raw, errors) = RawInput::read_json(value);
-        if errors.is_empty() {
-            Ok(raw)
-        } else {
-            Err(InputErrors(errors))
-        }
-    }
-
-    /// Reads what can be read, and says what could not.
+    /// Reads a raw input from a JSON value: what can be read, and what could not (unknown
+    /// fields and wrong types, with the field named). `null` counts as an absent field.
     fn read_json(value: &serde_json::Value) -> (RawInput, Vec<InputError>) {
         let mut raw = RawInput::default();
         let Some(object) = value.as_object() else {
