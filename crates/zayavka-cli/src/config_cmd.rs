@@ -367,17 +367,6 @@ mod tests {
 
     const SECRET: &str = "sk-test-0123456789abcdef";
 
-    #[derive(Debug, clap::Parser)]
-    struct Cli {
-        #[command(subcommand)]
-        command: Top,
-    }
-
-    #[derive(Debug, clap::Subcommand)]
-    enum Top {
-        Config(ConfigArgs),
-    }
-
     fn run_line(
         line: &[&str],
         paths: &Paths,
@@ -385,9 +374,14 @@ mod tests {
         overrides: &ProviderOverrides,
         environment_key_present: bool,
     ) -> anyhow::Result<String> {
-        let Top::Config(args) = Cli::try_parse_from(["zayavka", "config"].iter().chain(line))
-            .unwrap()
-            .command;
+        // The binary's real argument parser, so the tests also cover the wiring in main.rs.
+        let crate::Command::Config(args) =
+            crate::Cli::try_parse_from(["zayavka", "config"].iter().chain(line))
+                .unwrap()
+                .command
+        else {
+            panic!("not parsed as `zayavka config`");
+        };
         let mut output = Vec::new();
         let code = run_with(
             args,
@@ -401,18 +395,16 @@ mod tests {
         Ok(String::from_utf8(output).unwrap())
     }
 
+    /// Runs a line with no overrides and no `ZAYAVKA_API_KEY`, the common case.
+    fn run_plain(line: &[&str], paths: &Paths, store: &dyn SecretStore) -> String {
+        run_line(line, paths, store, &ProviderOverrides::default(), false).unwrap()
+    }
+
     #[test]
     fn path_prints_the_config_file() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let output = run_line(
-            &["path"],
-            &paths,
-            &MemoryStore::new(),
-            &ProviderOverrides::default(),
-            false,
-        )
-        .unwrap();
+        let output = run_plain(&["path"], &paths, &MemoryStore::new());
         assert_eq!(
             output,
             format!("{}\n", home.path().join("config.toml").display())
@@ -423,29 +415,14 @@ mod tests {
     fn show_on_a_fresh_install_offers_drafting_without_a_model() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let output = run_line(
-            &["show"],
-            &paths,
-            &MemoryStore::unavailable(),
-            &ProviderOverrides::default(),
-            false,
-        )
-        .unwrap();
+        let output = run_plain(&["show"], &paths, &MemoryStore::unavailable());
         assert!(output.contains("файла нет"), "{output}");
         assert!(output.contains("без модели"), "{output}");
         assert!(output.contains("ollama (встроенный)"), "{output}");
 
-        let json: serde_json::Value = serde_json::from_str(
-            &run_line(
-                &["show", "--json"],
-                &paths,
-                &MemoryStore::new(),
-                &ProviderOverrides::default(),
-                false,
-            )
-            .unwrap(),
-        )
-        .unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&run_plain(&["show", "--json"], &paths, &MemoryStore::new()))
+                .unwrap();
         assert_eq!(json["active_profile"], serde_json::Value::Null);
         assert_eq!(json["provider"], serde_json::Value::Null);
         assert_eq!(json["paths"]["config_file_exists"], false);
@@ -458,25 +435,15 @@ mod tests {
         let paths = Paths::under(home.path());
         let store = MemoryStore::new();
         let none = ProviderOverrides::default();
-        let output = run_line(
-            &["set", "active_profile", "openai"],
-            &paths,
-            &store,
-            &none,
-            false,
-        )
-        .unwrap();
+        let output = run_plain(&["set", "active_profile", "openai"], &paths, &store);
         assert!(output.contains("active_profile = openai"), "{output}");
-        run_line(
+        run_plain(
             &["set", "profiles.openai.model", "gpt-4.1-mini"],
             &paths,
             &store,
-            &none,
-            false,
-        )
-        .unwrap();
+        );
 
-        let output = run_line(&["show"], &paths, &store, &none, false).unwrap();
+        let output = run_plain(&["show"], &paths, &store);
         assert!(output.contains("Действующий профиль: openai"), "{output}");
         assert!(output.contains("модель: gpt-4.1-mini"), "{output}");
         assert!(
@@ -489,7 +456,7 @@ mod tests {
         let output = run_line(&["show"], &paths, &store, &none, true).unwrap();
         assert!(output.contains("из переменной окружения ZAYAVKA_API_KEY"));
         assert!(!output.contains(SECRET));
-        let json = run_line(&["show", "--json"], &paths, &store, &none, false).unwrap();
+        let json = run_plain(&["show", "--json"], &paths, &store);
         assert!(!json.contains(SECRET));
         let json: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(json["provider"]["model"], "gpt-4.1-mini");
@@ -519,26 +486,11 @@ mod tests {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
         let store = MemoryStore::new();
-        let none = ProviderOverrides::default();
-        run_line(
-            &["set", "profiles.mine.kind", "custom"],
-            &paths,
-            &store,
-            &none,
-            false,
-        )
-        .unwrap();
-        let output = run_line(
-            &["set", "active_profile", "mine"],
-            &paths,
-            &store,
-            &none,
-            false,
-        )
-        .unwrap();
+        run_plain(&["set", "profiles.mine.kind", "custom"], &paths, &store);
+        let output = run_plain(&["set", "active_profile", "mine"], &paths, &store);
         assert!(output.contains("Внимание"), "{output}");
         assert!(output.contains("profiles.mine.base_url"), "{output}");
-        let output = run_line(&["show"], &paths, &store, &none, false).unwrap();
+        let output = run_plain(&["show"], &paths, &store);
         assert!(output.contains("Активный профиль не работает"), "{output}");
     }
 
@@ -547,23 +499,8 @@ mod tests {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
         let store = MemoryStore::new();
-        let none = ProviderOverrides::default();
-        run_line(
-            &["set", "profiles.openai.attempts", "2"],
-            &paths,
-            &store,
-            &none,
-            false,
-        )
-        .unwrap();
-        let output = run_line(
-            &["set", "profiles.openai.attempts", ""],
-            &paths,
-            &store,
-            &none,
-            false,
-        )
-        .unwrap();
+        run_plain(&["set", "profiles.openai.attempts", "2"], &paths, &store);
+        let output = run_plain(&["set", "profiles.openai.attempts", ""], &paths, &store);
         assert!(output.contains("удалена"), "{output}");
     }
 

@@ -284,22 +284,15 @@ mod tests {
 
     const SECRET: &str = "sk-test-0123456789abcdef";
 
-    #[derive(Debug, clap::Parser)]
-    struct Cli {
-        #[command(subcommand)]
-        command: Top,
-    }
-
-    #[derive(Debug, clap::Subcommand)]
-    enum Top {
-        Key(KeyArgs),
-    }
-
+    /// Parses a `zayavka key …` line through the binary's real argument parser.
     fn args(line: &[&str]) -> KeyArgs {
-        let Top::Key(args) = Cli::try_parse_from(["zayavka", "key"].iter().chain(line))
+        match crate::Cli::try_parse_from(["zayavka", "key"].iter().chain(line))
             .unwrap()
-            .command;
-        args
+            .command
+        {
+            crate::Command::Key(args) => args,
+            other => panic!("parsed as {other:?}"),
+        }
     }
 
     struct Outcome {
@@ -435,7 +428,7 @@ mod tests {
 
     #[test]
     fn the_key_is_never_an_argument() {
-        let parsed = Cli::try_parse_from(["zayavka", "key", "set", SECRET]);
+        let parsed = crate::Cli::try_parse_from(["zayavka", "key", "set", SECRET]);
         assert!(parsed.is_err());
     }
 
@@ -550,6 +543,8 @@ mod tests {
 
     #[test]
     fn an_invalid_profile_name_is_refused_by_the_parser() {
-        assert!(Cli::try_parse_from(["zayavka", "key", "status", "--profile", "a.b"]).is_err());
+        assert!(
+            crate::Cli::try_parse_from(["zayavka", "key", "status", "--profile", "a.b"]).is_err()
+        );
     }
 }
