@@ -301,6 +301,11 @@ mod tests {
         prompts: Vec<String>,
     }
 
+    /// Runs a line with empty stdin that is not a terminal and no `ZAYAVKA_API_KEY`.
+    fn run_plain(line: &[&str], paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<Outcome> {
+        run_case(line, paths, store, "", false, "", Ok(None))
+    }
+
     fn run_case(
         line: &[&str],
         paths: &Paths,
@@ -437,7 +442,7 @@ mod tests {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
         let store = MemoryStore::new();
-        let none = run_case(&["status"], &paths, &store, "", false, "", Ok(None)).unwrap();
+        let none = run_plain(&["status"], &paths, &store).unwrap();
         assert_eq!(none.code, ExitCode::from(EXIT_NO_KEY));
         assert!(none.output.contains("Профиль: default"));
         assert!(none.output.contains("ключа нет"));
@@ -446,7 +451,7 @@ mod tests {
         store
             .set(&profile("default"), &ApiKey::new(SECRET).unwrap())
             .unwrap();
-        let stored = run_case(&["status"], &paths, &store, "", false, "", Ok(None)).unwrap();
+        let stored = run_plain(&["status"], &paths, &store).unwrap();
         assert_eq!(stored.code, ExitCode::SUCCESS);
         assert!(stored.output.contains("ключ сохранён"));
         assert!(stored.output.contains("ключ будет взят из хранилища"));
@@ -496,28 +501,10 @@ mod tests {
         store
             .set(&profile("openai"), &ApiKey::new(SECRET).unwrap())
             .unwrap();
-        let first = run_case(
-            &["delete", "--profile", "openai"],
-            &paths,
-            &store,
-            "",
-            false,
-            "",
-            Ok(None),
-        )
-        .unwrap();
+        let first = run_plain(&["delete", "--profile", "openai"], &paths, &store).unwrap();
         assert!(first.output.contains("удалён"));
         assert_eq!(store.get(&profile("openai")).unwrap(), None);
-        let second = run_case(
-            &["delete", "--profile", "openai"],
-            &paths,
-            &store,
-            "",
-            false,
-            "",
-            Ok(None),
-        )
-        .unwrap();
+        let second = run_plain(&["delete", "--profile", "openai"], &paths, &store).unwrap();
         assert_eq!(second.code, ExitCode::SUCCESS);
         assert!(second.output.contains("удалять нечего"));
     }
