@@ -7,7 +7,7 @@ use zayavka_llm::{Budget, CancellationToken, Client, Endpoint};
 use crate::config::{Config, ProviderOverrides, resolve_provider};
 use crate::draft::{EnvironmentOverrides, failure_from};
 use crate::paths::Paths;
-use crate::secrets::{SecretStore, StoredKeyState, key_status};
+use crate::secrets::SecretStore;
 
 /// How a check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -112,22 +112,27 @@ async fn provider_checks(
             )];
         }
     };
-    let status = key_status(store, &provider.profile, environment.api_key.is_some());
-    let key_check = match (&status.stored, status.environment_override) {
-        (_, true) => Check::new(
+    // The keyring is asked once: for the check and for the key the probe sends. An
+    // environment key makes the keyring irrelevant, so it is not asked at all.
+    let stored = match &environment.api_key {
+        Some(_) => Ok(None),
+        None => store.get(&provider.profile),
+    };
+    let key_check = match (&environment.api_key, &stored) {
+        (Some(_), _) => Check::new(
             "api_key",
             CheckStatus::Ok,
             "Ключ доступа берётся из переменной ZAYAVKA_API_KEY.",
         ),
-        (StoredKeyState::Present, false) => Check::new(
+        (None, Ok(Some(_))) => Check::new(
             "api_key",
             CheckStatus::Ok,
             format!(
                 "Ключ доступа сохранён в хранилище ключей ({}).",
-                status.backend
+                store.backend_name()
             ),
         ),
-        (StoredKeyState::Absent, false) if provider.needs_api_key => Check::new(
+        (None, Ok(None)) if provider.needs_api_key => Check::new(
             "api_key",
             CheckStatus::Problem,
             format!(
@@ -135,8 +140,8 @@ async fn provider_checks(
                 provider.profile.as_str()
             ),
         ),
-        (StoredKeyState::Unreachable { message, .. }, false) if provider.needs_api_key => {
-            Check::new("api_key", CheckStatus::Problem, message.clone())
+        (None, Err(error)) if provider.needs_api_key => {
+            Check::new("api_key", CheckStatus::Problem, error.message_ru())
         }
         _ => Check::new(
             "api_key",
@@ -146,14 +151,9 @@ async fn provider_checks(
     };
     let api_key = environment
         .api_key
-        .map(|key| key.to_transport())
-        .or_else(|| {
-            store
-                .get(&provider.profile)
-                .ok()
-                .flatten()
-                .map(|key| key.to_transport())
-        });
+        .as_ref()
+        .or(stored.as_ref().ok().and_then(Option::as_ref))
+        .map(|key| key.to_transport());
     let budget = Budget {
         max_attempts: 1,
         ..Budget::default()
