@@ -10,4 +10,5 @@ pub mod config;
 pub mod doctor;
 pub mod draft;
 pub mod paths;
+pub mod read;
 pub mod secrets;
