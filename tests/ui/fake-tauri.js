@@ -1,0 +1,558 @@
+// A stand-in for Tauri's `window.__TAURI_INTERNALS__`, installed before the page loads
+// (Playwright `addInitScript`), so the real page — with the real vendored `@tauri-apps/api` —
+// runs in plain Chromium. It answers every command of docs/desktop-ipc.md with realistic data
+// shaped exactly as the contract says. It is test code: it lives under tests/ui/, never in ui/.
+//
+// Tests steer it through `window.__fake`: `scenario` picks the next draft outcome, `calls` lists
+// every invoke with its arguments, `state` holds the drafts, settings and key status.
+
+(() => {
+  const config = window.__FAKE_CONFIG__ ?? {};
+
+  // The page reports CSP violations here; every test fails if any appear.
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (event) => {
+    window.__cspViolations.push({ directive: event.violatedDirective, blocked: event.blockedURI, sample: event.sample });
+  });
+
+  const LIGHTING = 'common_area_premises_lighting';
+  const COMMON_LEGAL = [
+    'Согласно части 1 статьи 161 Жилищного кодекса РФ управление многоквартирным домом должно обеспечивать благоприятные и безопасные условия проживания граждан и надлежащее содержание общего имущества в доме. В соответствии с частью 2.3 той же статьи управляющая организация несёт ответственность перед собственниками помещений в доме за оказание всех услуг и (или) выполнение работ, которые обеспечивают надлежащее содержание общего имущества в этом доме.',
+    'Согласно подпункту «з» пункта 4 Правил осуществления деятельности по управлению многоквартирными домами, утверждённых постановлением Правительства РФ от 15.05.2013 № 416, управление многоквартирным домом включает приём и рассмотрение заявок, предложений и обращений собственников и пользователей помещений.',
+  ];
+  const LIGHTING_LEGAL =
+    'Согласно подпункту «а» пункта 2, пункту 7 и подпункту «б» пункта 11 Правил содержания общего имущества в многоквартирном доме, утверждённых постановлением Правительства РФ от 13.08.2006 № 491, помещения общего пользования и осветительные установки этих помещений входят в состав общего имущества, а его содержание включает освещение помещений общего пользования.';
+
+  const LIMITS = { description: [10, 2000], location: [1, 120], consequences: [1, 500], desired_actions: [1, 500] };
+  const LABELS = {
+    description: 'Описание проблемы',
+    location: 'Место',
+    consequences: 'Последствия',
+    desired_actions: 'Что вы просите сделать',
+  };
+
+  const length = (text) => [...text.trim()].length;
+
+  // The same rules and messages as zayavka-core's input contract, for the few cases tests need.
+  function validate(input) {
+    const errors = [];
+    for (const [field, [min, max]] of Object.entries(LIMITS)) {
+      const value = input[field];
+      if (value === null || value === undefined) {
+        if (field === 'description') {
+          errors.push({ field, code: 'missing', message: 'Опишите проблему: поле «Описание проблемы» обязательно.' });
+        }
+        continue;
+      }
+      const actual = length(value);
+      if (actual === 0) {
+        errors.push({ field, code: 'blank', message: `В поле «${LABELS[field]}» только пробелы. Впишите текст или оставьте поле пустым.` });
+      } else if (actual < min) {
+        errors.push({
+          field,
+          code: 'too_short',
+          message: `Поле «${LABELS[field]}» слишком короткое: нужно не меньше ${min} символов, сейчас ${actual}. Допишите, что именно происходит, где и как давно.`,
+        });
+      } else if (actual > max) {
+        errors.push({
+          field,
+          code: 'too_long',
+          message: `Поле «${LABELS[field]}» слишком длинное: можно не больше ${max} символов, сейчас ${actual}. Сократите его на ${actual - max} — текст не будет обрезан автоматически.`,
+        });
+      }
+    }
+    return errors;
+  }
+
+  function presentItem(desired) {
+    if (!desired || desired.trim() === '') return { text: 'Устранить наблюдаемую проблему.', source: 'generic' };
+    let text = desired.trim().replace(/^прошу:?\s*/i, '').replace(/\s*\n\s*/g, ' ');
+    text = text.charAt(0).toUpperCase() + text.slice(1);
+    if (!/[.!?…]$/.test(text)) text += '.';
+    return { text, source: 'resident_request' };
+  }
+
+  function buildRequest(title, descriptive, input, subjectModule, omission, warnings) {
+    const sections = [...descriptive];
+    sections.push({ kind: 'legal', source: 'legal_catalogue', module: 'common', text: COMMON_LEGAL[0] });
+    sections.push({ kind: 'legal', source: 'legal_catalogue', module: 'common', text: COMMON_LEGAL[1] });
+    if (subjectModule) sections.push({ kind: 'legal', source: 'legal_catalogue', module: subjectModule, text: LIGHTING_LEGAL });
+    const item = presentItem(input.desired_actions);
+    const body = `${sections.map((section) => section.text).join('\n\n')}\n\nПрошу:\n1. ${item.text}`;
+    return { title, body, sections, item, items: [item.text], subject_module: subjectModule, legal_omission: omission, warnings, edited: null };
+  }
+
+  const MODEL_SECTIONS = [
+    { kind: 'problem', source: 'model', module: null, text: 'На лестнице между третьим и четвёртым этажами не горит свет.' },
+    { kind: 'circumstances', source: 'model', module: null, text: 'Подъезд 2, лестница между 3 и 4 этажами; свет не горит неделю.' },
+    { kind: 'impact', source: 'model', module: null, text: 'В тёмное время суток на лестнице плохо видно ступени, что может привести к падению.' },
+    { kind: 'verification', source: 'model', module: null, text: 'Причину отсутствия освещения нужно установить при осмотре.' },
+  ];
+  const MODEL_TITLE = 'Не работает освещение на лестнице в подъезде 2';
+
+  function base(outcome, extra) {
+    return {
+      draft_id: null,
+      outcome,
+      reason: null,
+      message: '',
+      next_steps: [],
+      request: null,
+      errors: [],
+      hints: [],
+      retryable: false,
+      attempts: 1,
+      model_used: true,
+      ...extra,
+    };
+  }
+
+  function readyResult(input) {
+    const confirmed = input.confirmed_subject;
+    const omission = confirmed === LIGHTING ? null : confirmed ? 'subject_mismatch' : 'not_confirmed';
+    const warnings = input.location ? [] : ['Не указано точное место: проверьте, что в описании понятно, где именно не горит свет.'];
+    return base('ready', {
+      message: 'Заявка готова. Проверьте текст перед отправкой.',
+      next_steps: confirmed ? [] : ['confirm_subject'],
+      request: buildRequest(MODEL_TITLE, MODEL_SECTIONS, input, omission ? null : LIGHTING, omission, warnings),
+    });
+  }
+
+  const FAILED_MESSAGE =
+    'Сервис модели сейчас недоступен. Проверьте подключение к интернету и адрес сервиса в настройках, затем попробуйте снова. Это техническая неудача, а не оценка вашей проблемы. Ваш текст сохранён.';
+
+  const OUTCOMES = {
+    needs_user: () =>
+      base('needs_user', {
+        reason: 'multiple_problems',
+        message: 'В тексте описано несколько разных проблем. Опишите, пожалуйста, одну проблему в одной заявке — для остальных можно составить отдельные заявки.',
+        next_steps: ['describe_one_problem'],
+        hints: ['Сломанные качели и брошенный диван — две разные заявки.'],
+      }),
+    rejected: () =>
+      base('rejected', {
+        reason: 'schema_violation',
+        message: 'Ответ модели не прошёл проверку (ответ не в том формате), поэтому черновик не показан. Это не оценка вашей проблемы: попробуйте ещё раз или составьте заявку без модели.',
+        next_steps: ['retry', 'draft_without_model'],
+        retryable: true,
+        attempts: 2,
+      }),
+    failed: () =>
+      base('failed', {
+        reason: 'unavailable',
+        message: FAILED_MESSAGE,
+        next_steps: ['retry', 'draft_without_model', 'check_provider_settings'],
+        retryable: true,
+        attempts: 3,
+      }),
+    failed_no_key: () =>
+      base('failed', {
+        reason: 'no_api_key',
+        message: 'Ключ доступа к сервису модели не задан. Задайте его в настройках. Это техническая неудача, а не оценка вашей проблемы. Ваш текст сохранён.',
+        next_steps: ['store_api_key', 'draft_without_model'],
+        retryable: false,
+        attempts: 0,
+      }),
+    rate_limited: () =>
+      base('failed', {
+        reason: 'rate_limited',
+        message: 'Сервис модели временно ограничил число запросов. Подождите минуту и попробуйте снова. Это техническая неудача, а не оценка вашей проблемы. Ваш текст сохранён.',
+        next_steps: ['retry_later', 'draft_without_model'],
+        retryable: true,
+        attempts: 3,
+      }),
+  };
+
+  const CANCELLED = () =>
+    base('failed', {
+      reason: 'cancelled',
+      message: 'Запрос к сервису модели отменён. Ваш текст сохранён: заявку можно составить снова.',
+      next_steps: ['retry', 'draft_without_model'],
+      retryable: true,
+    });
+
+  function offlineResult(input) {
+    const problem = input.description.trim().replace(/([^.!?…])$/, '$1.');
+    const sections = [{ kind: 'problem', source: 'resident', module: null, text: problem }];
+    if (input.location) sections.push({ kind: 'circumstances', source: 'resident', module: null, text: `Место: ${input.location.trim()}.` });
+    if (input.consequences) sections.push({ kind: 'impact', source: 'resident', module: null, text: input.consequences.trim().replace(/([^.!?…])$/, '$1.') });
+    const title = [...problem].slice(0, 60).join('').replace(/[.!?…]$/, '');
+    return base('ready', {
+      message: 'Заявка составлена без модели, из вашего текста. Проверьте его перед отправкой.',
+      request: buildRequest(title, sections, input, null, 'no_model_subject', []),
+      model_used: false,
+      attempts: 0,
+    });
+  }
+
+  // --- The store: drafts with their results, versions and context records. -------------------
+
+  let nextDraftId = 1;
+  const drafts = new Map();
+
+  function explainFor(result, input) {
+    if (!result.model_used) return null;
+    return {
+      model: 'gpt-4o-mini',
+      provider_host: 'api.openai.com',
+      started_at: '2026-11-30T09:15:02Z',
+      duration_ms: 4210,
+      attempts: [
+        { number: 1, status: 503, error_kind: 'unavailable', retry_reason: 'сервис недоступен', duration_ms: 1200 },
+        { number: 2, status: 200, error_kind: null, retry_reason: null, duration_ms: 2980 },
+      ],
+      messages: [
+        { role: 'system', content: 'Ты помогаешь жильцу многоквартирного дома описать бытовую проблему для управляющей организации…' },
+        { role: 'user', content: JSON.stringify({ description: input.description, location: input.location, consequences: input.consequences }, null, 2) },
+      ],
+      legal_decision:
+        result.request?.subject_module
+          ? 'Абзац о составе общего имущества добавлен: вы подтвердили тему, модель определила ту же тему, цитаты найдены в тексте дословно.'
+          : 'Абзац с нормой о виде проблемы не добавлен: тема не подтверждена вами.',
+    };
+  }
+
+  function store(result, input, createdAt, batchId = null) {
+    if (result.outcome === 'invalid_input') return result;
+    const id = nextDraftId++;
+    const stored = { ...result, draft_id: id };
+    drafts.set(id, {
+      summary: {
+        id,
+        created_at: createdAt ?? new Date(Date.UTC(2026, 11, 1, 8, 0, id)).toISOString(),
+        outcome: stored.outcome,
+        reason: stored.reason,
+        title: stored.request?.title ?? null,
+        subject_module: stored.request?.subject_module ?? null,
+        batch_id: batchId,
+        input: { ...input },
+      },
+      result: stored,
+      versions: stored.request
+        ? [{ version: 1, author: 'model', title: stored.request.title, body: stored.request.body, created_at: createdAt ?? '2026-12-01T08:00:00Z' }]
+        : [],
+      explain: explainFor(stored, input),
+    });
+    return stored;
+  }
+
+  const SEED = [
+    [{ description: 'Уже третью неделю не работает лифт в первом подъезде, пожилым соседям с девятого этажа очень трудно.', location: 'Подъезд 1', consequences: null, desired_actions: 'Отремонтировать лифт', confirmed_subject: 'common_area_elevator' }, '2026-11-20T10:00:00Z', 'Не работает лифт в подъезде 1', 'common_area_elevator'],
+    [{ description: 'Во дворе сломаны качели, а у мусорных баков кто-то оставил старый диван.', location: null, consequences: null, desired_actions: null, confirmed_subject: null }, '2026-11-25T18:30:00Z', null, 'needs_user'],
+    [{ description: 'В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами.', location: 'Подъезд 2, лестница между 3 и 4 этажами', consequences: null, desired_actions: 'Заменить лампы', confirmed_subject: LIGHTING }, '2026-11-28T07:45:00Z', MODEL_TITLE, LIGHTING],
+    [{ description: 'Входная дверь подъезда не закрывается, доводчик сломан, зимой дует.', location: 'Подъезд 3', consequences: null, desired_actions: null, confirmed_subject: null }, '2026-11-10T12:00:00Z', null, 'failed'],
+  ];
+  for (const [input, createdAt, title, kind] of SEED) {
+    let result;
+    if (kind === 'needs_user') result = OUTCOMES.needs_user();
+    else if (kind === 'failed') result = OUTCOMES.failed();
+    else {
+      result = readyResult({ ...input, confirmed_subject: kind === LIGHTING ? LIGHTING : null });
+      result.request.title = title;
+      if (kind !== LIGHTING) {
+        result.request.subject_module = kind;
+        result.request.legal_omission = null;
+        result.next_steps = [];
+      }
+    }
+    store(result, input, createdAt);
+  }
+
+  // --- Settings and the key. -----------------------------------------------------------------
+
+  const PRESETS = [
+    { name: 'openai', label: 'OpenAI', base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', needs_api_key: true, local: false, privacy_note: 'Описание уходит в OpenAI, за пределы компьютера.', cost_note: 'Оплата за каждое использование, нужен ключ доступа.' },
+    { name: 'openrouter', label: 'OpenRouter', base_url: 'https://openrouter.ai/api/v1', model: 'openai/gpt-4o-mini', needs_api_key: true, local: false, privacy_note: 'Описание уходит OpenRouter и владельцу выбранной модели.', cost_note: 'Оплата за каждое использование, нужен ключ доступа.' },
+    { name: 'ollama', label: 'Ollama (на этом компьютере)', base_url: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b-instruct', needs_api_key: false, local: true, privacy_note: 'Локальная модель: ничего не покидает компьютер.', cost_note: 'Бесплатно, ключ не нужен.' },
+    { name: 'lmstudio', label: 'LM Studio (на этом компьютере)', base_url: 'http://127.0.0.1:1234/v1', model: 'qwen2.5-7b-instruct', needs_api_key: false, local: true, privacy_note: 'Локальная модель: ничего не покидает компьютер.', cost_note: 'Бесплатно, ключ не нужен.' },
+    { name: 'llamacpp', label: 'llama.cpp (на этом компьютере)', base_url: 'http://127.0.0.1:8080/v1', model: 'qwen2.5-7b-instruct', needs_api_key: false, local: true, privacy_note: 'Локальная модель: ничего не покидает компьютер.', cost_note: 'Бесплатно, ключ не нужен.' },
+    { name: 'custom', label: 'Свой сервер', base_url: '', model: '', needs_api_key: false, local: false, privacy_note: 'Куда уходят данные, зависит от сервера.', cost_note: 'Стоимость зависит от сервера.' },
+  ];
+  const settings = { active_profile: 'openai', base_url: PRESETS[0].base_url, model: PRESETS[0].model, schema_mode: 'json_schema' };
+  const keyState = { stored: config.keyStored ?? false, environment: false };
+
+  function keyStatus() {
+    return { profile: settings.active_profile, stored: keyState.stored, source: keyState.stored ? 'keyring' : null, keyring_available: true };
+  }
+
+  function overview() {
+    return {
+      active_profile: settings.active_profile,
+      presets: PRESETS,
+      effective: settings.active_profile
+        ? { profile: settings.active_profile, base_url: settings.base_url, model: settings.model, schema_mode: settings.schema_mode, timeout_secs: 60, attempts: 3 }
+        : null,
+      key: keyStatus(),
+    };
+  }
+
+  const reject = (kind, message) => Promise.reject({ kind, message });
+
+  // --- Batches. --------------------------------------------------------------------------------
+
+  const BATCH_ROWS = [
+    { description: 'В подъезде 2 не горит свет на втором этаже уже три дня.', location: 'Подъезд 2, 2 этаж', consequences: null, desired_actions: null, confirmed_subject: LIGHTING },
+    { description: 'Мусор на лестнице не убирают с понедельника, пахнет.', location: 'Подъезд 2', consequences: null, desired_actions: 'Провести уборку лестницы', confirmed_subject: 'common_area_premises_cleaning' },
+    { description: 'Лифт', location: null, consequences: null, desired_actions: null, confirmed_subject: null },
+    { description: 'Дверь подъезда не закрывается до конца, сломан доводчик.', location: 'Подъезд 2', consequences: null, desired_actions: null, confirmed_subject: 'common_area_entrance_door' },
+    { description: 'На площадке пятого этажа мигает лампа, вечером почти темно.', location: 'Подъезд 2, 5 этаж', consequences: null, desired_actions: 'Заменить лампу', confirmed_subject: LIGHTING },
+  ];
+  const batchDone = new Set();
+  const cancelledTasks = new Set();
+
+  function batchCheckAnswer() {
+    const invalid = [];
+    BATCH_ROWS.forEach((row, index) => {
+      const errors = validate(row);
+      if (errors.length > 0) invalid.push({ row: index + 1, errors });
+    });
+    return { batch_id: 'batch-1', file_name: 'подъезд-2.csv', rows: BATCH_ROWS.length, valid: BATCH_ROWS.length - invalid.length, invalid, already_done: batchDone.size };
+  }
+
+  // --- IPC plumbing: callbacks for channels, and the calls log. -------------------------------
+
+  const callbacks = new Map();
+  let nextCallbackId = 1;
+  const calls = [];
+  const slowTasks = new Map();
+
+  function send(channel, index, message) {
+    const id = Number(String(channel.toJSON?.() ?? channel).replace('__CHANNEL__:', ''));
+    callbacks.get(id)?.({ index, message });
+  }
+  function end(channel, index) {
+    const id = Number(String(channel.toJSON?.() ?? channel).replace('__CHANNEL__:', ''));
+    callbacks.get(id)?.({ index, end: true });
+  }
+
+  const tick = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  const fake = {
+    // Which result the next draft_run gives: 'auto' (ready; unconfirmed asks to confirm),
+    // 'needs_user', 'rejected', 'failed', 'failed_no_key', 'rate_limited' or 'slow' (waits for
+    // draft_cancel). Tests set it with page.evaluate.
+    scenario: config.scenario ?? 'auto',
+    // A batch run steps through its rows only when a test lets it: `releaseBatchRow()`.
+    batchGate: null,
+    calls,
+    drafts,
+    settings,
+    keyState,
+    restored: config.restored ?? null,
+    autosaved: null,
+    releaseBatchRow() {
+      const gate = fake.batchGate;
+      fake.batchGate = null;
+      gate?.();
+    },
+    callsOf(name) {
+      return calls.filter((call) => call.cmd === name);
+    },
+  };
+  window.__fake = fake;
+
+  const handlers = {
+    async draft_run({ input, taskId, onProgress }) {
+      const errors = validate(input);
+      if (errors.length > 0) {
+        return base('invalid_input', {
+          reason: 'invalid_input',
+          message: 'Заявку нельзя составить, пока не исправлены поля.',
+          next_steps: ['fix_input'],
+          errors,
+          model_used: false,
+          attempts: 0,
+        });
+      }
+      send(onProgress, 0, { attempt: 1, elapsed_ms: 0, state: 'sending' });
+      const scenario = fake.scenario;
+      if (scenario === 'slow') {
+        await new Promise((resolve) => slowTasks.set(taskId, resolve));
+        end(onProgress, 1);
+        return store(CANCELLED(), input);
+      }
+      let result;
+      if (scenario === 'auto') result = readyResult(input);
+      else result = OUTCOMES[scenario]();
+      send(onProgress, 1, { attempt: 2, elapsed_ms: 1200, state: 'waiting_retry' });
+      end(onProgress, 2);
+      return store(result, input);
+    },
+    async draft_cancel({ taskId }) {
+      slowTasks.get(taskId)?.();
+      slowTasks.delete(taskId);
+      return null;
+    },
+    async draft_offline({ input }) {
+      const errors = validate(input);
+      if (errors.length > 0) {
+        return base('invalid_input', { reason: 'invalid_input', message: 'Заявку нельзя составить, пока не исправлены поля.', next_steps: ['fix_input'], errors, model_used: false, attempts: 0 });
+      }
+      return store(offlineResult(input), input);
+    },
+    async draft_reassemble({ draftId, subject }) {
+      const draft = drafts.get(draftId);
+      if (!draft) return reject('draft_not_found', 'Черновик не найден: возможно, он удалён. Откройте список черновиков.');
+      const input = { ...draft.summary.input, confirmed_subject: subject };
+      const result = { ...readyResult(input), draft_id: draftId };
+      draft.result = result;
+      draft.summary.subject_module = result.request.subject_module;
+      draft.summary.input = input;
+      return result;
+    },
+    async input_autosave({ input }) {
+      fake.autosaved = input;
+      return null;
+    },
+    async input_restore() {
+      return fake.restored;
+    },
+    async drafts_list({ filter }) {
+      return [...drafts.values()]
+        .map((draft) => draft.summary)
+        .filter((summary) => !filter.outcome || summary.outcome === filter.outcome)
+        .filter((summary) => !filter.subject || summary.subject_module === filter.subject)
+        .filter((summary) => !filter.batch_id || summary.batch_id === filter.batch_id)
+        .sort((a, b) => (a.created_at < b.created_at ? 1 : -1))
+        .slice(0, filter.limit ?? 100);
+    },
+    async drafts_search({ text }) {
+      const needle = text.toLowerCase();
+      return [...drafts.values()]
+        .map((draft) => draft.summary)
+        .filter((summary) => `${summary.title ?? ''} ${summary.input.description ?? ''} ${summary.input.location ?? ''}`.toLowerCase().includes(needle))
+        .sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
+    },
+    async draft_open({ id }) {
+      const draft = drafts.get(id);
+      if (!draft) return reject('draft_not_found', 'Черновик не найден: возможно, он удалён. Откройте список черновиков.');
+      return structuredClone(draft);
+    },
+    async draft_edit({ id, title, body }) {
+      const draft = drafts.get(id);
+      if (!draft?.result.request) return reject('draft_not_found', 'Черновик не найден: возможно, он удалён. Откройте список черновиков.');
+      if (title.trim() === '' || body.trim() === '') return reject('invalid_edit', 'Заголовок и текст заявки не могут быть пустыми. Впишите их и сохраните снова.');
+      draft.result.request.edited = { title, body };
+      draft.versions.push({ version: draft.versions.length + 1, author: 'resident', title, body, created_at: '2026-12-01T09:00:00Z' });
+      draft.summary.title = title;
+      return structuredClone(draft);
+    },
+    async draft_delete({ id }) {
+      drafts.delete(id);
+      return null;
+    },
+    async draft_save_as({ format }) {
+      return `/home/resident/Документы/заявка.${format}`;
+    },
+    async clipboard_write() {
+      return null;
+    },
+    async settings_get() {
+      return overview();
+    },
+    async settings_set({ key, value }) {
+      if (key === 'active_profile') {
+        const preset = PRESETS.find((p) => p.name === value);
+        if (!preset) return reject('invalid_setting', 'Такого сервиса нет в списке. Выберите сервис из списка.');
+        Object.assign(settings, { active_profile: value, base_url: preset.base_url, model: preset.model, schema_mode: value === 'ollama' || value === 'llamacpp' || value === 'custom' ? 'json_object' : 'json_schema' });
+      } else if (key === 'base_url') {
+        if (!/^https?:\/\/\S+$/.test(value)) return reject('invalid_setting', 'Адрес сервера должен начинаться с http:// или https://. Проверьте адрес и сохраните снова.');
+        settings.base_url = value;
+      } else if (key === 'model') {
+        if (value.trim() === '') return reject('invalid_setting', 'Впишите название модели, например gpt-4o-mini.');
+        settings.model = value;
+      } else if (key === 'schema_mode') {
+        settings.schema_mode = value;
+      } else {
+        return reject('invalid_setting', 'Такой настройки нет.');
+      }
+      return overview();
+    },
+    async key_status() {
+      return keyStatus();
+    },
+    async key_set({ secret }) {
+      if (secret.length < 8) return reject('invalid_key', 'Ключ слишком короткий: скопируйте его целиком из личного кабинета сервиса.');
+      keyState.stored = true;
+      return keyStatus();
+    },
+    async key_delete() {
+      keyState.stored = false;
+      return keyStatus();
+    },
+    async connection_check() {
+      return {
+        checks: [
+          { id: 'config', status: 'ok', title: 'Настройки', message: 'Настройки читаются.', next_step: null },
+          { id: 'data_folder', status: 'ok', title: 'Папка данных', message: 'Папка данных доступна.', next_step: null },
+          keyState.stored
+            ? { id: 'api_key', status: 'ok', title: 'Ключ доступа', message: 'Ключ доступа сохранён в хранилище ключей.', next_step: null }
+            : { id: 'api_key', status: 'problem', title: 'Ключ доступа', message: 'Для сервиса OpenAI не сохранён ключ доступа. Сохраните его в поле «Ключ доступа».', next_step: 'store_api_key' },
+          { id: 'provider', status: 'warning', title: 'Сервис модели', message: 'Сервис OpenAI не ответил: нет подключения к интернету. Без модели заявку можно составить кнопкой «Составить без модели».', next_step: 'draft_without_model' },
+          { id: 'legal_modules_review', status: 'warning', title: 'Правовые модули', message: 'Ещё не полностью сверены с официальным текстом сопровождающими: common_area_roof.', next_step: null },
+        ],
+      };
+    },
+    async batch_choose_file() {
+      return config.noFile ? null : '/home/resident/Документы/подъезд-2.csv';
+    },
+    async batch_check() {
+      return batchCheckAnswer();
+    },
+    async batch_run({ batchId, taskId, onProgress }) {
+      const check = batchCheckAnswer();
+      const invalidRows = new Set(check.invalid.map((row) => row.row - 1));
+      const todo = BATCH_ROWS.map((row, index) => index).filter((index) => !invalidRows.has(index) && !batchDone.has(index));
+      const progress = { done: 0, total: todo.length, ready: 0, needs_user: 0, rejected: 0, failed: 0 };
+      let index = 0;
+      for (const row of todo) {
+        if (config.gatedBatch) await new Promise((resolve) => (fake.batchGate = resolve));
+        else await tick(10);
+        if (cancelledTasks.has(taskId)) break;
+        const input = BATCH_ROWS[row];
+        store(readyResult(input), input, null, batchId);
+        batchDone.add(row);
+        progress.done += 1;
+        progress.ready += 1;
+        send(onProgress, index++, { ...progress });
+      }
+      end(onProgress, index);
+      return { ...progress, batch_id: batchId, sent: progress.done, tokens: progress.done * 900, cost: progress.done > 0 ? progress.done * 0.0004 : null };
+    },
+    async batch_cancel({ taskId }) {
+      cancelledTasks.add(taskId);
+      // A gated run is waiting for its next row; let it notice the cancel.
+      fake.releaseBatchRow();
+      return null;
+    },
+    async batch_export({ format }) {
+      return `/home/resident/Документы/подъезд-2-заявки.${format}`;
+    },
+  };
+
+  window.__TAURI_INTERNALS__ = {
+    metadata: { currentWindow: { label: 'main' }, currentWebview: { windowLabel: 'main', label: 'main' } },
+    transformCallback(callback, once = false) {
+      const id = nextCallbackId++;
+      callbacks.set(id, (data) => {
+        if (once) callbacks.delete(id);
+        callback(data);
+      });
+      return id;
+    },
+    unregisterCallback(id) {
+      callbacks.delete(id);
+    },
+    convertFileSrc(path) {
+      return path;
+    },
+    async invoke(cmd, args = {}) {
+      // What Rust would receive: the arguments as JSON (a Channel becomes "__CHANNEL__:id").
+      calls.push({ cmd, args: JSON.parse(JSON.stringify(args)) });
+      const handler = handlers[cmd];
+      if (!handler) throw `command ${cmd} not found`;
+      const answer = await handler(args);
+      return answer === undefined ? null : structuredClone(answer);
+    },
+  };
+})();

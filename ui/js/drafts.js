@@ -1,0 +1,165 @@
+// «Черновики»: the saved drafts, newest first, with search as you type, filters, opening a draft
+// into the same result card as a fresh one, and deleting with a confirmation dialog. Everything
+// here reads the local store, so it works with no network.
+
+import * as ipc from './ipc.js';
+import { byId, debounce, h, replace } from './dom.js';
+import { renderResult } from './result.js';
+import { OUTCOME_LABELS, SUBJECTS, formatDate, plural, subjectLabel } from './words.js';
+
+const SEARCH_DELAY_MS = 250;
+const LIST_LIMIT = 200;
+
+export function setUpDrafts(navigation) {
+  const search = byId('drafts-search');
+  const outcome = byId('drafts-outcome');
+  const subject = byId('drafts-subject');
+  const list = byId('drafts-list');
+  const status = byId('drafts-status');
+  const browser = byId('drafts-browser');
+  const detail = byId('draft-detail');
+  const detailBody = byId('draft-detail-body');
+
+  subject.append(...SUBJECTS.map((s) => h('option', { value: s.kind }, s.label)));
+
+  // Answers can arrive out of order while the resident types; only the latest one is shown.
+  let generation = 0;
+  let lastOpenedButton = null;
+
+  async function refresh() {
+    generation += 1;
+    const mine = generation;
+    const text = search.value.trim();
+    const filter = {
+      outcome: outcome.value || null,
+      subject: subject.value || null,
+      limit: LIST_LIMIT,
+    };
+    try {
+      let drafts;
+      if (text === '') {
+        drafts = await ipc.draftsList(filter);
+      } else {
+        // Full-text search takes only the text, so the filters narrow its answer here.
+        drafts = (await ipc.draftsSearch(text)).filter(
+          (draft) =>
+            (filter.outcome === null || draft.outcome === filter.outcome) &&
+            (filter.subject === null || draft.subject_module === filter.subject),
+        );
+      }
+      if (mine !== generation) return;
+      drafts.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id));
+      renderList(drafts, text);
+    } catch (failure) {
+      if (mine !== generation) return;
+      status.textContent = failure.message;
+    }
+  }
+
+  function renderList(drafts, text) {
+    if (drafts.length === 0) {
+      status.textContent = text === '' ? 'Черновиков пока нет. Составленные заявки появятся здесь.' : 'Ничего не нашлось. Попробуйте другое слово.';
+    } else {
+      status.textContent = `${text === '' ? 'Всего' : 'Найдено'} ${drafts.length} ${plural(drafts.length, ['черновик', 'черновика', 'черновиков'])}.`;
+    }
+    replace(list, drafts.map(draftItem));
+  }
+
+  function draftItem(draft) {
+    const title = draft.title ?? firstWords(draft.input.description) ?? 'Без заголовка';
+    const titleId = `draft-title-${draft.id}`;
+    const open = h('button', { type: 'button', 'aria-describedby': titleId }, 'Открыть');
+    open.addEventListener('click', () => void openDraft(draft.id, open));
+    const remove = h('button', { type: 'button', class: 'danger-quiet', 'aria-describedby': titleId }, 'Удалить');
+    remove.addEventListener('click', () => void confirmDelete(draft, title, remove));
+    return h(
+      'li',
+      { class: 'draft-item' },
+      h(
+        'div',
+        { class: 'draft-main' },
+        h('p', { id: titleId, class: 'draft-title' }, title),
+        h(
+          'p',
+          { class: 'draft-meta' },
+          h('span', { class: `chip chip-${draft.outcome}` }, OUTCOME_LABELS[draft.outcome] ?? draft.outcome),
+          ' ',
+          h('span', {}, formatDate(draft.created_at)),
+          draft.subject_module ? h('span', {}, ` · ${subjectLabel(draft.subject_module)}`) : null,
+          draft.batch_id ? h('span', {}, ' · из пакета') : null,
+        ),
+      ),
+      h('div', { class: 'draft-actions' }, open, remove),
+    );
+  }
+
+  async function openDraft(id, button) {
+    lastOpenedButton = button;
+    try {
+      const opened = await ipc.draftOpen(id);
+      browser.hidden = true;
+      detail.hidden = false;
+      const view = renderResult(detailBody, opened.result, {
+        explain: opened.explain,
+        onNextStep: (action) => nextStep(action, opened),
+        onReplaced: () => void refresh(),
+      });
+      view.focus();
+    } catch (failure) {
+      status.textContent = failure.message;
+    }
+  }
+
+  // A stored draft that did not end ready goes back to the form, where it can be sent again.
+  function nextStep(action, opened) {
+    if (action === 'open_settings') navigation.show('settings');
+    else if (action === 'store_api_key') navigation.show('settings', 'api-key');
+    else navigation.editInForm(opened.summary.input);
+  }
+
+  function closeDetail() {
+    detail.hidden = true;
+    browser.hidden = false;
+    replace(detailBody);
+    void refresh();
+    (lastOpenedButton?.isConnected ? lastOpenedButton : search).focus();
+  }
+
+  async function confirmDelete(draft, title, button) {
+    const dialog = byId('delete-dialog');
+    byId('delete-dialog-text').textContent = `Черновик «${title}» будет удалён с этого компьютера. Это нельзя отменить.`;
+    dialog.returnValue = '';
+    dialog.showModal();
+    await new Promise((resolve) => dialog.addEventListener('close', resolve, { once: true }));
+    if (dialog.returnValue !== 'delete') {
+      button.focus();
+      return;
+    }
+    try {
+      await ipc.draftDelete(draft.id);
+      await refresh();
+      status.textContent = `Черновик «${title}» удалён. ${status.textContent}`;
+      search.focus();
+    } catch (failure) {
+      status.textContent = failure.message;
+    }
+  }
+
+  const refreshSoon = debounce(() => void refresh(), SEARCH_DELAY_MS);
+  search.addEventListener('input', refreshSoon);
+  outcome.addEventListener('change', () => void refresh());
+  subject.addEventListener('change', () => void refresh());
+  byId('draft-detail-back').addEventListener('click', closeDetail);
+
+  return {
+    enter() {
+      if (detail.hidden) void refresh();
+    },
+  };
+}
+
+function firstWords(text) {
+  if (!text) return null;
+  const trimmed = text.trim();
+  return trimmed.length > 80 ? `${trimmed.slice(0, 80)}…` : trimmed;
+}

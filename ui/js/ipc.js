@@ -1,0 +1,82 @@
+// The one seam between the page and the Rust side. Every command the page uses is a function
+// here, named after the command in docs/desktop-ipc.md, so the contract can be read in one place
+// and the browser tests can replace `window.__TAURI_INTERNALS__` underneath without the page
+// noticing.
+
+import { Channel, invoke } from '../vendor/tauri-api/core.js';
+
+/** A failed command, always with a stable `kind` and a Russian `message` for the resident. */
+export class IpcError extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.name = 'IpcError';
+    this.kind = kind;
+  }
+}
+
+// Tauri itself may reject with a bare English string (an unknown command, a broken argument).
+// Those are the app's own bugs, so the resident gets a calm Russian sentence instead of them.
+const UNEXPECTED_MESSAGE =
+  'Приложение не смогло выполнить действие. Ваш текст сохранён. Перезапустите приложение и попробуйте снова.';
+
+function toIpcError(error) {
+  if (error && typeof error === 'object' && typeof error.kind === 'string' && typeof error.message === 'string') {
+    return new IpcError(error.kind, error.message);
+  }
+  return new IpcError('unexpected', UNEXPECTED_MESSAGE);
+}
+
+async function call(name, args) {
+  if (!window.__TAURI_INTERNALS__) {
+    throw new IpcError('no_backend', 'Эта страница работает только внутри приложения «Заявка».');
+  }
+  try {
+    return await invoke(name, args);
+  } catch (error) {
+    throw toIpcError(error);
+  }
+}
+
+let taskCounter = 0;
+
+/** A task id unique within this page's life: long work is cancelled by it. */
+export function newTaskId() {
+  taskCounter += 1;
+  return `task-${Date.now().toString(36)}-${taskCounter}`;
+}
+
+function channel(onProgress) {
+  const progress = new Channel();
+  progress.onmessage = onProgress;
+  return progress;
+}
+
+export const draftRun = (input, taskId, onProgress) =>
+  call('draft_run', { input, taskId, onProgress: channel(onProgress) });
+export const draftCancel = (taskId) => call('draft_cancel', { taskId });
+export const draftOffline = (input) => call('draft_offline', { input });
+export const draftReassemble = (draftId, subject) => call('draft_reassemble', { draftId, subject });
+export const inputAutosave = (input) => call('input_autosave', { input });
+export const inputRestore = () => call('input_restore', {});
+
+export const draftsList = (filter) => call('drafts_list', { filter });
+export const draftsSearch = (text) => call('drafts_search', { text });
+export const draftOpen = (id) => call('draft_open', { id });
+export const draftEdit = (id, title, body) => call('draft_edit', { id, title, body });
+export const draftDelete = (id) => call('draft_delete', { id });
+export const draftSaveAs = (id, format) => call('draft_save_as', { id, format });
+export const clipboardWrite = (text) => call('clipboard_write', { text });
+
+export const settingsGet = () => call('settings_get', {});
+export const settingsSet = (key, value) => call('settings_set', { key, value });
+export const keyStatus = () => call('key_status', {});
+export const keySet = (secret) => call('key_set', { secret });
+export const keyDelete = () => call('key_delete', {});
+export const connectionCheck = () => call('connection_check', {});
+
+export const batchChooseFile = () => call('batch_choose_file', {});
+export const batchCheck = (path) => call('batch_check', { path });
+export const batchRun = (batchId, taskId, onProgress) =>
+  call('batch_run', { batchId, taskId, onProgress: channel(onProgress) });
+export const batchCancel = (taskId) => call('batch_cancel', { taskId });
+export const batchExport = (batchId, format) => call('batch_export', { batchId, format });
