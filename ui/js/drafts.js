@@ -24,7 +24,7 @@ export function setUpDrafts(navigation) {
 
   // Answers can arrive out of order while the resident types; only the latest one is shown.
   let generation = 0;
-  let lastOpenedButton = null;
+  let lastOpenedId = null;
 
   async function refresh() {
     generation += 1;
@@ -68,13 +68,13 @@ export function setUpDrafts(navigation) {
   function draftItem(draft) {
     const title = draft.title ?? firstWords(draft.input.description) ?? 'Без заголовка';
     const titleId = `draft-title-${draft.id}`;
-    const open = h('button', { type: 'button', 'aria-describedby': titleId }, 'Открыть');
-    open.addEventListener('click', () => void openDraft(draft.id, open));
+    const open = h('button', { type: 'button', class: 'open-draft', 'aria-describedby': titleId }, 'Открыть');
+    open.addEventListener('click', () => void openDraft(draft.id));
     const remove = h('button', { type: 'button', class: 'danger-quiet', 'aria-describedby': titleId }, 'Удалить');
     remove.addEventListener('click', () => void confirmDelete(draft, title, remove));
     return h(
       'li',
-      { class: 'draft-item' },
+      { class: 'draft-item', dataset: { draftId: String(draft.id) } },
       h(
         'div',
         { class: 'draft-main' },
@@ -93,8 +93,8 @@ export function setUpDrafts(navigation) {
     );
   }
 
-  async function openDraft(id, button) {
-    lastOpenedButton = button;
+  async function openDraft(id) {
+    lastOpenedId = id;
     try {
       const opened = await ipc.draftOpen(id);
       browser.hidden = true;
@@ -117,12 +117,15 @@ export function setUpDrafts(navigation) {
     else navigation.editInForm(opened.summary.input);
   }
 
-  function closeDetail() {
+  // Back in the list, focus returns to the «Открыть» of the draft that was open, once the list
+  // has been read again (the draft may have changed or been re-assembled meanwhile).
+  async function closeDetail() {
     detail.hidden = true;
     browser.hidden = false;
     replace(detailBody);
-    void refresh();
-    (lastOpenedButton?.isConnected ? lastOpenedButton : search).focus();
+    await refresh();
+    const again = list.querySelector(`[data-draft-id="${lastOpenedId}"] .open-draft`);
+    (again ?? search).focus();
   }
 
   async function confirmDelete(draft, title, button) {
@@ -149,7 +152,7 @@ export function setUpDrafts(navigation) {
   search.addEventListener('input', refreshSoon);
   outcome.addEventListener('change', () => void refresh());
   subject.addEventListener('change', () => void refresh());
-  byId('draft-detail-back').addEventListener('click', closeDetail);
+  byId('draft-detail-back').addEventListener('click', () => void closeDetail());
 
   return {
     enter() {

@@ -1,0 +1,295 @@
+// «Новая заявка» against the fake IPC: typing, autosave and restore, inline errors, the result
+// card with provenance and copying, confirming a subject, the calm panels, cancelling.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { callsOf, closePage, openPage, startHarness } from './harness.js';
+
+const LIGHT_OUT = 'В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами.';
+
+let harness;
+before(async () => {
+  harness = await startHarness();
+});
+after(async () => {
+  await harness.stop();
+});
+
+test('typing updates the counter and autosaves the form after a pause', async () => {
+  const page = await openPage(harness);
+  await page.fill('#description', 'Лифт стоит');
+  assert.equal(await page.textContent('#description-counter'), '10 из 2000');
+  // Characters are counted as the core counts them: one «ё» or emoji is one character.
+  await page.fill('#description', 'ёлка 🙂');
+  assert.equal(await page.textContent('#description-counter'), '6 из 2000');
+  await page.fill('#description', LIGHT_OUT);
+  await page.waitForFunction(() => window.__fake.autosaved?.description?.startsWith('В подъезде'));
+  const saved = await page.evaluate(() => window.__fake.autosaved);
+  assert.deepEqual(saved, { description: LIGHT_OUT, location: null, consequences: null, desired_actions: null, confirmed_subject: null });
+  await closePage(page);
+});
+
+test('text saved earlier is restored on start', async () => {
+  const restored = { description: LIGHT_OUT, location: 'Подъезд 2', consequences: null, desired_actions: 'Заменить лампы', confirmed_subject: 'common_area_premises_lighting' };
+  const page = await openPage(harness, { fake: { restored } });
+  await page.waitForFunction(() => document.querySelector('#description').value !== '');
+  assert.equal(await page.inputValue('#description'), LIGHT_OUT);
+  assert.equal(await page.inputValue('#location'), 'Подъезд 2');
+  assert.equal(await page.inputValue('#desired_actions'), 'Заменить лампы');
+  assert.equal(await page.isChecked('input[name="confirmed_subject"][value="common_area_premises_lighting"]'), true);
+  assert.equal(await page.textContent('#description-counter'), `${[...LIGHT_OUT].length} из 2000`);
+  await closePage(page);
+});
+
+test('invalid input shows the error beside its field and moves focus there', async () => {
+  const page = await openPage(harness);
+  await page.fill('#description', 'Темно');
+  await page.click('#draft-submit');
+  await page.waitForSelector('#description-error:not([hidden])');
+  const error = await page.textContent('#description-error');
+  assert.match(error, /слишком короткое: нужно не меньше 10 символов, сейчас 5/);
+  assert.equal(await page.getAttribute('#description', 'aria-invalid'), 'true');
+  assert.match(await page.getAttribute('#description', 'aria-describedby'), /description-error/);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'description');
+  // The text stays as typed.
+  assert.equal(await page.inputValue('#description'), 'Темно');
+  await closePage(page);
+});
+
+test('an error in an optional field opens «Дополнительно» and focuses that field', async () => {
+  const page = await openPage(harness);
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#more-fields summary');
+  await page.fill('#location', 'П'.repeat(130));
+  await page.click('#more-fields summary');
+  await page.click('#draft-submit');
+  await page.waitForSelector('#location-error:not([hidden])');
+  assert.equal(await page.evaluate(() => document.querySelector('#more-fields').open), true);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'location');
+  assert.equal(await page.textContent('#location-counter'), '130 из 120');
+  await closePage(page);
+});
+
+test('a ready result shows provenance markers and copies exactly the title and body', async () => {
+  const page = await openPage(harness);
+  await page.fill('#description', LIGHT_OUT);
+  await page.check('input[name="confirmed_subject"][value="common_area_premises_lighting"]');
+  await page.click('#draft-submit');
+  await page.waitForSelector('.document');
+  const markers = await page.$$eval('.document .marker', (nodes) => nodes.map((node) => node.textContent));
+  assert.deepEqual(markers, [
+    'Источник: описание, составленное моделью',
+    'Источник: описание, составленное моделью',
+    'Источник: описание, составленное моделью',
+    'Источник: описание, составленное моделью',
+    'Источник: нормативный текст',
+    'Источник: нормативный текст',
+    'Источник: нормативный текст',
+    'Источник: общая формулировка',
+  ]);
+  const legend = await page.$$eval('.legend-item', (nodes) => nodes.map((node) => node.textContent));
+  assert.deepEqual(legend, ['описание, составленное моделью', 'нормативный текст', 'общая формулировка']);
+  assert.match(await page.textContent('.legal-status'), /Добавлен нормативный абзац о теме «Освещение в подъезде»/);
+  // Markers cannot be selected, so a manual copy of the card leaves them out too.
+  assert.equal(await page.$eval('.marker', (node) => getComputedStyle(node).userSelect), 'none');
+
+  await page.click('button:text("Скопировать")');
+  await page.waitForFunction(() => window.__fake.callsOf('clipboard_write').length === 1);
+  const [copy] = await callsOf(page, 'clipboard_write');
+  const [run] = await callsOf(page, 'draft_run');
+  const detail = await page.evaluate(() => [...window.__fake.drafts.values()].at(-1).result.request);
+  assert.equal(copy.args.text, `${detail.title}\n\n${detail.body}`);
+  assert.doesNotMatch(copy.args.text, /Источник|ваши слова|составленное моделью|нормативный текст/);
+  assert.ok(copy.args.text.endsWith('Прошу:\n1. Устранить наблюдаемую проблему.'));
+  assert.equal(run.args.input.confirmed_subject, 'common_area_premises_lighting');
+  assert.match(run.args.onProgress, /^__CHANNEL__:\d+$/);
+  assert.match(await page.textContent('.result [role="status"]'), /скопирован/);
+  await closePage(page);
+});
+
+test('the resident\'s own request is marked as theirs; drafting without a model marks their words', async () => {
+  const page = await openPage(harness);
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#more-fields summary');
+  await page.fill('#desired_actions', 'прошу: заменить лампы');
+  await page.click('#draft-offline');
+  await page.waitForSelector('.document');
+  const markers = await page.$$eval('.document .marker', (nodes) => nodes.map((node) => node.textContent.replace('Источник: ', '')));
+  assert.equal(markers[0], 'ваши слова');
+  assert.equal(markers.at(-1), 'ваше требование');
+  assert.match(await page.textContent('.document'), /1\. Заменить лампы\./);
+  assert.match(await page.textContent('.legal-status'), /без модели/);
+  assert.equal((await callsOf(page, 'draft_offline')).length, 1);
+  assert.equal((await callsOf(page, 'draft_run')).length, 0);
+  await closePage(page);
+});
+
+test('an unconfirmed subject offers the selector, never pre-filled, and re-assembles without a model call', async () => {
+  const page = await openPage(harness);
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#draft-submit');
+  await page.waitForSelector('.confirm-block');
+  assert.match(await page.textContent('.legal-status'), /вы не выбрали/);
+  assert.equal(await page.$$eval('.confirm-block input:checked', (nodes) => nodes.length), 0);
+  // Asking without a choice explains what to do.
+  await page.click('button:text("Пересобрать заявку")');
+  await page.waitForSelector('.confirm-block .field-error:not([hidden])');
+  await page.check('.confirm-block input[value="common_area_premises_lighting"]');
+  await page.click('button:text("Пересобрать заявку")');
+  await page.waitForFunction(() => !document.querySelector('.confirm-block'));
+  const [reassemble] = await callsOf(page, 'draft_reassemble');
+  assert.equal(reassemble.args.subject, 'common_area_premises_lighting');
+  assert.equal(typeof reassemble.args.draftId, 'number');
+  assert.equal((await callsOf(page, 'draft_run')).length, 1);
+  assert.match(await page.textContent('.legal-status'), /Добавлен нормативный абзац/);
+  await closePage(page);
+});
+
+test('a failed draft keeps the text and offers retry and drafting without a model', async () => {
+  const page = await openPage(harness, { fake: { scenario: 'failed' } });
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#more-fields summary');
+  await page.fill('#consequences', 'Вечером темно, соседи спотыкаются.');
+  await page.click('#draft-submit');
+  await page.waitForSelector('.panel-failed');
+  assert.match(await page.textContent('.panel-failed'), /техническая неудача, а не оценка вашей проблемы/);
+  const buttons = await page.$$eval('.panel-failed button', (nodes) => nodes.map((node) => node.textContent));
+  assert.deepEqual(buttons, ['Попробовать ещё раз', 'Составить без модели', 'Открыть настройки']);
+  assert.equal(await page.inputValue('#description'), LIGHT_OUT);
+  assert.equal(await page.inputValue('#consequences'), 'Вечером темно, соседи спотыкаются.');
+  assert.equal(await page.evaluate(() => document.activeElement.classList.contains('result-heading')), true);
+
+  await page.evaluate(() => (window.__fake.scenario = 'auto'));
+  await page.click('.panel-failed button:text("Попробовать ещё раз")');
+  await page.waitForSelector('.document');
+  assert.equal((await callsOf(page, 'draft_run')).length, 2);
+  await closePage(page);
+});
+
+test('«Составить без модели» from the failure panel drafts offline with the same text', async () => {
+  const page = await openPage(harness, { fake: { scenario: 'failed' } });
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#draft-submit');
+  await page.click('.panel-failed button:text("Составить без модели")');
+  await page.waitForSelector('.document');
+  const [offline] = await callsOf(page, 'draft_offline');
+  assert.equal(offline.args.input.description, LIGHT_OUT);
+  await closePage(page);
+});
+
+test('needs_user and rejected get their own calm panels', async () => {
+  const page = await openPage(harness, { fake: { scenario: 'needs_user' } });
+  await page.fill('#description', 'Во дворе сломаны качели, а у баков бросили диван.');
+  await page.click('#draft-submit');
+  await page.waitForSelector('.panel-needs_user');
+  const text = await page.textContent('.panel-needs_user');
+  assert.match(text, /Опишите одну проблему — для второй составьте отдельную заявку/);
+  assert.match(text, /Сломанные качели и брошенный диван/);
+  await page.click('.panel-needs_user button:text("Перейти к описанию")');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'description');
+
+  await page.evaluate(() => (window.__fake.scenario = 'rejected'));
+  await page.click('#draft-submit');
+  await page.waitForSelector('.panel-rejected');
+  assert.match(await page.textContent('.panel-rejected h2'), /Черновик не показан/);
+  assert.deepEqual(await page.$$eval('.panel-rejected button', (nodes) => nodes.map((node) => node.textContent)), ['Попробовать ещё раз', 'Составить без модели']);
+
+  await page.evaluate(() => (window.__fake.scenario = 'rate_limited'));
+  await page.click('#draft-submit');
+  await page.waitForSelector('.panel-failed');
+  assert.match(await page.textContent('.panel-failed .next-steps'), /Подождите минуту и попробуйте снова/);
+  await closePage(page);
+});
+
+test('a missing key leads to the key field in settings', async () => {
+  const page = await openPage(harness, { fake: { scenario: 'failed_no_key' } });
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#draft-submit');
+  await page.click('.panel-failed button:text("Задать ключ")');
+  await page.waitForSelector('#screen-settings:not([hidden])');
+  await page.waitForFunction(() => document.activeElement.id === 'api-key');
+  await closePage(page);
+});
+
+test('a slow draft shows progress with elapsed time, stays editable and can be cancelled', async () => {
+  const page = await openPage(harness, { fake: { scenario: 'slow' } });
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#draft-submit');
+  await page.waitForSelector('#draft-progress:not([hidden])');
+  assert.match(await page.textContent('#draft-progress-state'), /Модель составляет описание/);
+  assert.match(await page.textContent('#draft-progress-elapsed'), /^Прошло \d+ с$/);
+  assert.equal(await page.isDisabled('#draft-submit'), true);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'draft-cancel');
+  // The form stays editable while the model works.
+  await page.fill('#description', `${LIGHT_OUT} Уже неделю.`);
+  await page.click('#draft-cancel');
+  await page.waitForSelector('.panel-failed');
+  assert.match(await page.textContent('.panel-failed'), /отменён/);
+  assert.equal(await page.isHidden('#draft-progress'), true);
+  assert.equal(await page.isEnabled('#draft-submit'), true);
+  const [run] = await callsOf(page, 'draft_run');
+  const [cancel] = await callsOf(page, 'draft_cancel');
+  assert.equal(cancel.args.taskId, run.args.taskId);
+  assert.equal(await page.inputValue('#description'), `${LIGHT_OUT} Уже неделю.`);
+  await closePage(page);
+});
+
+test('a result says so when the form changed after sending', async () => {
+  const page = await openPage(harness);
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#draft-submit');
+  await page.waitForSelector('.document');
+  assert.equal(await page.isHidden('.stale-note'), true);
+  await page.fill('#description', `${LIGHT_OUT} И на пятом тоже.`);
+  await page.waitForSelector('.stale-note:not([hidden])');
+  assert.match(await page.textContent('.stale-note'), /составлен по прежнему тексту/);
+  // Back to the sent text: the note goes away again.
+  await page.fill('#description', LIGHT_OUT);
+  await page.waitForSelector('.stale-note[hidden]', { state: 'attached' });
+  await closePage(page);
+});
+
+test('an edit is saved through draft_edit and marked as the resident\'s', async () => {
+  const page = await openPage(harness);
+  await page.fill('#description', LIGHT_OUT);
+  await page.check('input[name="confirmed_subject"][value="common_area_premises_lighting"]');
+  await page.click('#draft-submit');
+  await page.click('button:text("Редактировать")');
+  await page.waitForSelector('.edit-form');
+  assert.equal(await page.evaluate(() => document.activeElement.id.startsWith('edit-title')), true);
+  await page.fill('.edit-form input', 'Темно на лестнице в подъезде 2');
+  await page.click('button:text("Сохранить изменения")');
+  await page.waitForSelector('.source-edited');
+  assert.match(await page.textContent('.document .marker'), /изменено вами/);
+  const [edit] = await callsOf(page, 'draft_edit');
+  assert.equal(edit.args.title, 'Темно на лестнице в подъезде 2');
+  await page.click('button:text("Скопировать")');
+  await page.waitForFunction(() => window.__fake.callsOf('clipboard_write').length === 1);
+  const [copy] = await callsOf(page, 'clipboard_write');
+  assert.equal(copy.args.text, `Темно на лестнице в подъезде 2\n\n${edit.args.body}`);
+  await closePage(page);
+});
+
+test('«Как получен результат» opens the context record and «Сохранить как…» asks for a format', async () => {
+  const page = await openPage(harness);
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#draft-submit');
+  await page.click('.explain summary');
+  await page.waitForSelector('.explain table');
+  const text = await page.textContent('.explain');
+  assert.match(text, /gpt-4o-mini/);
+  assert.match(text, /api\.openai\.com/);
+  assert.match(text, /HTTP 503/);
+  assert.match(text, /Что было отправлено модели/);
+  assert.equal((await callsOf(page, 'draft_open')).length, 1);
+
+  await page.click('button:text("Сохранить как…")');
+  await page.waitForSelector('#save-dialog[open]');
+  await page.check('#save-dialog input[value="docx"]');
+  await page.click('#save-dialog button[value="save"]');
+  await page.waitForFunction(() => window.__fake.callsOf('draft_save_as').length === 1);
+  const [save] = await callsOf(page, 'draft_save_as');
+  assert.equal(save.args.format, 'docx');
+  await page.waitForFunction(() => document.querySelector('.result [role="status"]').textContent.includes('заявка.docx'));
+  await closePage(page);
+});

@@ -1,0 +1,281 @@
+// «Черновики», «Пакет» and «Настройки» against the fake IPC.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { callsOf, closePage, openPage, startHarness } from './harness.js';
+
+let harness;
+before(async () => {
+  harness = await startHarness();
+});
+after(async () => {
+  await harness.stop();
+});
+
+const titles = (page) => page.$$eval('#drafts-list .draft-title', (nodes) => nodes.map((node) => node.textContent));
+
+test('drafts are listed newest first with status chips', async () => {
+  const page = await openPage(harness, { hash: 'drafts' });
+  await page.waitForSelector('#drafts-list li');
+  assert.deepEqual(await titles(page), [
+    'Не работает освещение на лестнице в подъезде 2',
+    'Во дворе сломаны качели, а у мусорных баков кто-то оставил старый диван.',
+    'Не работает лифт в подъезде 1',
+    'Входная дверь подъезда не закрывается, доводчик сломан, зимой дует.',
+  ]);
+  const chips = await page.$$eval('#drafts-list .chip', (nodes) => nodes.map((node) => node.textContent));
+  assert.deepEqual(chips, ['Готова', 'Нужно уточнить', 'Готова', 'Техническая неудача']);
+  assert.match(await page.textContent('#drafts-status'), /Всего 4 черновика/);
+  await closePage(page);
+});
+
+test('drafts search as you type, and filters narrow the list', async () => {
+  const page = await openPage(harness, { hash: 'drafts' });
+  await page.waitForSelector('#drafts-list li');
+  // Typed key by key, as a resident types: only the pause after the last key searches.
+  await page.locator('#drafts-search').pressSequentially('лифт');
+  await page.waitForFunction(() => document.querySelectorAll('#drafts-list li').length === 1);
+  assert.deepEqual(await titles(page), ['Не работает лифт в подъезде 1']);
+  assert.match(await page.textContent('#drafts-status'), /Найдено 1 черновик\./);
+  const searches = await callsOf(page, 'drafts_search');
+  assert.ok(searches.length >= 1 && searches.length < 4, `debounced search, got ${searches.length} calls`);
+  assert.equal(searches.at(-1).args.text, 'лифт');
+
+  await page.fill('#drafts-search', 'качели');
+  await page.waitForFunction(() => document.querySelector('#drafts-list .draft-title')?.textContent.startsWith('Во дворе'));
+  await page.fill('#drafts-search', 'нет такого');
+  await page.waitForFunction(() => document.querySelectorAll('#drafts-list li').length === 0);
+  assert.match(await page.textContent('#drafts-status'), /Ничего не нашлось/);
+
+  await page.fill('#drafts-search', '');
+  await page.selectOption('#drafts-outcome', 'ready');
+  await page.waitForFunction(() => document.querySelectorAll('#drafts-list li').length === 2);
+  await page.selectOption('#drafts-subject', 'common_area_elevator');
+  await page.waitForFunction(() => document.querySelectorAll('#drafts-list li').length === 1);
+  const lists = await callsOf(page, 'drafts_list');
+  assert.deepEqual(lists.at(-1).args.filter, { outcome: 'ready', subject: 'common_area_elevator', limit: 200 });
+  await closePage(page);
+});
+
+test('a draft opens in the result card, and going back returns focus to its button', async () => {
+  const page = await openPage(harness, { hash: 'drafts' });
+  await page.waitForSelector('#drafts-list li');
+  await page.click('#drafts-list li:first-child button:text("Открыть")');
+  await page.waitForSelector('#draft-detail .document');
+  assert.equal(await page.isHidden('#drafts-browser'), true);
+  assert.match(await page.textContent('#draft-detail .doc-title'), /Не работает освещение/);
+  // The opened draft already carries its context record: no second draft_open.
+  await page.click('#draft-detail .explain summary');
+  await page.waitForSelector('#draft-detail .explain table');
+  assert.equal((await callsOf(page, 'draft_open')).length, 1);
+  await page.click('#draft-detail-back');
+  await page.waitForSelector('#drafts-browser:not([hidden])');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Открыть');
+  await closePage(page);
+});
+
+test('a draft that did not end ready goes back to the form from its panel', async () => {
+  const page = await openPage(harness, { hash: 'drafts' });
+  await page.waitForSelector('#drafts-list li');
+  await page.click('#drafts-list li:nth-child(4) button:text("Открыть")');
+  await page.waitForSelector('#draft-detail .panel-failed');
+  await page.click('#draft-detail .panel-failed button:text("Попробовать ещё раз")');
+  await page.waitForSelector('#screen-new:not([hidden])');
+  assert.equal(await page.inputValue('#description'), 'Входная дверь подъезда не закрывается, доводчик сломан, зимой дует.');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'description');
+  await closePage(page);
+});
+
+test('deleting a draft asks in a dialog; cancel keeps it, confirm deletes it', async () => {
+  const page = await openPage(harness, { hash: 'drafts' });
+  await page.waitForSelector('#drafts-list li');
+  await page.click('#drafts-list li:nth-child(3) button:text("Удалить")');
+  await page.waitForSelector('#delete-dialog[open]');
+  assert.match(await page.textContent('#delete-dialog-text'), /«Не работает лифт в подъезде 1» будет удалён/);
+  // The safe choice has focus, and Escape closes the dialog like «Отмена».
+  assert.equal(await page.evaluate(() => document.activeElement.value), 'cancel');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#delete-dialog:not([open])', { state: 'attached' });
+  assert.equal((await callsOf(page, 'draft_delete')).length, 0);
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Удалить');
+
+  // Keyboard only: Tab to «Удалить» in the dialog and press Enter.
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#delete-dialog[open]');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#drafts-list li').length === 3);
+  const [deletion] = await callsOf(page, 'draft_delete');
+  assert.equal(typeof deletion.args.id, 'number');
+  assert.ok(!(await titles(page)).includes('Не работает лифт в подъезде 1'));
+  assert.match(await page.textContent('#drafts-status'), /удалён/);
+  await closePage(page);
+});
+
+test('a batch is checked row by row before anything is sent, including the invalid row', async () => {
+  const page = await openPage(harness, { hash: 'batch' });
+  await page.click('#batch-choose');
+  await page.waitForSelector('#batch-check table');
+  const summary = await page.textContent('#batch-check .plain-list');
+  assert.match(summary, /Строк в файле: 5\./);
+  assert.match(summary, /Можно отправить: 4\./);
+  assert.match(summary, /С ошибками: 1/);
+  const rows = await page.$$eval('#batch-check tbody tr', (nodes) => nodes.map((node) => [...node.children].map((cell) => cell.textContent)));
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0][0], '3');
+  assert.equal(rows[0][1], 'Описание проблемы');
+  assert.match(rows[0][2], /слишком короткое/);
+  assert.equal(await page.textContent('#batch-check button'), 'Отправить 4 заявки');
+  assert.equal((await callsOf(page, 'batch_run')).length, 0);
+  const [check] = await callsOf(page, 'batch_check');
+  assert.equal(check.args.path, '/home/resident/Документы/подъезд-2.csv');
+  await closePage(page);
+});
+
+test('a batch sends with progress, can be cancelled and resumed, then reviewed and exported', async () => {
+  const page = await openPage(harness, { hash: 'batch', fake: { gatedBatch: true } });
+  await page.click('#batch-choose');
+  await page.click('#batch-check button:text("Отправить 4 заявки")');
+  await page.waitForSelector('#batch-run:not([hidden])');
+  await page.waitForFunction(() => window.__fake.batchGate !== null);
+  await page.evaluate(() => window.__fake.releaseBatchRow());
+  await page.waitForFunction(() => document.querySelector('#batch-progress-text').textContent.startsWith('Обработано 1 из 4'));
+  assert.equal(await page.$eval('#batch-progress-bar', (bar) => bar.value), 1);
+  await page.waitForFunction(() => window.__fake.batchGate !== null);
+  await page.click('#batch-cancel');
+  await page.waitForSelector('#batch-review:not([hidden])');
+  assert.match(await page.textContent('#batch-review h2'), /Отправка остановлена/);
+  const [run] = await callsOf(page, 'batch_run');
+  const [cancel] = await callsOf(page, 'batch_cancel');
+  assert.equal(cancel.args.taskId, run.args.taskId);
+  assert.equal(run.args.batchId, 'batch-1');
+
+  // Resume: the rows already done are not sent again.
+  await page.click('#batch-review button:text("Продолжить отправку")');
+  for (let row = 0; row < 3; row += 1) {
+    await page.waitForFunction(() => window.__fake.batchGate !== null);
+    await page.evaluate(() => window.__fake.releaseBatchRow());
+  }
+  await page.waitForFunction(() => document.querySelector('#batch-review h2')?.textContent === 'Пакет обработан');
+  assert.equal((await callsOf(page, 'batch_run')).length, 2);
+  const reviewRows = await page.$$eval('#batch-review tbody tr', (nodes) => nodes.length);
+  assert.equal(reviewRows, 4);
+  const lists = await callsOf(page, 'drafts_list');
+  assert.equal(lists.at(-1).args.filter.batch_id, 'batch-1');
+
+  await page.click('#batch-review tbody tr:first-child button:text("Открыть")');
+  await page.waitForSelector('#batch-detail .document');
+  await page.click('#batch-detail-back');
+  await page.selectOption('#batch-export-format', 'csv');
+  await page.click('button:text("Выгрузить…")');
+  await page.waitForFunction(() => document.querySelector('#batch-review .export [role="status"]').textContent.includes('.csv'));
+  const [exported] = await callsOf(page, 'batch_export');
+  assert.deepEqual(exported.args, { batchId: 'batch-1', format: 'csv' });
+  await closePage(page);
+});
+
+test('the key field never receives a value back; set, replace and delete only change the status', async () => {
+  const secret = 'sk-test-not-a-real-key-0123456789';
+  const page = await openPage(harness, { hash: 'settings' });
+  await page.waitForSelector('#preset-options input');
+  assert.equal(await page.getAttribute('#api-key', 'type'), 'password');
+  assert.equal(await page.inputValue('#api-key'), '');
+  assert.equal(await page.textContent('#key-status'), 'Ключ не задан. Сервис: openai.');
+
+  await page.fill('#api-key', secret);
+  await page.click('#key-save');
+  await page.waitForFunction(() => document.querySelector('#key-status').textContent.startsWith('Ключ сохранён'));
+  assert.equal(await page.inputValue('#api-key'), '');
+  assert.equal(await page.textContent('#key-save'), 'Заменить ключ');
+  const [set] = await callsOf(page, 'key_set');
+  assert.equal(set.args.secret, secret);
+
+  // Reloading the screen asks for the status again; the field stays empty.
+  await page.click('a[data-screen="new"]');
+  await page.click('a[data-screen="settings"]');
+  await page.waitForFunction(() => window.__fake.callsOf('settings_get').length === 2);
+  assert.equal(await page.inputValue('#api-key'), '');
+  const answers = JSON.stringify(await page.evaluate(() => window.__fake.calls));
+  assert.equal(answers.split(secret).length - 1, 1, 'the secret appears only in the one key_set call');
+  assert.ok(!(await page.content()).includes(secret), 'the secret is nowhere in the page');
+
+  await page.click('#key-delete');
+  await page.waitForFunction(() => document.querySelector('#key-status').textContent.startsWith('Ключ не задан'));
+  await closePage(page);
+});
+
+test('settings: presets explain privacy and cost, a bad address is shown beside its field', async () => {
+  const page = await openPage(harness, { hash: 'settings' });
+  await page.waitForSelector('#preset-options input');
+  const notes = await page.$$eval('#preset-options .hint', (nodes) => nodes.map((node) => node.textContent));
+  assert.equal(notes.length, 6);
+  assert.match(notes[0], /за пределы компьютера.*Оплата за каждое использование/);
+  assert.match(notes[2], /ничего не покидает компьютер.*Бесплатно/);
+  assert.equal(await page.isChecked('#preset-options input[value="openai"]'), true);
+
+  await page.check('#preset-options input[value="ollama"]');
+  await page.waitForFunction(() => document.querySelector('#base-url').value === 'http://127.0.0.1:11434/v1');
+  assert.equal(await page.inputValue('#schema-mode'), 'json_object');
+
+  await page.fill('#base-url', 'ftp://example');
+  await page.click('#provider-save');
+  await page.waitForSelector('#base-url-error:not([hidden])');
+  assert.match(await page.textContent('#base-url-error'), /http:\/\/ или https:\/\//);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'base-url');
+  await page.fill('#base-url', 'http://127.0.0.1:11500/v1');
+  await page.fill('#model-name', 'qwen2.5:14b');
+  await page.click('#provider-save');
+  await page.waitForFunction(() => document.querySelector('#provider-status').textContent === 'Настройки сохранены.');
+  const sets = (await callsOf(page, 'settings_set')).map((call) => call.args);
+  assert.deepEqual(sets, [
+    { key: 'active_profile', value: 'ollama' },
+    { key: 'base_url', value: 'ftp://example' },
+    { key: 'base_url', value: 'http://127.0.0.1:11500/v1' },
+    { key: 'model', value: 'qwen2.5:14b' },
+  ]);
+  await closePage(page);
+});
+
+test('«Проверить подключение» lists each check in plain words with a way to fix it', async () => {
+  const page = await openPage(harness, { hash: 'settings' });
+  await page.click('#connection-check');
+  await page.waitForSelector('#doctor-checks li');
+  const items = await page.$$eval('#doctor-checks li', (nodes) => nodes.map((node) => node.textContent));
+  assert.equal(items.length, 5);
+  assert.match(items[2], /Нужно исправить Ключ доступа/);
+  assert.match(await page.textContent('#doctor-status'), /есть что исправить/);
+  await page.click('#doctor-checks li:nth-child(3) button:text("Задать ключ")');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'api-key');
+  await closePage(page);
+});
+
+test('the page is usable with the keyboard alone: skip link, navigation, drafting', async () => {
+  const page = await openPage(harness);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Перейти к содержимому');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Новая заявка');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#screen-drafts:not([hidden])');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'drafts-heading');
+  assert.equal(await page.getAttribute('a[data-screen="drafts"]', 'aria-current'), 'page');
+  assert.equal(await page.title(), 'Черновики — Заявка');
+
+  await page.click('a[data-screen="new"]');
+  await page.focus('#description');
+  await page.keyboard.type('В подъезде неделю не горит свет на лестнице.');
+  await page.keyboard.press('Tab');
+  // The disclosure «Дополнительно» comes next; then the subject radios, then the buttons.
+  assert.equal(await page.evaluate(() => document.activeElement.tagName), 'SUMMARY');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.value), '');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.evaluate(() => document.activeElement.value), 'common_area_entrance_door');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'draft-submit');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.document');
+  assert.equal(await page.evaluate(() => document.activeElement.classList.contains('result-heading')), true);
+  await closePage(page);
+});
