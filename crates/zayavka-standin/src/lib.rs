@@ -6,6 +6,10 @@
 //! A general-purpose HTTP framework would refuse to do most of that, so the server here is a
 //! small hand-written HTTP/1.1 loop on Tokio's `TcpListener`.
 //!
+//! It can also play a hostile provider that echoes the caller's key back
+//! ([`Reply::EchoCredentials`]) and servers that refuse a response format
+//! ([`Reply::llama_cpp_python_format_refusal`], [`Reply::format_refusal`]).
+//!
 //! A [`Script`] lists the [`Reply`]s to serve, one per request; [`StandIn::start`] runs it on
 //! its own thread and records every [`RecordedRequest`] for later assertions.
 //!
@@ -29,7 +33,7 @@ mod request;
 mod script;
 mod server;
 
-pub use reply::{CANNED_USAGE, Reply, chat_completion_body};
+pub use reply::{CANNED_USAGE, ECHO_AUTHORIZATION, ECHO_KEY, Reply, chat_completion_body};
 pub use request::RecordedRequest;
 pub use script::Script;
 pub use server::StandIn;

@@ -5,6 +5,14 @@ use std::time::Duration;
 /// Token counts that every canned completion reports, so that tests can assert on usage.
 pub const CANNED_USAGE: (u64, u64) = (100, 50);
 
+/// In an [`Reply::EchoCredentials`] template, replaced by the request's whole
+/// `Authorization` header value, such as `Bearer sk-…`.
+pub const ECHO_AUTHORIZATION: &str = "{{authorization}}";
+
+/// In an [`Reply::EchoCredentials`] template, replaced by the token after `Bearer ` in the
+/// request's `Authorization` header: the API key itself.
+pub const ECHO_KEY: &str = "{{key}}";
+
 /// One scripted answer to one request.
 ///
 /// Every reply closes the connection afterwards (`Connection: close`), so each request the
@@ -53,6 +61,19 @@ pub enum Reply {
     NeverAnswer,
     /// Reads the request and closes the connection without a response.
     CloseImmediately,
+    /// Answers like [`Reply::Http`], but first replaces [`ECHO_AUTHORIZATION`] and
+    /// [`ECHO_KEY`] in the body and in every header value with what the request carried, as
+    /// a hostile or careless provider echoing the caller's credentials would. Without an
+    /// `Authorization` header both are replaced by nothing. The values are inserted as they
+    /// are, without JSON escaping, so a test's key should need none.
+    EchoCredentials {
+        /// The status code.
+        status: u16,
+        /// Header names and value templates.
+        headers: Vec<(String, String)>,
+        /// The body template.
+        body: String,
+    },
 }
 
 impl Reply {
@@ -97,9 +118,55 @@ impl Reply {
         }
     }
 
+    /// The `500` that the `llama-cpp-python` server sends for a `response_format` it does not
+    /// take (its version 0.3 answers `json_schema` so): its validation error turned into an
+    /// internal error, in its error envelope.
+    pub fn llama_cpp_python_format_refusal() -> Reply {
+        Reply::json(
+            500,
+            serde_json::json!({
+                "error": {
+                    "message": "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), \
+                                'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}]",
+                    "type": "internal_server_error",
+                    "param": null,
+                    "code": null,
+                }
+            }),
+        )
+    }
+
+    /// An OpenAI-shaped `invalid_request_error` about `response_format` with any status and
+    /// message, such as `400` «Invalid parameter: 'response_format' of type 'json_schema' is
+    /// not supported with this model.»
+    pub fn format_refusal(status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            serde_json::json!({
+                "error": {
+                    "message": message,
+                    "type": "invalid_request_error",
+                    "param": "response_format",
+                    "code": null,
+                }
+            }),
+        )
+    }
+
+    /// A reply that echoes the request's credentials (see [`Reply::EchoCredentials`]) in a
+    /// JSON or text body template.
+    pub fn echo_credentials(status: u16, body: impl Into<String>) -> Reply {
+        Reply::EchoCredentials {
+            status,
+            headers: vec![json_content_type()],
+            body: body.into(),
+        }
+    }
+
     /// Sets a header, replacing any header of the same name (names compare case-insensitively).
     ///
-    /// Headers belong to [`Reply::Http`], also when it is wrapped in [`Reply::Delayed`]. The
+    /// Headers belong to [`Reply::Http`] and [`Reply::EchoCredentials`], also when wrapped in
+    /// [`Reply::Delayed`]. The
     /// other variants send a fixed set of headers because their point is the broken body or
     /// connection, so for them this returns the reply unchanged.
     pub fn with_header(self, name: &str, value: &str) -> Reply {
@@ -117,8 +184,56 @@ impl Reply {
                     body,
                 }
             }
+            Reply::EchoCredentials {
+                status,
+                mut headers,
+                body,
+            } => {
+                headers.retain(|(existing, _)| !existing.eq_ignore_ascii_case(name));
+                headers.push((name.to_owned(), value.to_owned()));
+                Reply::EchoCredentials {
+                    status,
+                    headers,
+                    body,
+                }
+            }
             Reply::Delayed(delay, inner) => {
                 Reply::Delayed(delay, Box::new(inner.with_header(name, value)))
+            }
+            other => other,
+        }
+    }
+
+    /// The reply with the request's credentials filled into an [`Reply::EchoCredentials`]
+    /// (also inside [`Reply::Delayed`]); other replies are returned unchanged.
+    pub(crate) fn with_echoed(self, authorization: Option<&str>) -> Reply {
+        match self {
+            Reply::EchoCredentials {
+                status,
+                headers,
+                body,
+            } => {
+                let authorization = authorization.unwrap_or_default();
+                let key = authorization
+                    .strip_prefix("Bearer ")
+                    .unwrap_or_default()
+                    .trim();
+                let fill = |template: &str| {
+                    template
+                        .replace(ECHO_AUTHORIZATION, authorization)
+                        .replace(ECHO_KEY, key)
+                };
+                Reply::Http {
+                    status,
+                    headers: headers
+                        .iter()
+                        .map(|(name, value)| (name.clone(), fill(value)))
+                        .collect(),
+                    body: fill(&body).into_bytes(),
+                }
+            }
+            Reply::Delayed(delay, inner) => {
+                Reply::Delayed(delay, Box::new(inner.with_echoed(authorization)))
             }
             other => other,
         }
@@ -205,5 +320,38 @@ mod tests {
             panic!("completion() builds an Http reply");
         };
         assert!(headers.contains(&("retry-after".to_owned(), "1".to_owned())));
+    }
+
+    #[test]
+    fn echo_credentials_fills_in_the_key_and_the_header() {
+        let reply = Reply::echo_credentials(400, "{\"k\":\"{{key}}\",\"a\":\"{{authorization}}\"}")
+            .with_header("location", "https://x.example/?key={{key}}")
+            .delayed(Duration::from_millis(1))
+            .with_echoed(Some("Bearer sk-canary"));
+        let Reply::Delayed(_, inner) = reply else {
+            panic!("the delay is kept");
+        };
+        let Reply::Http {
+            status,
+            headers,
+            body,
+        } = *inner
+        else {
+            panic!("an echo becomes an Http reply");
+        };
+        assert_eq!(status, 400);
+        assert_eq!(
+            String::from_utf8(body).unwrap(),
+            "{\"k\":\"sk-canary\",\"a\":\"Bearer sk-canary\"}"
+        );
+        assert!(headers.contains(&(
+            "location".to_owned(),
+            "https://x.example/?key=sk-canary".to_owned()
+        )));
+        let Reply::Http { body, .. } = Reply::echo_credentials(200, "[{{key}}]").with_echoed(None)
+        else {
+            panic!("an echo becomes an Http reply");
+        };
+        assert_eq!(body, b"[]");
     }
 }

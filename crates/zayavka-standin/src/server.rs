@@ -164,7 +164,12 @@ async fn serve(
 
 async fn handle_connection(mut stream: TcpStream, shared: Arc<Shared>) {
     let reply = match read_request(&mut stream).await {
-        Ok(request) => shared.record_and_choose_reply(request),
+        Ok(request) => {
+            let authorization = request.header("authorization").map(str::to_owned);
+            shared
+                .record_and_choose_reply(request)
+                .with_echoed(authorization.as_deref())
+        }
         Err(ReadError::Gone) => return,
         Err(ReadError::Malformed(reason)) => Reply::status(400, reason),
     };
@@ -221,6 +226,9 @@ async fn send(stream: &mut TcpStream, mut reply: Reply) -> io::Result<()> {
                 return Ok(());
             }
             Reply::CloseImmediately => return Ok(()),
+            // `handle_connection` fills echoes in before sending; one that reaches this point
+            // had no request to echo, and goes out with its placeholders removed.
+            echo @ Reply::EchoCredentials { .. } => reply = echo.with_echoed(None),
         }
     }
 }
