@@ -11,18 +11,48 @@ use url::{Host, Url};
 
 use crate::config::{Budget, Endpoint};
 use crate::error::{ErrorKind, LlmError};
-use crate::request::ChatRequest;
+use crate::probe::{ModeSupport, SCHEMA_PROBE_MAX_TOKENS, SchemaModeProbe, SchemaModeReport};
+use crate::request::{ChatRequest, Message, ResponseFormat, ResponseFormatKind};
 use crate::response::{Completion, ProviderError, Usage, excerpt, parse_chat_completion};
-use crate::retry::{Failure, plan_retry, server_requested_delay};
-use crate::secret::ApiKey;
+use crate::retry::{Failure, RetryReason, plan_retry, server_requested_delay};
+use crate::secret::{ApiKey, cap_body, redact_body};
 
-/// The body of an error answer matters only for its message, so only its start is read.
+/// The body of an error answer matters only for its message and the record, so only its
+/// start is read.
 const ERROR_BODY_PEEK_BYTES: usize = 64 * 1024;
+
+/// How much of a failed attempt's body [`Attempt::error_body`] keeps: enough for any
+/// provider's error object or the start of an HTML error page, small enough that a hostile
+/// provider cannot bloat the records.
+pub const ERROR_BODY_RECORD_BYTES: usize = 4 * 1024;
+
+/// Words with which servers say that they do not take a `response_format`, as seen from
+/// OpenAI («… is not supported with this model»), Azure («Unrecognized request argument
+/// supplied: response_format»), llama.cpp («response_format type must be one of …»),
+/// pydantic-based servers («Input should be 'text' or 'json_object'», «Extra inputs are not
+/// permitted») and serde-based ones («unknown variant `json_schema`»). Compared in lower case.
+const FORMAT_REFUSAL_WORDS: [&str; 9] = [
+    "not supported",
+    "unsupported",
+    "does not support",
+    "unrecognized",
+    "unrecognised",
+    "must be one of",
+    "input should be",
+    "extra inputs are not permitted",
+    "unknown variant",
+];
+
+/// Words that blame the schema rather than the mode, such as OpenAI's «Invalid schema for
+/// response_format 'x': … is not permitted» or llama.cpp's «JSON schema conversion failed»:
+/// the server takes the mode, and switching it would hide a bug in the schema.
+const SCHEMA_FAULT_WORDS: [&str; 2] = ["invalid schema", "schema conversion"];
 
 /// One HTTP attempt within a call, as the audit trail stores it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Attempt {
-    /// The attempt's position in the call, starting at 1.
+    /// The attempt's number: its position in the call, counted from 1 by
+    /// [`Client::complete`] or from the number given to [`Client::complete_from`].
     pub number: u32,
     /// When the attempt started, in milliseconds since the Unix epoch.
     pub started_at_unix_ms: u64,
@@ -32,11 +62,18 @@ pub struct Attempt {
     pub http_status: Option<u16>,
     /// How the attempt failed; `None` for the attempt that succeeded.
     pub error_kind: Option<ErrorKind>,
-    /// Why another attempt followed this one, such as `http_503`, `retry_after`,
-    /// `connect_error` or `timeout`; `None` when none followed.
-    pub retry_reason: Option<String>,
+    /// Why another attempt followed this one, stored as its code, such as `http_503`,
+    /// `retry_after`, `connect_error` or `timeout`; `None` when none followed.
+    pub retry_reason: Option<RetryReason>,
     /// The token usage the provider reported for this attempt.
     pub usage: Option<Usage>,
+    /// The body of a failed attempt's answer, when the provider sent one: an error status's
+    /// body, or a success status's body that was not a completion. The API key and any
+    /// `Authorization` or `Bearer` value are removed, and it is cut at
+    /// [`ERROR_BODY_RECORD_BYTES`] on a character boundary, ending in `…[cut]` when it was.
+    /// Absent from the JSON when `None`, so records written before it existed read the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_body: Option<String>,
 }
 
 /// Everything one call did: each attempt, and the final result.
@@ -91,17 +128,25 @@ impl fmt::Debug for Client {
 /// A failed attempt, before it is redacted and recorded.
 struct Failed {
     error: LlmError,
-    cause: &'static str,
+    cause: RetryReason,
     server_delay: Option<Duration>,
+    /// The body the provider answered with, as received.
+    body: Option<String>,
 }
 
 impl Failed {
-    fn new(error: LlmError, cause: &'static str) -> Failed {
+    fn new(error: LlmError, cause: RetryReason) -> Failed {
         Failed {
             error,
             cause,
             server_delay: None,
+            body: None,
         }
+    }
+
+    fn with_body(mut self, body: impl Into<String>) -> Failed {
+        self.body = Some(body.into());
+        self
     }
 }
 
@@ -154,8 +199,13 @@ impl Client {
     }
 
     /// Checks that the provider answers at all, with one `GET {base_url}/models` under the
-    /// per-attempt timeout and no retries, for `zayavka doctor`. Any HTTP answer proves the
-    /// server is reachable and is returned as its status; only a missing answer is an error.
+    /// per-attempt timeout and no retries, for `zayavka doctor`.
+    ///
+    /// An HTTP answer proves the server is reachable and is returned as its status, with two
+    /// exceptions: `404` and `400` say that nothing OpenAI-compatible lives at the base URL
+    /// (a wrong path, or another kind of server), so they are [`LlmError::BadRequest`] with
+    /// the provider's message. A missing answer is [`LlmError::Timeout`] or
+    /// [`LlmError::Unavailable`].
     pub async fn probe(&self, cancel: &CancellationToken) -> Result<u16, LlmError> {
         let mut url = self.url.clone();
         let models = format!(
@@ -169,11 +219,30 @@ impl Client {
         if let Some(authorization) = &self.authorization {
             request = request.header(reqwest::header::AUTHORIZATION, authorization.clone());
         }
-        let secrets: Vec<&str> = self.api_key.iter().map(ApiKey::expose).collect();
+        let secrets = self.secrets();
+        let exchange = async {
+            let mut response = request.send().await?;
+            let status = response.status().as_u16();
+            if !matches!(status, 400 | 404) {
+                return Ok(Ok(status));
+            }
+            // A body that breaks off only shortens the message, as for chat answers.
+            let bytes = match read_body(&mut response, ERROR_BODY_PEEK_BYTES).await {
+                Ok(BodyRead::Complete(bytes) | BodyRead::OverLimit(bytes)) => bytes,
+                Err(_) => Vec::new(),
+            };
+            Ok::<_, reqwest::Error>(Err(LlmError::BadRequest {
+                status,
+                message: format!(
+                    "the model list at the base URL is not available: {}",
+                    error_message(&String::from_utf8_lossy(&bytes))
+                ),
+            }))
+        };
         tokio::select! {
             () = cancel.cancelled() => Err(LlmError::Cancelled),
-            result = request.send() => match result {
-                Ok(response) => Ok(response.status().as_u16()),
+            result = exchange => match result {
+                Ok(answer) => answer.map_err(|error| error.redacted(&secrets)),
                 Err(error) if error.is_timeout() => Err(LlmError::Timeout {
                     message: describe_reqwest_error(error),
                 }
@@ -187,6 +256,70 @@ impl Client {
         }
     }
 
+    /// Finds out which response formats the server takes, for `zayavka doctor`: one tiny
+    /// chat request per [`ResponseFormatKind`] (`json_schema` with `schema` under
+    /// `schema_name` and `strict: true`, then `json_object`), each a single attempt under
+    /// the per-attempt timeout, never retried.
+    ///
+    /// The caller passes a minimal schema of its own, since this crate knows none; a small
+    /// one keeps a local model's answer short. Each mode is reported as accepted (a
+    /// completion came back, whatever its content), refused
+    /// ([`LlmError::SchemaModeUnsupported`]) or failed for another reason, such as an
+    /// unreachable server or a rejected key. Once `cancel` fires, the modes not yet tried
+    /// are reported as cancelled without a request.
+    pub async fn probe_schema_modes(
+        &self,
+        model: &str,
+        schema_name: &str,
+        schema: &serde_json::Value,
+        cancel: &CancellationToken,
+    ) -> SchemaModeReport {
+        let budget = Budget {
+            max_attempts: 1,
+            overall_deadline: self
+                .budget
+                .attempt_timeout
+                .min(self.budget.overall_deadline),
+            ..self.budget.clone()
+        };
+        let mut probes = Vec::with_capacity(ResponseFormatKind::ALL.len());
+        for mode in ResponseFormatKind::ALL {
+            let response_format = match mode {
+                ResponseFormatKind::JsonSchema => ResponseFormat::JsonSchema {
+                    name: schema_name.to_owned(),
+                    schema: schema.clone(),
+                    strict: true,
+                },
+                ResponseFormatKind::JsonObject => ResponseFormat::JsonObject,
+            };
+            let request = ChatRequest {
+                model: model.to_owned(),
+                // OpenAI takes `json_object` only when a message says "JSON".
+                messages: vec![Message::user(
+                    "This is a connection check. Answer with one short JSON object.",
+                )],
+                temperature: 0.0,
+                max_tokens: SCHEMA_PROBE_MAX_TOKENS,
+                response_format,
+            };
+            let mut attempts = Vec::new();
+            let result = self
+                .run_attempts(&request, &budget, 1, cancel, &mut attempts)
+                .await;
+            let support = match result {
+                Ok(_) => ModeSupport::Accepted,
+                Err(error) if error.is_schema_mode_unsupported() => ModeSupport::Refused(error),
+                Err(error) => ModeSupport::Failed(error),
+            };
+            probes.push(SchemaModeProbe {
+                mode,
+                support,
+                attempt: attempts.pop(),
+            });
+        }
+        SchemaModeReport { probes }
+    }
+
     /// The budget every call of this client runs under.
     pub fn budget(&self) -> &Budget {
         &self.budget
@@ -195,34 +328,66 @@ impl Client {
     /// Makes the call: attempts, waits and retries within the budget until a completion
     /// arrives, a permanent error occurs, the attempts or the deadline run out, or `cancel`
     /// fires. It never panics and always reports every attempt it made.
+    ///
+    /// Its attempts are numbered from 1; see [`Client::complete_from`] to continue a
+    /// numbering.
     pub async fn complete(&self, request: &ChatRequest, cancel: &CancellationToken) -> CallReport {
+        self.complete_from(request, cancel, 1).await
+    }
+
+    /// [`Client::complete`] with the attempts numbered from `first_attempt_number` (`0` counts
+    /// as `1`), so that a caller making several calls for one task, such as a re-ask after a
+    /// malformed answer, keeps every attempt number unique: `1, 2` for the first call, then
+    /// `3` for the next. The budget applies to this call alone, whatever its first number.
+    pub async fn complete_from(
+        &self,
+        request: &ChatRequest,
+        cancel: &CancellationToken,
+        first_attempt_number: u32,
+    ) -> CallReport {
         let mut attempts = Vec::new();
-        let result = self.run_attempts(request, cancel, &mut attempts).await;
+        let result = self
+            .run_attempts(
+                request,
+                &self.budget,
+                first_attempt_number.max(1),
+                cancel,
+                &mut attempts,
+            )
+            .await;
         CallReport { attempts, result }
+    }
+
+    fn secrets(&self) -> Vec<&str> {
+        self.api_key.iter().map(ApiKey::expose).collect()
     }
 
     async fn run_attempts(
         &self,
         request: &ChatRequest,
+        budget: &Budget,
+        first_number: u32,
         cancel: &CancellationToken,
         attempts: &mut Vec<Attempt>,
     ) -> Result<Completion, LlmError> {
-        let deadline = Instant::now() + self.budget.overall_deadline;
+        let deadline = Instant::now() + budget.overall_deadline;
         let body = serde_json::to_vec(request).map_err(|error| LlmError::BadConfig {
             message: format!("the request cannot be serialised: {error}"),
         })?;
-        let secrets: Vec<&str> = self.api_key.iter().map(ApiKey::expose).collect();
+        let mode = request.response_format.kind();
+        let secrets = self.secrets();
 
-        for number in 1..=self.budget.max_attempts {
+        for position in 1..=budget.max_attempts {
+            let number = first_number.saturating_add(position - 1);
             if cancel.is_cancelled() {
                 return Err(LlmError::Cancelled);
             }
             let remaining = deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
-                return Err(self.overall_deadline_error());
+                return Err(overall_deadline_error(budget));
             }
-            let limited_by_deadline = remaining <= self.budget.attempt_timeout;
-            let limit = remaining.min(self.budget.attempt_timeout);
+            let limited_by_deadline = remaining <= budget.attempt_timeout;
+            let limit = remaining.min(budget.attempt_timeout);
 
             let started_at_unix_ms = unix_ms(SystemTime::now());
             let started = Instant::now();
@@ -235,20 +400,20 @@ impl Client {
             );
             let outcome = tokio::select! {
                 biased;
-                () = cancel.cancelled() => Err(Failed::new(LlmError::Cancelled, "cancelled")),
-                timed = tokio::time::timeout(limit, self.attempt(&body, &mut http_status)) => {
+                () = cancel.cancelled() => Err(Failed::new(LlmError::Cancelled, RetryReason::Cancelled)),
+                timed = tokio::time::timeout(limit, self.attempt(&body, mode, &mut http_status)) => {
                     timed.unwrap_or_else(|_elapsed| Err(Failed::new(
                         if limited_by_deadline {
-                            self.overall_deadline_error()
+                            overall_deadline_error(budget)
                         } else {
                             LlmError::Timeout {
                                 message: format!(
                                     "no complete answer within the attempt timeout of {:?}",
-                                    self.budget.attempt_timeout
+                                    budget.attempt_timeout
                                 ),
                             }
                         },
-                        "timeout",
+                        RetryReason::Timeout,
                     )))
                 }
             };
@@ -265,20 +430,23 @@ impl Client {
                         error_kind: None,
                         retry_reason: None,
                         usage: completion.usage,
+                        error_body: None,
                     });
-                    return Ok(completion);
+                    return Ok(completion.redacted(&secrets));
                 }
                 Err(failed) => failed,
             };
 
             let error = failed.error.redacted(&secrets);
+            let error_body = failed
+                .body
+                .map(|body| cap_body(redact_body(&body, &secrets), ERROR_BODY_RECORD_BYTES));
             let plan = plan_retry(
-                &self.budget,
-                number,
+                budget,
+                position,
                 &Failure {
                     kind: error.kind(),
                     cause: failed.cause,
-                    http_status,
                     server_delay: failed.server_delay,
                 },
                 deadline.saturating_duration_since(Instant::now()),
@@ -290,7 +458,7 @@ impl Client {
                 duration_ms,
                 kind = error.kind().as_str(),
                 error = %error,
-                retry_reason = plan.as_ref().map(|plan| plan.reason.as_str()),
+                retry_reason = plan.as_ref().map(|plan| plan.reason.as_str().into_owned()),
                 wait_ms = plan.as_ref().map(|plan| duration_ms_of(plan.wait)),
                 "llm attempt failed"
             );
@@ -300,8 +468,9 @@ impl Client {
                 duration_ms,
                 http_status,
                 error_kind: Some(error.kind()),
-                retry_reason: plan.as_ref().map(|plan| plan.reason.clone()),
+                retry_reason: plan.as_ref().map(|plan| plan.reason),
                 usage: None,
+                error_body,
             });
             let Some(plan) = plan else {
                 return Err(error);
@@ -319,19 +488,11 @@ impl Client {
         })
     }
 
-    fn overall_deadline_error(&self) -> LlmError {
-        LlmError::Timeout {
-            message: format!(
-                "the overall deadline of {:?} ran out",
-                self.budget.overall_deadline
-            ),
-        }
-    }
-
     /// One HTTP exchange: send, read the status, read the body under the size cap, classify.
     async fn attempt(
         &self,
         body: &[u8],
+        mode: ResponseFormatKind,
         http_status: &mut Option<u16>,
     ) -> Result<Completion, Failed> {
         let mut request = self
@@ -368,7 +529,7 @@ impl Client {
             {
                 return Err(Failed::new(
                     LlmError::ResponseTooLarge { limit_bytes: limit },
-                    "response_too_large",
+                    RetryReason::ResponseTooLarge,
                 ));
             }
             let bytes = match read_body(&mut response, limit).await {
@@ -376,7 +537,7 @@ impl Client {
                 Ok(BodyRead::OverLimit(_)) => {
                     return Err(Failed::new(
                         LlmError::ResponseTooLarge { limit_bytes: limit },
-                        "response_too_large",
+                        RetryReason::ResponseTooLarge,
                     ));
                 }
                 Err(error) => {
@@ -388,18 +549,19 @@ impl Client {
                                 describe_reqwest_error(error)
                             ),
                         },
-                        "body_error",
+                        RetryReason::BodyError,
                     ));
                 }
             };
-            let text = String::from_utf8(bytes).map_err(|_| {
+            let text = String::from_utf8(bytes).map_err(|error| {
                 Failed::new(
                     LlmError::InvalidResponse {
                         status: Some(status),
                         message: "the body is not UTF-8".to_owned(),
                     },
-                    "invalid_response",
+                    RetryReason::InvalidResponse,
                 )
+                .with_body(String::from_utf8_lossy(error.as_bytes()))
             })?;
             return parse_chat_completion(&text).map_err(|error| {
                 let message = match error {
@@ -411,8 +573,9 @@ impl Client {
                         status: Some(status),
                         message,
                     },
-                    "invalid_response",
+                    RetryReason::InvalidResponse,
                 )
+                .with_body(text.as_str())
             });
         }
 
@@ -423,8 +586,14 @@ impl Client {
             Err(_) => Vec::new(),
         };
         let text = String::from_utf8_lossy(&bytes);
-        let mut failed =
-            error_for_status(status, &text, self.api_key.is_some(), location.as_deref());
+        let mut failed = error_for_status(
+            status,
+            &text,
+            self.api_key.is_some(),
+            location.as_deref(),
+            mode,
+        )
+        .with_body(text);
         failed.server_delay = server_delay;
         Err(failed)
     }
@@ -454,14 +623,47 @@ async fn read_body(
     Ok(BodyRead::Complete(bytes))
 }
 
-/// Classifies a non-success answer by its status and, for quota, by its error object.
-fn error_for_status(status: u16, body: &str, has_key: bool, location: Option<&str>) -> Failed {
-    let provider_error = ProviderError::from_body(body);
-    let message = match &provider_error {
+/// The provider's explanation in an error body: its error object's summary, or the start
+/// of the text.
+fn error_message(body: &str) -> String {
+    match ProviderError::from_body(body) {
         Some(error) => error.describe(),
         None if body.trim().is_empty() => "empty body".to_owned(),
         None => excerpt(body, 200),
-    };
+    }
+}
+
+/// Whether an error answer says that the server does not take the `response_format` that
+/// was sent, rather than that it is down or that the schema is wrong.
+///
+/// The body must name `response_format`. A `500` or `501` that does is enough: the
+/// `llama-cpp-python` server answers `500` to a format it does not know. A `400` or `422`
+/// must also use one of the [`FORMAT_REFUSAL_WORDS`], because OpenAI answers `400` naming
+/// `response_format` to a schema it finds invalid too; [`SCHEMA_FAULT_WORDS`] rule a refusal
+/// out at any status.
+fn refuses_response_format(status: u16, body: &str) -> bool {
+    let body = body.to_lowercase();
+    if !body.contains("response_format") || SCHEMA_FAULT_WORDS.iter().any(|w| body.contains(w)) {
+        return false;
+    }
+    match status {
+        500 | 501 => true,
+        400 | 422 => FORMAT_REFUSAL_WORDS.iter().any(|word| body.contains(word)),
+        _ => false,
+    }
+}
+
+/// Classifies a non-success answer by its status and, for quota and a refused response
+/// format, by its body.
+fn error_for_status(
+    status: u16,
+    body: &str,
+    has_key: bool,
+    location: Option<&str>,
+    mode: ResponseFormatKind,
+) -> Failed {
+    let provider_error = ProviderError::from_body(body);
+    let message = error_message(body);
     let quota_exhausted = status == 402
         || provider_error
             .as_ref()
@@ -471,6 +673,11 @@ fn error_for_status(status: u16, body: &str, has_key: bool, location: Option<&st
         _ if quota_exhausted && (400..500).contains(&status) => {
             LlmError::InsufficientQuota { status, message }
         }
+        _ if refuses_response_format(status, body) => LlmError::SchemaModeUnsupported {
+            status,
+            mode,
+            message,
+        },
         // Without a key, a refusal means the provider wants one, which the resident fixes by
         // setting a key rather than by checking an existing one.
         401 | 403 if !has_key => LlmError::NoApiKey,
@@ -495,7 +702,7 @@ fn error_for_status(status: u16, body: &str, has_key: bool, location: Option<&st
             message: format!("unexpected HTTP status: {message}"),
         },
     };
-    Failed::new(error, "http_status")
+    Failed::new(error, RetryReason::HttpStatus(status))
 }
 
 /// Classifies a failure to send the request or receive the response head.
@@ -505,27 +712,27 @@ fn send_failure(error: reqwest::Error) -> Failed {
     let is_builder = error.is_builder();
     let message = describe_reqwest_error(error);
     match (is_timeout, is_connect, is_builder) {
-        (_, _, true) => Failed::new(LlmError::BadConfig { message }, "bad_config"),
+        (_, _, true) => Failed::new(LlmError::BadConfig { message }, RetryReason::BadConfig),
         (true, true, _) => Failed::new(
             LlmError::Timeout {
                 message: format!("connecting took too long: {message}"),
             },
-            "connect_timeout",
+            RetryReason::ConnectTimeout,
         ),
-        (true, false, _) => Failed::new(LlmError::Timeout { message }, "timeout"),
+        (true, false, _) => Failed::new(LlmError::Timeout { message }, RetryReason::Timeout),
         (false, true, _) => Failed::new(
             LlmError::Unavailable {
                 status: None,
                 message,
             },
-            "connect_error",
+            RetryReason::ConnectError,
         ),
         (false, false, _) => Failed::new(
             LlmError::Unavailable {
                 status: None,
                 message,
             },
-            "connection_error",
+            RetryReason::ConnectionError,
         ),
     }
 }
@@ -545,6 +752,15 @@ fn describe_reqwest_error(error: reqwest::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+fn overall_deadline_error(budget: &Budget) -> LlmError {
+    LlmError::Timeout {
+        message: format!(
+            "the overall deadline of {:?} ran out",
+            budget.overall_deadline
+        ),
+    }
 }
 
 fn is_loopback(url: &Url) -> bool {

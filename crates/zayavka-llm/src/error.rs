@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::request::ResponseFormatKind;
+
 /// What went wrong with a call to the provider.
 ///
 /// Messages are in English for logs and diagnostics and never contain the API key or an
@@ -50,6 +52,23 @@ pub enum LlmError {
         /// The provider's explanation, shortened.
         message: String,
     },
+    /// The server does not take the response format the request asked for, such as the
+    /// `llama-cpp-python` server answering `500` to `json_schema`, or a `400`/`422` saying
+    /// that `response_format` is unsupported or unrecognised. Sending the same request again
+    /// cannot help, and the server is not down: the other mode may work.
+    #[error(
+        "the provider does not take the response format `{mode}` (HTTP {status}); \
+         configure the `{}` mode instead: {message}",
+        mode.other()
+    )]
+    SchemaModeUnsupported {
+        /// The HTTP status.
+        status: u16,
+        /// The mode that was sent and refused.
+        mode: ResponseFormatKind,
+        /// The provider's explanation, shortened.
+        message: String,
+    },
     /// The account has no quota or credit left (`insufficient_quota`, or `402`).
     #[error("the provider account has no quota left (HTTP {status}): {message}")]
     InsufficientQuota {
@@ -95,7 +114,8 @@ fn http_status_suffix(status: Option<u16>) -> String {
 /// The stable, storable classification of an [`LlmError`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[non_exhaustive]
+// Deliberately exhaustive: the engine maps every kind to a failure reason without a catch-all
+// arm, so a new kind cannot slip through as some other failure.
 pub enum ErrorKind {
     /// See [`LlmError::Timeout`].
     Timeout,
@@ -109,6 +129,8 @@ pub enum ErrorKind {
     BadRequest,
     /// See [`LlmError::InsufficientQuota`].
     InsufficientQuota,
+    /// See [`LlmError::SchemaModeUnsupported`].
+    SchemaModeUnsupported,
     /// See [`LlmError::ResponseTooLarge`].
     ResponseTooLarge,
     /// See [`LlmError::InvalidResponse`].
@@ -123,7 +145,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 11] = [
+    pub const ALL: [ErrorKind; 12] = [
         ErrorKind::Timeout,
         ErrorKind::RateLimited,
         ErrorKind::Unavailable,
@@ -135,6 +157,7 @@ impl ErrorKind {
         ErrorKind::NoApiKey,
         ErrorKind::Cancelled,
         ErrorKind::BadConfig,
+        ErrorKind::SchemaModeUnsupported,
     ];
 
     /// The stable snake_case code, the same string serde uses.
@@ -151,6 +174,7 @@ impl ErrorKind {
             ErrorKind::NoApiKey => "no_api_key",
             ErrorKind::Cancelled => "cancelled",
             ErrorKind::BadConfig => "bad_config",
+            ErrorKind::SchemaModeUnsupported => "schema_mode_unsupported",
         }
     }
 
@@ -172,6 +196,22 @@ impl std::fmt::Display for ErrorKind {
     }
 }
 
+/// A string that is not the code of any [`ErrorKind`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a known error kind")]
+pub struct UnknownErrorKind(pub String);
+
+impl std::str::FromStr for ErrorKind {
+    type Err = UnknownErrorKind;
+
+    fn from_str(code: &str) -> Result<ErrorKind, UnknownErrorKind> {
+        ErrorKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == code)
+            .ok_or_else(|| UnknownErrorKind(code.to_owned()))
+    }
+}
+
 impl LlmError {
     /// The stable classification of this error.
     pub fn kind(&self) -> ErrorKind {
@@ -182,6 +222,7 @@ impl LlmError {
             LlmError::Auth { .. } => ErrorKind::Auth,
             LlmError::BadRequest { .. } => ErrorKind::BadRequest,
             LlmError::InsufficientQuota { .. } => ErrorKind::InsufficientQuota,
+            LlmError::SchemaModeUnsupported { .. } => ErrorKind::SchemaModeUnsupported,
             LlmError::ResponseTooLarge { .. } => ErrorKind::ResponseTooLarge,
             LlmError::InvalidResponse { .. } => ErrorKind::InvalidResponse,
             LlmError::NoApiKey => ErrorKind::NoApiKey,
@@ -215,6 +256,19 @@ impl LlmError {
         matches!(self.kind(), ErrorKind::Auth | ErrorKind::NoApiKey)
     }
 
+    /// Whether the server refused the response format: [`LlmError::SchemaModeUnsupported`].
+    pub fn is_schema_mode_unsupported(&self) -> bool {
+        self.kind() == ErrorKind::SchemaModeUnsupported
+    }
+
+    /// The mode to try instead, when the server refused the one that was sent.
+    pub fn suggested_mode(&self) -> Option<ResponseFormatKind> {
+        match self {
+            LlmError::SchemaModeUnsupported { mode, .. } => Some(mode.other()),
+            _ => None,
+        }
+    }
+
     /// Whether this is [`LlmError::Cancelled`].
     pub fn is_cancelled(&self) -> bool {
         self.kind() == ErrorKind::Cancelled
@@ -226,7 +280,8 @@ impl LlmError {
             LlmError::RateLimited { status, .. }
             | LlmError::Auth { status, .. }
             | LlmError::BadRequest { status, .. }
-            | LlmError::InsufficientQuota { status, .. } => Some(*status),
+            | LlmError::InsufficientQuota { status, .. }
+            | LlmError::SchemaModeUnsupported { status, .. } => Some(*status),
             LlmError::Unavailable { status, .. } | LlmError::InvalidResponse { status, .. } => {
                 *status
             }
@@ -251,6 +306,7 @@ impl LlmError {
             | LlmError::Auth { message, .. }
             | LlmError::BadRequest { message, .. }
             | LlmError::InsufficientQuota { message, .. }
+            | LlmError::SchemaModeUnsupported { message, .. }
             | LlmError::InvalidResponse { message, .. }
             | LlmError::BadConfig { message } => Some(message),
             LlmError::ResponseTooLarge { .. } | LlmError::NoApiKey | LlmError::Cancelled => None,
@@ -268,6 +324,92 @@ mod tests {
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{}\"", kind.as_str()));
             assert_eq!(serde_json::from_str::<ErrorKind>(&json).unwrap(), kind);
+        }
+    }
+
+    #[test]
+    fn kind_codes_are_unique_and_round_trip_through_from_str() {
+        let codes: std::collections::HashSet<&str> =
+            ErrorKind::ALL.into_iter().map(ErrorKind::as_str).collect();
+        assert_eq!(codes.len(), ErrorKind::ALL.len());
+        for kind in ErrorKind::ALL {
+            assert_eq!(kind.to_string(), kind.as_str());
+            assert_eq!(kind.as_str().parse::<ErrorKind>(), Ok(kind));
+        }
+        assert_eq!(
+            "Timeout".parse::<ErrorKind>(),
+            Err(UnknownErrorKind("Timeout".to_owned()))
+        );
+    }
+
+    /// Every variant, so that a new one cannot be added without a kind being tested for it.
+    fn one_error_of_each_kind() -> Vec<LlmError> {
+        let message = || "m".to_owned();
+        vec![
+            LlmError::Timeout { message: message() },
+            LlmError::RateLimited {
+                status: 429,
+                message: message(),
+            },
+            LlmError::Unavailable {
+                status: None,
+                message: message(),
+            },
+            LlmError::Auth {
+                status: 401,
+                message: message(),
+            },
+            LlmError::BadRequest {
+                status: 400,
+                message: message(),
+            },
+            LlmError::InsufficientQuota {
+                status: 402,
+                message: message(),
+            },
+            LlmError::ResponseTooLarge { limit_bytes: 1 },
+            LlmError::InvalidResponse {
+                status: Some(200),
+                message: message(),
+            },
+            LlmError::NoApiKey,
+            LlmError::Cancelled,
+            LlmError::BadConfig { message: message() },
+            LlmError::SchemaModeUnsupported {
+                status: 500,
+                mode: ResponseFormatKind::JsonSchema,
+                message: message(),
+            },
+        ]
+    }
+
+    #[test]
+    fn every_kind_has_an_error_and_every_error_one_kind() {
+        let kinds: Vec<ErrorKind> = one_error_of_each_kind()
+            .iter()
+            .map(LlmError::kind)
+            .collect();
+        assert_eq!(kinds, ErrorKind::ALL);
+    }
+
+    #[test]
+    fn a_refused_schema_mode_names_the_other_mode_and_is_not_retried() {
+        for (mode, other) in [
+            (ResponseFormatKind::JsonSchema, "json_object"),
+            (ResponseFormatKind::JsonObject, "json_schema"),
+        ] {
+            let error = LlmError::SchemaModeUnsupported {
+                status: 500,
+                mode,
+                message: "response_format".to_owned(),
+            };
+            let text = error.to_string();
+            assert!(text.contains(&format!("`{mode}`")), "{text}");
+            assert!(text.contains(&format!("`{other}` mode")), "{text}");
+            assert!(!error.is_retryable() && !error.is_unavailable());
+            assert!(error.is_schema_mode_unsupported());
+            assert_eq!(error.suggested_mode(), Some(mode.other()));
+            assert_eq!(error.status(), Some(500));
         }
     }
 

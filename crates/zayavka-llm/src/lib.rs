@@ -7,27 +7,49 @@
 //! exponential backoff and jitter, `Retry-After` honoured up to a cap, a response size cap —
 //! and cancellable at any moment through a `CancellationToken`. The [`CallReport`] it returns
 //! lists every [`Attempt`] for the audit trail alongside the [`Completion`] or the
-//! [`LlmError`].
+//! [`LlmError`]. [`Client::complete_from`] numbers the attempts from a given number, so that
+//! a caller's re-asks keep attempt numbers unique across calls.
+//!
+//! Everything that is stored has a stable snake_case code with `as_str`, `Display`,
+//! `FromStr` and serde agreeing: [`ErrorKind`], [`RetryReason`] (`http_503` for a status
+//! without a code of its own), [`ResponseFormatKind`] and [`ModeSupport`]. A failed attempt
+//! keeps the provider's body in [`Attempt::error_body`], capped at
+//! [`ERROR_BODY_RECORD_BYTES`].
+//!
+//! A server that does not take the requested response format (the `llama-cpp-python`
+//! server answers `500` to `json_schema`) is [`LlmError::SchemaModeUnsupported`]: not
+//! retried, not reported as down, and naming the other mode. For `zayavka doctor`,
+//! [`Client::probe`] checks the model list (`404` and `400` are errors) and
+//! [`Client::probe_schema_modes`] tries each mode and recommends one
+//! ([`SchemaModeReport`]).
 //!
 //! Provider wire types stay inside this crate: callers see only the neutral types exported
 //! here, and this crate knows nothing of Zayavka's schema or prompts, so it depends on no
 //! other Zayavka crate.
 //!
-//! The API key never leaves in any form: [`ApiKey`] prints as `[redacted]`, and every error
-//! message passes through [`redact`] before it is returned.
+//! The API key never leaves in any form: [`ApiKey`] prints as `[redacted]`, every error
+//! message passes through [`redact`] before it is returned, and every provider body handed
+//! out — a success's [`Completion::raw_body`] and its text fields included, since a hostile
+//! provider may echo the key in a `200` — passes through [`redact_body`], which keeps a JSON
+//! body JSON so that it can still be replayed.
 
 mod client;
 mod config;
 mod error;
+mod probe;
 mod request;
 mod response;
 mod retry;
 mod secret;
 
-pub use client::{Attempt, CallReport, Client};
+pub use client::{Attempt, CallReport, Client, ERROR_BODY_RECORD_BYTES};
 pub use config::{Budget, Endpoint};
-pub use error::{ErrorKind, LlmError};
-pub use request::{ChatRequest, Message, ResponseFormat, Role};
+pub use error::{ErrorKind, LlmError, UnknownErrorKind};
+pub use probe::{ModeSupport, SchemaModeProbe, SchemaModeReport};
+pub use request::{
+    ChatRequest, Message, ResponseFormat, ResponseFormatKind, Role, UnknownResponseFormatKind,
+};
 pub use response::{Completion, Usage, parse_chat_completion};
-pub use secret::{ApiKey, redact};
+pub use retry::{RetryReason, UnknownRetryReason};
+pub use secret::{ApiKey, redact, redact_body};
 pub use tokio_util::sync::CancellationToken;

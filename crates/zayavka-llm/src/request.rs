@@ -89,6 +89,74 @@ pub enum ResponseFormat {
     JsonObject,
 }
 
+impl ResponseFormat {
+    /// Which mode this format asks for, without its schema.
+    pub fn kind(&self) -> ResponseFormatKind {
+        match self {
+            ResponseFormat::JsonSchema { .. } => ResponseFormatKind::JsonSchema,
+            ResponseFormat::JsonObject => ResponseFormatKind::JsonObject,
+        }
+    }
+}
+
+/// The mode a [`ResponseFormat`] asks for, named by its wire `type`: what a server may refuse
+/// ([`crate::LlmError::SchemaModeUnsupported`]) and what
+/// [`crate::Client::probe_schema_modes`] tries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResponseFormatKind {
+    /// `{"type":"json_schema", …}`: the provider is given the schema and enforces it.
+    JsonSchema,
+    /// `{"type":"json_object"}`: the provider only promises a JSON object.
+    JsonObject,
+}
+
+impl ResponseFormatKind {
+    /// Every mode, the stricter first: the order in which they are worth trying.
+    pub const ALL: [ResponseFormatKind; 2] = [
+        ResponseFormatKind::JsonSchema,
+        ResponseFormatKind::JsonObject,
+    ];
+
+    /// The wire `type`, which is also the serde form: `json_schema` or `json_object`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResponseFormatKind::JsonSchema => "json_schema",
+            ResponseFormatKind::JsonObject => "json_object",
+        }
+    }
+
+    /// The other mode, the one to suggest when a server refuses this one.
+    pub fn other(self) -> ResponseFormatKind {
+        match self {
+            ResponseFormatKind::JsonSchema => ResponseFormatKind::JsonObject,
+            ResponseFormatKind::JsonObject => ResponseFormatKind::JsonSchema,
+        }
+    }
+}
+
+impl std::fmt::Display for ResponseFormatKind {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(self.as_str())
+    }
+}
+
+/// A string that is not the wire `type` of any [`ResponseFormatKind`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a known response format type")]
+pub struct UnknownResponseFormatKind(pub String);
+
+impl std::str::FromStr for ResponseFormatKind {
+    type Err = UnknownResponseFormatKind;
+
+    fn from_str(code: &str) -> Result<ResponseFormatKind, UnknownResponseFormatKind> {
+        ResponseFormatKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == code)
+            .ok_or_else(|| UnknownResponseFormatKind(code.to_owned()))
+    }
+}
+
 /// Writes an `f32` as the shortest decimal that reads back as it (`0.2`, not
 /// `0.20000000298023224`), so that the body and a `serde_json::Value` made from the request
 /// show the number the caller wrote.
@@ -198,5 +266,39 @@ mod tests {
     fn json_object_request_serialises_to_the_wire_body() {
         let body = serde_json::to_value(request(ResponseFormat::JsonObject)).unwrap();
         assert_eq!(body["response_format"], json!({"type": "json_object"}));
+    }
+
+    #[test]
+    fn format_kinds_have_unique_codes_that_round_trip() {
+        let codes: std::collections::HashSet<&str> = ResponseFormatKind::ALL
+            .into_iter()
+            .map(ResponseFormatKind::as_str)
+            .collect();
+        assert_eq!(codes.len(), ResponseFormatKind::ALL.len());
+        for kind in ResponseFormatKind::ALL {
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{kind}\""));
+            assert_eq!(
+                serde_json::from_str::<ResponseFormatKind>(&json).unwrap(),
+                kind
+            );
+            assert_eq!(kind.as_str().parse::<ResponseFormatKind>(), Ok(kind));
+            assert_eq!(kind.other().other(), kind);
+            assert_ne!(kind.other(), kind);
+        }
+        assert!("text".parse::<ResponseFormatKind>().is_err());
+    }
+
+    #[test]
+    fn a_format_names_its_kind_as_its_wire_type() {
+        let strict = ResponseFormat::JsonSchema {
+            name: "x".to_owned(),
+            schema: json!({}),
+            strict: true,
+        };
+        for format in [strict, ResponseFormat::JsonObject] {
+            let wire = serde_json::to_value(&format).unwrap();
+            assert_eq!(wire["type"], format.kind().as_str());
+        }
     }
 }

@@ -22,8 +22,27 @@ pub struct Completion {
     pub usage: Option<Usage>,
     /// The model that actually answered, which may differ from the one requested.
     pub model: Option<String>,
-    /// The body exactly as received, for the audit trail and offline replay.
+    /// The body as received, for the audit trail and offline replay: byte for byte, unless
+    /// it carried the API key or an `Authorization` value, which are replaced by
+    /// `[redacted]` (see [`crate::redact_body`]).
     pub raw_body: String,
+}
+
+impl Completion {
+    /// The same completion with every text the provider wrote passed through
+    /// [`crate::redact`], and the raw body through [`crate::redact_body`], so that a provider
+    /// echoing the key in a success answer cannot carry it into a record or onto a screen.
+    pub(crate) fn redacted(self, secrets: &[&str]) -> Completion {
+        let text = |value: Option<String>| value.map(|value| crate::redact(&value, secrets));
+        Completion {
+            content: text(self.content),
+            refusal: text(self.refusal),
+            finish_reason: text(self.finish_reason),
+            usage: self.usage,
+            model: text(self.model),
+            raw_body: crate::redact_body(&self.raw_body, secrets),
+        }
+    }
 }
 
 /// Token counts for one answer.

@@ -1,6 +1,11 @@
-//! The pure half of the retry policy: how long to wait, and whether to try again at all.
+//! The pure half of the retry policy: how long to wait, and whether to try again at all,
+//! and the stable codes that say why.
 
+use std::fmt;
+use std::str::FromStr;
 use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::config::Budget;
 use crate::error::ErrorKind;
@@ -56,10 +61,8 @@ pub(crate) fn backoff_delay(base: Duration, max: Duration, retry: u32, jitter: f
 pub(crate) struct Failure {
     /// How the attempt failed.
     pub(crate) kind: ErrorKind,
-    /// A stable code for the cause, such as `http_503` or `connect_error`.
-    pub(crate) cause: &'static str,
-    /// The status, kept to build `http_NNN` causes for statuses without a fixed code.
-    pub(crate) http_status: Option<u16>,
+    /// What caused it, recorded as the retry reason when the provider set no wait.
+    pub(crate) cause: RetryReason,
     /// The wait the provider asked for, if it did.
     pub(crate) server_delay: Option<Duration>,
 }
@@ -69,9 +72,9 @@ pub(crate) struct Failure {
 pub(crate) struct RetryPlan {
     /// How long to wait first.
     pub(crate) wait: Duration,
-    /// Why, as recorded on the attempt: `retry_after` when the provider set the wait,
-    /// otherwise the failure's cause.
-    pub(crate) reason: String,
+    /// Why, as recorded on the attempt: [`RetryReason::RetryAfter`] when the provider set
+    /// the wait, otherwise the failure's cause.
+    pub(crate) reason: RetryReason,
 }
 
 /// Decides whether attempt `attempt_number` is followed by another, and after what wait.
@@ -90,7 +93,7 @@ pub(crate) fn plan_retry(
         return None;
     }
     let (wait, reason) = match failure.server_delay {
-        Some(delay) => (delay.min(budget.retry_after_cap), "retry_after".to_owned()),
+        Some(delay) => (delay.min(budget.retry_after_cap), RetryReason::RetryAfter),
         None => (
             backoff_delay(
                 budget.backoff_base,
@@ -98,13 +101,139 @@ pub(crate) fn plan_retry(
                 attempt_number,
                 jitter,
             ),
-            match (failure.cause, failure.http_status) {
-                ("http_status", Some(status)) => format!("http_{status}"),
-                (cause, _) => cause.to_owned(),
-            },
+            failure.cause,
         ),
     };
     (wait < remaining).then_some(RetryPlan { wait, reason })
+}
+
+/// Why another attempt followed a failed one, as an [`crate::Attempt`] records it.
+///
+/// It is stored in context records and will become a database column, so each value has one
+/// stable snake_case code ([`RetryReason::as_str`]), which is also its serde form; an HTTP
+/// answer without a code of its own is `http_` and its status, such as `http_503`.
+///
+/// The causes of failures that are never retried (`cancelled`, `bad_config`,
+/// `response_too_large`) have codes too, so that every failure has a cause, but they never
+/// appear on a stored attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RetryReason {
+    /// The provider set the wait with `Retry-After` or `retry-after-ms`: `retry_after`.
+    RetryAfter,
+    /// An HTTP answer whose status (`408`, `429`, `5xx`) asks for another try: `http_NNN`.
+    HttpStatus(u16),
+    /// The attempt or its body did not finish in time: `timeout`.
+    Timeout,
+    /// The TCP or TLS connection was not established in time: `connect_timeout`.
+    ConnectTimeout,
+    /// The connection could not be established, such as a refused port: `connect_error`.
+    ConnectError,
+    /// The connection broke or closed before an answer arrived: `connection_error`.
+    ConnectionError,
+    /// The connection broke while the body of a success answer was read: `body_error`.
+    BodyError,
+    /// A success status came with a body that is not a chat-completions object:
+    /// `invalid_response`.
+    InvalidResponse,
+    /// The body passed the size cap; never retried: `response_too_large`.
+    ResponseTooLarge,
+    /// The request could not be built; never retried: `bad_config`.
+    BadConfig,
+    /// The caller cancelled; never retried: `cancelled`.
+    Cancelled,
+}
+
+impl RetryReason {
+    /// Every reason with a fixed code, in declaration order; [`RetryReason::HttpStatus`]
+    /// stands here for all of its statuses with one example.
+    pub const EXAMPLES: [RetryReason; 11] = [
+        RetryReason::RetryAfter,
+        RetryReason::HttpStatus(503),
+        RetryReason::Timeout,
+        RetryReason::ConnectTimeout,
+        RetryReason::ConnectError,
+        RetryReason::ConnectionError,
+        RetryReason::BodyError,
+        RetryReason::InvalidResponse,
+        RetryReason::ResponseTooLarge,
+        RetryReason::BadConfig,
+        RetryReason::Cancelled,
+    ];
+
+    /// The stable code, the same string serde uses: `http_503`, `retry_after`, and so on.
+    pub fn as_str(self) -> std::borrow::Cow<'static, str> {
+        let fixed = match self {
+            RetryReason::HttpStatus(status) => {
+                return std::borrow::Cow::Owned(format!("{HTTP_STATUS_PREFIX}{status}"));
+            }
+            RetryReason::RetryAfter => "retry_after",
+            RetryReason::Timeout => "timeout",
+            RetryReason::ConnectTimeout => "connect_timeout",
+            RetryReason::ConnectError => "connect_error",
+            RetryReason::ConnectionError => "connection_error",
+            RetryReason::BodyError => "body_error",
+            RetryReason::InvalidResponse => "invalid_response",
+            RetryReason::ResponseTooLarge => "response_too_large",
+            RetryReason::BadConfig => "bad_config",
+            RetryReason::Cancelled => "cancelled",
+        };
+        std::borrow::Cow::Borrowed(fixed)
+    }
+}
+
+const HTTP_STATUS_PREFIX: &str = "http_";
+
+impl fmt::Display for RetryReason {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(&self.as_str())
+    }
+}
+
+/// A string that is not the code of any [`RetryReason`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a known retry reason")]
+pub struct UnknownRetryReason(pub String);
+
+impl FromStr for RetryReason {
+    type Err = UnknownRetryReason;
+
+    /// Reads a code back. Only the canonical spelling is accepted (`http_503`, not
+    /// `http_0503` or `HTTP_503`), so that every stored string names exactly one value and
+    /// reads back as it was written.
+    fn from_str(code: &str) -> Result<RetryReason, UnknownRetryReason> {
+        let unknown = || UnknownRetryReason(code.to_owned());
+        if let Some(digits) = code.strip_prefix(HTTP_STATUS_PREFIX) {
+            let canonical = !digits.is_empty()
+                && !digits.starts_with('0')
+                && digits.bytes().all(|byte| byte.is_ascii_digit());
+            // HTTP status codes have three digits (RFC 9110, section 15).
+            return match digits.parse::<u16>() {
+                Ok(status) if canonical && (100..=999).contains(&status) => {
+                    Ok(RetryReason::HttpStatus(status))
+                }
+                _ => Err(unknown()),
+            };
+        }
+        RetryReason::EXAMPLES
+            .into_iter()
+            .filter(|reason| !matches!(reason, RetryReason::HttpStatus(_)))
+            .find(|reason| reason.as_str() == code)
+            .ok_or_else(unknown)
+    }
+}
+
+impl Serialize for RetryReason {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for RetryReason {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RetryReason, D::Error> {
+        let code = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        code.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 #[cfg(test)]
@@ -184,11 +313,10 @@ mod tests {
         assert_eq!(backoff_delay(base, max, 1, 7.0), 100 * MS);
     }
 
-    fn failure(kind: ErrorKind, cause: &'static str, status: Option<u16>) -> Failure {
+    fn failure(kind: ErrorKind, cause: RetryReason) -> Failure {
         Failure {
             kind,
             cause,
-            http_status: status,
             server_delay: None,
         }
     }
@@ -208,7 +336,7 @@ mod tests {
         let plan = plan_retry(
             &budget(),
             1,
-            &failure(ErrorKind::Unavailable, "http_status", Some(503)),
+            &failure(ErrorKind::Unavailable, RetryReason::HttpStatus(503)),
             Duration::from_secs(10),
             1.0,
         );
@@ -216,37 +344,37 @@ mod tests {
             plan,
             Some(RetryPlan {
                 wait: 100 * MS,
-                reason: "http_503".to_owned()
+                reason: RetryReason::HttpStatus(503)
             })
         );
         let plan = plan_retry(
             &budget(),
             2,
-            &failure(ErrorKind::Unavailable, "connect_error", None),
+            &failure(ErrorKind::Unavailable, RetryReason::ConnectError),
             Duration::from_secs(10),
             1.0,
         );
-        assert_eq!(plan.unwrap().reason, "connect_error");
+        assert_eq!(plan.unwrap().reason, RetryReason::ConnectError);
     }
 
     #[test]
     fn honours_retry_after_up_to_the_cap() {
-        let mut rate_limited = failure(ErrorKind::RateLimited, "http_status", Some(429));
+        let mut rate_limited = failure(ErrorKind::RateLimited, RetryReason::HttpStatus(429));
         rate_limited.server_delay = Some(Duration::from_secs(20));
         let plan = plan_retry(&budget(), 1, &rate_limited, Duration::from_secs(10), 0.5).unwrap();
         assert_eq!(plan.wait, 500 * MS);
-        assert_eq!(plan.reason, "retry_after");
+        assert_eq!(plan.reason, RetryReason::RetryAfter);
     }
 
     #[test]
     fn gives_up_when_permanent_exhausted_or_out_of_time() {
-        let transient = failure(ErrorKind::Timeout, "timeout", None);
+        let transient = failure(ErrorKind::Timeout, RetryReason::Timeout);
         let plenty = Duration::from_secs(10);
         assert_eq!(
             plan_retry(
                 &budget(),
                 1,
-                &failure(ErrorKind::Auth, "http_status", Some(401)),
+                &failure(ErrorKind::Auth, RetryReason::HttpStatus(401)),
                 plenty,
                 0.0
             ),
@@ -255,5 +383,69 @@ mod tests {
         assert_eq!(plan_retry(&budget(), 3, &transient, plenty, 0.0), None);
         assert_eq!(plan_retry(&budget(), 1, &transient, 50 * MS, 0.0), None);
         assert!(plan_retry(&budget(), 1, &transient, 51 * MS, 0.0).is_some());
+    }
+
+    #[test]
+    fn retry_reason_codes_are_unique_and_round_trip() {
+        let mut seen = std::collections::HashSet::new();
+        let statuses = [100, 408, 429, 500, 502, 504, 999];
+        let every = RetryReason::EXAMPLES
+            .into_iter()
+            .chain(statuses.map(RetryReason::HttpStatus));
+        for reason in every {
+            let code = reason.as_str().into_owned();
+            assert!(seen.insert(code.clone()), "{code} is not unique");
+            assert_eq!(reason.to_string(), code);
+            assert_eq!(code.parse::<RetryReason>(), Ok(reason));
+            let json = serde_json::to_string(&reason).unwrap();
+            assert_eq!(json, format!("\"{code}\""));
+            assert_eq!(serde_json::from_str::<RetryReason>(&json).unwrap(), reason);
+            let value = serde_json::to_value(reason).unwrap();
+            assert_eq!(
+                serde_json::from_value::<RetryReason>(value).unwrap(),
+                reason
+            );
+        }
+    }
+
+    #[test]
+    fn the_codes_stored_so_far_keep_their_spelling() {
+        for (reason, code) in [
+            (RetryReason::RetryAfter, "retry_after"),
+            (RetryReason::HttpStatus(503), "http_503"),
+            (RetryReason::Timeout, "timeout"),
+            (RetryReason::ConnectTimeout, "connect_timeout"),
+            (RetryReason::ConnectError, "connect_error"),
+            (RetryReason::ConnectionError, "connection_error"),
+            (RetryReason::BodyError, "body_error"),
+            (RetryReason::InvalidResponse, "invalid_response"),
+        ] {
+            assert_eq!(reason.as_str(), code);
+        }
+    }
+
+    #[test]
+    fn only_canonical_codes_are_read() {
+        for code in [
+            "",
+            "http_",
+            "http_0503",
+            "http_50",
+            "http_1000",
+            "http_+503",
+            "HTTP_503",
+            "http_status",
+            "Timeout",
+            "retry-after",
+            "http_503 ",
+        ] {
+            assert_eq!(
+                code.parse::<RetryReason>(),
+                Err(UnknownRetryReason(code.to_owned())),
+                "{code:?}"
+            );
+        }
+        assert!(serde_json::from_str::<RetryReason>("\"http_status\"").is_err());
+        assert!(serde_json::from_str::<RetryReason>("503").is_err());
     }
 }

@@ -67,6 +67,95 @@ pub fn redact(text: &str, secrets: &[&str]) -> String {
     redact_bearer_tokens(&redacted)
 }
 
+/// [`redact`] for a provider's body, which stays JSON when it was JSON.
+///
+/// A body with nothing to remove is returned byte for byte, because the audit trail and
+/// replay want the body exactly as received. Otherwise a JSON body is redacted string by
+/// string (object keys included, and the value of any `authorization` member), which also
+/// finds a key the provider wrote with JSON escapes, and is written out again so that replay
+/// can still read it; text that is not JSON is redacted as text. Should a given secret still
+/// show in the JSON text, the whole text goes through [`redact`] as well: secrecy comes before
+/// the body staying parseable.
+pub fn redact_body(body: &str, secrets: &[&str]) -> String {
+    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(body) else {
+        return redact(body, secrets);
+    };
+    let rewritten = if redact_json_value(&mut value, secrets) {
+        value.to_string()
+    } else {
+        body.to_owned()
+    };
+    // The `Authorization` and `Bearer` patterns have been applied inside each string, where
+    // they belong; applied to the JSON text they would also match across its syntax (the
+    // value of `"Authorization: …"` runs to the end of the line) and break the body. A
+    // secret itself, though, must not survive in any form, such as split by JSON syntax.
+    if secrets
+        .iter()
+        .any(|secret| !secret.is_empty() && rewritten.contains(secret))
+    {
+        return redact(&rewritten, secrets);
+    }
+    rewritten
+}
+
+/// Redacts every string inside `value` in place; whether anything changed.
+fn redact_json_value(value: &mut serde_json::Value, secrets: &[&str]) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => {
+            let redacted = redact(text, secrets);
+            let changed = redacted != *text;
+            *text = redacted;
+            changed
+        }
+        Value::Array(items) => {
+            // Every item is visited: stopping at the first change would leave the rest as
+            // they were.
+            let mut changed = false;
+            for item in items {
+                changed |= redact_json_value(item, secrets);
+            }
+            changed
+        }
+        Value::Object(members) => {
+            let mut changed = false;
+            let entries = std::mem::take(members);
+            for (name, mut member) in entries {
+                let redacted_name = redact(&name, secrets);
+                changed |= redacted_name != name;
+                if name.eq_ignore_ascii_case("authorization") && !member.is_null() {
+                    changed |= member != Value::String(REDACTED.to_owned());
+                    member = Value::String(REDACTED.to_owned());
+                } else {
+                    changed |= redact_json_value(&mut member, secrets);
+                }
+                members.insert(redacted_name, member);
+            }
+            changed
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => false,
+    }
+}
+
+/// The start of a redacted body, at most `max_bytes` of it cut on a character boundary, with
+/// [`CUT_MARKER`] appended when anything was left off.
+pub(crate) fn cap_body(body: String, max_bytes: usize) -> String {
+    if body.len() <= max_bytes {
+        return body;
+    }
+    let mut end = max_bytes;
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut capped = body;
+    capped.truncate(end);
+    capped.push_str(CUT_MARKER);
+    capped
+}
+
+/// Appended to a body that [`cap_body`] shortened.
+pub(crate) const CUT_MARKER: &str = "…[cut]";
+
 /// Replaces the value after `Authorization:` or `Authorization=` (also in quoted JSON form):
 /// a quoted value up to its closing quote, an unquoted one up to the end of the line.
 fn redact_authorization_values(text: &str) -> String {
@@ -228,5 +317,60 @@ mod tests {
             redact("Ключ sk-abc неверен. Authorization: ключ", &["sk-abc"]),
             "Ключ [redacted] неверен. Authorization: [redacted]"
         );
+    }
+
+    const KEY: &str = "sk-canary-42";
+
+    #[test]
+    fn a_clean_body_is_returned_byte_for_byte() {
+        let body = "{\"b\": 1,   \"a\": [\"x\"]}";
+        assert_eq!(redact_body(body, &[KEY]), body);
+        assert_eq!(redact_body("<html>502</html>", &[KEY]), "<html>502</html>");
+    }
+
+    #[test]
+    fn a_json_body_stays_json_without_the_key() {
+        let body = format!(
+            r#"{{"content":"Authorization: Bearer {KEY}","{KEY}":1,"headers":{{"Authorization":"Token x"}},"n":[{{"k":"{KEY}"}}]}}"#
+        );
+        let redacted = redact_body(&body, &[KEY]);
+        assert!(!redacted.contains(KEY), "{redacted}");
+        assert!(!redacted.contains("Token x"), "{redacted}");
+        let value: serde_json::Value = serde_json::from_str(&redacted).unwrap();
+        assert_eq!(value["content"], "Authorization: [redacted]");
+        assert_eq!(value["headers"]["Authorization"], "[redacted]");
+        assert_eq!(value["n"][0]["k"], "[redacted]");
+        assert_eq!(value["[redacted]"], 1);
+    }
+
+    #[test]
+    fn a_key_written_with_json_escapes_is_found() {
+        let key = "sk-a/b";
+        let body = r#"{"echo":"sk-a\/b"}"#;
+        let redacted = redact_body(body, &[key]);
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&redacted).unwrap()["echo"],
+            "[redacted]"
+        );
+    }
+
+    #[test]
+    fn a_text_body_is_redacted_as_text() {
+        assert_eq!(
+            redact_body(&format!("oops {KEY}\nAuthorization: Bearer x"), &[KEY]),
+            "oops [redacted]\nAuthorization: [redacted]"
+        );
+    }
+
+    #[test]
+    fn capping_cuts_on_a_character_boundary_and_says_so() {
+        assert_eq!(cap_body("short".to_owned(), 10), "short");
+        assert_eq!(cap_body("ёжик".to_owned(), 8), "ёжик");
+        // "ё" and "ж" take two bytes each, so three bytes hold only "ё".
+        assert_eq!(cap_body("ёжик".to_owned(), 3), format!("ё{CUT_MARKER}"));
+        let long = "я".repeat(5000);
+        let capped = cap_body(long, 4096);
+        assert!(capped.ends_with(CUT_MARKER));
+        assert_eq!(capped.len(), 4096 + CUT_MARKER.len());
     }
 }
