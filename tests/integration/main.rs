@@ -13,6 +13,7 @@
 
 mod cases;
 mod cli;
+mod cli_ru;
 mod doctor;
 mod draft;
 mod keyring;

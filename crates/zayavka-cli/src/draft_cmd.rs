@@ -18,7 +18,8 @@ use crate::output::print_outcome;
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["description", "input"])))]
 pub struct DraftArgs {
-    /// Что случилось, своими словами (10–2000 символов).
+    /// Что случилось, своими словами (10–2000 символов). Весь текст заявки вместе с правовыми
+    /// абзацами и пунктом «Прошу» — не длиннее 2500 символов.
     #[arg(long, value_name = "ТЕКСТ")]
     pub description: Option<String>,
     /// Где (подъезд, этаж, место), до 120 символов.

@@ -4,6 +4,7 @@
 //! the text, 4 the model's output was rejected, 5 a technical failure. `key status` and `doctor`
 //! exit 1 when something needs fixing.
 
+mod clap_ru;
 mod config_cmd;
 mod doctor_cmd;
 mod draft_cmd;
@@ -20,7 +21,7 @@ use zayavka_engine::secrets::KeyringStore;
 
 /// Заявка: спокойное и точное обращение в управляющую организацию из ваших слов.
 #[derive(Debug, Parser)]
-#[command(name = "zayavka", version, about, long_about = None)]
+#[command(name = "zayavka", version, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -74,16 +75,11 @@ const USAGE: u8 = 2;
 const LOG_VARIABLE: &str = "ZAYAVKA_LOG";
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // clap's own help and errors are in English; `clap_ru` replaces them with Russian ones and
+    // prints help and version to stdout (exit 0) and argument errors to stderr (exit 2).
+    let cli = match clap_ru::parse::<Cli>() {
         Ok(cli) => cli,
-        Err(error) => {
-            // clap's own messages are in English; say first, in Russian, what happened and
-            // where to look. Help and version requests are not errors and print as they are.
-            if error.use_stderr() {
-                eprintln!("zayavka: неверные аргументы команды. Справка: zayavka --help\n");
-            }
-            error.exit()
-        }
+        Err(code) => return code,
     };
     if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env(LOG_VARIABLE) {
         tracing_subscriber::fmt()

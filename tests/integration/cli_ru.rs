@@ -1,0 +1,233 @@
+//! Russian everywhere a resident reads on the command line, regression tests for issue 6
+//! (item 7): clap's own help and errors, and files read with a size cap, a byte order mark
+//! and a clear refusal of folders and devices.
+
+use crate::support::{run, zayavka};
+
+/// clap's own English that must never reach a resident.
+const CLAP_ENGLISH: [&str; 10] = [
+    "Usage:",
+    "Options:",
+    "Commands:",
+    "Arguments:",
+    "error:",
+    "Print help",
+    "Print version",
+    "unexpected argument",
+    "For more information",
+    "[OPTIONS]",
+];
+
+fn assert_no_clap_english(text: &str) {
+    for word in CLAP_ENGLISH {
+        assert!(!text.contains(word), "«{word}» in:\n{text}");
+    }
+    assert!(!text.contains(".."), "a doubled full stop in:\n{text}");
+}
+
+/// Runs `zayavka` with the arguments and checks that help went to stdout with exit code 0.
+fn help(args: &[&str]) -> String {
+    let (output, stdout, stderr) = run(zayavka().args(args));
+    assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+    assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    assert_no_clap_english(&stdout);
+    assert!(stdout.contains("Использование: zayavka"), "{stdout}");
+    assert!(stdout.contains("-h, --help  "), "{stdout}");
+    assert!(stdout.contains("Показать эту справку"), "{stdout}");
+    stdout
+}
+
+/// Runs `zayavka` with the arguments and checks that a Russian usage error went to stderr with
+/// exit code 2 and a pointer to the help (or the help itself).
+fn usage_error(args: &[&str]) -> String {
+    let (output, stdout, stderr) = run(zayavka().args(args));
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stdout.is_empty(), "{args:?}: {stdout}");
+    assert_no_clap_english(&stderr);
+    assert!(stderr.starts_with("zayavka: "), "{stderr}");
+    assert!(
+        stderr.contains("Справка: zayavka") || stderr.contains("Использование: zayavka"),
+        "{stderr}"
+    );
+    stderr
+}
+
+#[test]
+fn issue_6_top_level_help_is_in_russian() {
+    let text = help(&["--help"]);
+    assert!(text.contains("Команды:\n  draft"), "{text}");
+    assert!(text.contains("Параметры:"), "{text}");
+    assert!(text.contains("Показать версию программы"), "{text}");
+    assert!(text.contains("help      Показать справку"), "{text}");
+    assert_eq!(help(&["-h"]), text);
+    assert_eq!(help(&["help"]), text);
+}
+
+#[test]
+fn issue_6_draft_help_is_in_russian_with_the_real_limits() {
+    let text = help(&["draft", "--help"]);
+    assert!(
+        text.contains("Использование: zayavka draft [ПАРАМЕТРЫ]"),
+        "{text}"
+    );
+    assert!(text.contains("(10–2000 символов)"), "{text}");
+    assert!(text.contains("до 120 символов"), "{text}");
+    assert!(
+        text.contains("К чему это приводит, до 500 символов"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Что вы просите сделать, до 500 символов"),
+        "{text}"
+    );
+    assert!(text.contains("не длиннее 2500 символов"), "{text}");
+    assert_eq!(help(&["help", "draft"]), text);
+}
+
+#[test]
+fn issue_6_key_help_is_in_russian() {
+    let text = help(&["key", "--help"]);
+    assert!(
+        text.contains("Использование: zayavka key <КОМАНДА>"),
+        "{text}"
+    );
+    assert!(text.contains("Команды:\n  set"), "{text}");
+    let text = help(&["key", "set", "--help"]);
+    assert!(text.contains("--stdin"), "{text}");
+    let text = help(&["config", "set", "--help"]);
+    assert!(text.contains("Аргументы:"), "{text}");
+    assert!(text.contains("<НАСТРОЙКА>"), "{text}");
+}
+
+#[test]
+fn issue_6_version_is_printed_on_stdout() {
+    let (output, stdout, stderr) = run(zayavka().arg("--version"));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stdout.starts_with("zayavka "), "{stdout}");
+}
+
+#[test]
+fn issue_6_a_wrong_flag_is_explained_with_a_suggestion() {
+    let text = usage_error(&["draft", "--offline", "--description", "Течёт кран", "--jsn"]);
+    assert!(
+        text.starts_with("zayavka: неизвестный параметр «--jsn».\n"),
+        "{text}"
+    );
+    assert!(text.contains("Возможно, вы имели в виду --json?"), "{text}");
+    assert!(
+        text.contains("\nИспользование: zayavka draft [ПАРАМЕТРЫ]"),
+        "{text}"
+    );
+    assert!(text.ends_with("Справка: zayavka draft --help\n"), "{text}");
+}
+
+#[test]
+fn issue_6_a_missing_required_argument_is_named() {
+    let text = usage_error(&["assemble", "--input", "a.json"]);
+    assert!(
+        text.starts_with(
+            "zayavka: не хватает обязательного параметра --response <RESPONSE.json>.\n\
+             Добавьте его в команду.\n"
+        ),
+        "{text}"
+    );
+    let text = usage_error(&["replay"]);
+    assert!(text.contains("аргумента <RECORD.json>"), "{text}");
+}
+
+#[test]
+fn issue_6_an_invalid_value_carries_the_reason_once() {
+    let text = usage_error(&[
+        "draft",
+        "--offline",
+        "--description",
+        "Течёт кран",
+        "--attempts",
+        "0",
+    ]);
+    assert!(
+        text.starts_with("zayavka: недопустимое значение «0» для --attempts.\n"),
+        "{text}"
+    );
+    let text = usage_error(&["draft", "--description", "Течёт кран", "--subject", "roof"]);
+    assert!(
+        text.contains("\nНеизвестный вид проблемы; допустимы: "),
+        "{text}"
+    );
+    assert!(text.contains("common_area_roof, "), "{text}");
+}
+
+#[test]
+fn issue_6_an_unknown_command_suggests_the_right_one() {
+    let text = usage_error(&["drat"]);
+    assert!(
+        text.starts_with("zayavka: неизвестная команда «drat».\n"),
+        "{text}"
+    );
+    assert!(text.contains("Возможно, вы имели в виду draft?"), "{text}");
+    assert!(text.ends_with("Справка: zayavka --help\n"), "{text}");
+}
+
+#[test]
+fn issue_6_no_command_shows_the_help_on_stderr() {
+    let text = usage_error(&[]);
+    assert!(text.starts_with("zayavka: не указана команда."), "{text}");
+    assert!(text.contains("Команды:\n  draft"), "{text}");
+}
+
+#[test]
+fn issue_6_words_of_an_unquoted_text_are_explained() {
+    let text = usage_error(&[
+        "draft",
+        "--offline",
+        "--description",
+        "Течёт",
+        "кран",
+        "на",
+        "кухне",
+    ]);
+    assert!(
+        text.starts_with("zayavka: лишний аргумент «кран».\n"),
+        "{text}"
+    );
+    assert!(text.contains("заключите весь текст в кавычки"), "{text}");
+}
+
+#[test]
+fn issue_6_a_rejected_base_url_never_echoes_a_key() {
+    let text = usage_error(&[
+        "draft",
+        "--description",
+        "Течёт кран",
+        "--base-url",
+        "https://user:sk-canary-123@example.com/v1?api_key=sk-canary-456",
+    ]);
+    assert!(!text.contains("sk-canary"), "{text}");
+    assert!(text.contains("https://***@example.com/v1?***"), "{text}");
+}
+
+#[test]
+fn issue_6_a_notepad_input_file_with_a_bom_is_read() {
+    use zayavka_engine::read::{FileRole, read_text_file};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("input.json");
+    let json = "{\"description\": \"В подъезде неделю не горит свет на лестнице.\"}";
+    std::fs::write(&path, [&[0xEF, 0xBB, 0xBF][..], json.as_bytes()].concat()).unwrap();
+    let text = read_text_file(&path, FileRole::Input, FileRole::Input.max_bytes()).unwrap();
+    let raw: zayavka_core::RawInput = serde_json::from_str(&text).unwrap();
+    assert!(zayavka_core::ResidentInput::parse(&raw).is_ok());
+}
+
+#[cfg(unix)]
+#[test]
+fn issue_6_a_device_as_input_is_refused_at_once() {
+    use zayavka_engine::read::{FileRole, read_text_file};
+    let error = read_text_file(
+        std::path::Path::new("/dev/zero"),
+        FileRole::Input,
+        FileRole::Input.max_bytes(),
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "not_regular_file");
+    assert!(error.message_ru().contains("это устройство"), "{error}");
+}
