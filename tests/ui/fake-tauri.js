@@ -510,7 +510,9 @@
         else await tick(10);
         if (cancelledTasks.has(taskId)) break;
         const input = BATCH_ROWS[row];
-        store(readyResult(input), input, null, batchId);
+        const result = readyResult(input);
+        result.request.title = input.description.replace(/[.!?…]$/, '');
+        store(result, input, null, batchId);
         batchDone.add(row);
         progress.done += 1;
         progress.ready += 1;

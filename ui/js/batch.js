@@ -110,7 +110,7 @@ export function setUpBatch(navigation) {
     runBlock.hidden = false;
     review.hidden = true;
     for (const button of checkBlock.querySelectorAll('button')) button.disabled = true;
-    cancelButton.disabled = false;
+    cancelButton.hidden = false;
     showProgress({ done: 0, total: toSend(), ready: 0, needs_user: 0, rejected: 0, failed: 0 });
     cancelButton.focus();
     try {
@@ -121,7 +121,7 @@ export function setUpBatch(navigation) {
       progressText.textContent = failure.message;
     } finally {
       running = null;
-      cancelButton.disabled = true;
+      cancelButton.hidden = true;
       for (const button of checkBlock.querySelectorAll('button')) button.disabled = false;
     }
   }
@@ -156,7 +156,8 @@ export function setUpBatch(navigation) {
       );
     }
     if (summary.cost !== null) {
-      parts.push(h('p', { class: 'note' }, `Стоимость по данным сервиса: ${summary.cost.toFixed(2)} $.`));
+      const cost = new Intl.NumberFormat('ru-RU', { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }).format(summary.cost);
+      parts.push(h('p', { class: 'note' }, `Стоимость по данным сервиса: ${cost}.`));
     }
     try {
       const drafts = await ipc.draftsList({ outcome: null, subject: null, batch_id: summary.batch_id, limit: 1000 });

@@ -60,7 +60,7 @@ class ResultView {
     const shown = request.edited ?? { title: request.title, body: request.body };
     const status = h('p', { class: 'quiet', role: 'status' });
 
-    const parts = [h('h2', { id: this.headingId, class: 'result-heading', tabindex: '-1' }, 'Заявка готова')];
+    const parts = [h('h2', { id: this.headingId, class: 'result-heading', tabindex: '-1' }, 'Ваша заявка')];
     parts.push(h('p', {}, result.message));
     if (request.warnings.length > 0) {
       parts.push(
@@ -145,7 +145,7 @@ class ResultView {
     return h(
       'div',
       { class: 'legend' },
-      h('p', { class: 'legend-title' }, 'Пометки слева от текста показывают, откуда он взялся. При копировании их нет.'),
+      h('p', { class: 'legend-title' }, 'Пометки над абзацами и цветные полосы слева показывают, откуда взят текст. При копировании их нет.'),
       h(
         'ul',
         {},
