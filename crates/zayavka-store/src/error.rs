@@ -1,0 +1,356 @@
+//! The store's one error type.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use crate::DraftId;
+
+/// What went wrong with the database.
+///
+/// The English `Display` text is for logs; [`StoreError::message_ru`] is what a resident reads,
+/// and [`StoreError::code`] is a stable machine name for front ends. No variant carries the
+/// resident's text.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The database was written by a newer version of Zayavka, with a schema this version does
+    /// not know. Nothing was changed.
+    #[error(
+        "the database has schema version {found}, newer than the {supported} this version knows"
+    )]
+    NewerSchema {
+        /// The schema version found in the file.
+        found: u32,
+        /// The newest schema version this code knows.
+        supported: u32,
+    },
+    /// The file is an SQLite database of another program, or not a database at all. Nothing was
+    /// changed.
+    #[error("{} is not a Zayavka database", path.display())]
+    NotOurDatabase {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The database file is damaged.
+    #[error("the database file is damaged")]
+    Corrupt,
+    /// A part of the path that should be a folder is a file.
+    #[error("{} is a file where a folder is expected", path.display())]
+    NotAFolder {
+        /// The file that stands where a folder should be.
+        path: PathBuf,
+    },
+    /// The database path is a folder.
+    #[error("{} is a folder where the database file is expected", path.display())]
+    NotAFile {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// The folder or the database file cannot be written: no permission, or a read-only disk.
+    #[error("{} cannot be written (no permission or a read-only disk)", path.display())]
+    ReadOnly {
+        /// The folder or file that cannot be written.
+        path: PathBuf,
+    },
+    /// The disk is full.
+    #[error("the disk is full")]
+    DiskFull,
+    /// Another program held the database for longer than the wait allows.
+    #[error("the database stayed busy in another program for longer than the wait allows")]
+    Busy,
+    /// Some other file-system operation failed.
+    #[error("cannot use {}: {source}", path.display())]
+    Io {
+        /// The file or folder concerned.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// No draft has this id (it may have been deleted).
+    #[error("there is no draft {0}")]
+    DraftNotFound(DraftId),
+    /// The draft already ended; it must be sent again with `begin_retry` before it can end again.
+    #[error("draft {id} already ended as {outcome} and is not pending")]
+    DraftNotPending {
+        /// The draft.
+        id: DraftId,
+        /// How it ended.
+        outcome: &'static str,
+    },
+    /// No batch has this id.
+    #[error("there is no batch {0}")]
+    BatchNotFound(String),
+    /// The batch has no row with this number.
+    #[error("batch {batch_id} has no row {row}")]
+    BatchRowNotFound {
+        /// The batch.
+        batch_id: String,
+        /// The row number.
+        row: u32,
+    },
+    /// A batch id is not a lower-case hexadecimal SHA-256 (64 characters).
+    #[error("a batch id must be 64 lower-case hexadecimal characters")]
+    InvalidBatchId,
+    /// A value handed to the store is not valid JSON where a JSON document is expected.
+    #[error("the value for {field} is not valid JSON")]
+    InvalidJson {
+        /// The field, such as `raw_input_json`.
+        field: &'static str,
+    },
+    /// A value stored as a code (such as a version's author) is not `[a-z0-9_]+`.
+    #[error("the value for {field} is not a code of lower-case letters, digits and underscores")]
+    InvalidCode {
+        /// The field, such as `author`.
+        field: &'static str,
+    },
+    /// A number is too large to be stored.
+    #[error("the value for {field} is too large to store")]
+    ValueTooLarge {
+        /// The field.
+        field: &'static str,
+    },
+    /// The backup target already exists; a backup never overwrites a file.
+    #[error("{} already exists", path.display())]
+    BackupTargetExists {
+        /// The target.
+        path: PathBuf,
+    },
+    /// Any other database failure.
+    #[error("database error: {0}")]
+    Database(#[source] DatabaseError),
+}
+
+impl StoreError {
+    /// A stable snake_case name for the kind of failure, for front ends and tests.
+    pub fn code(&self) -> &'static str {
+        match self {
+            StoreError::NewerSchema { .. } => "newer_schema",
+            StoreError::NotOurDatabase { .. } => "not_our_database",
+            StoreError::Corrupt => "corrupt",
+            StoreError::NotAFolder { .. } => "not_a_folder",
+            StoreError::NotAFile { .. } => "not_a_file",
+            StoreError::ReadOnly { .. } => "read_only",
+            StoreError::DiskFull => "disk_full",
+            StoreError::Busy => "busy",
+            StoreError::Io { .. } => "io",
+            StoreError::DraftNotFound(_) => "draft_not_found",
+            StoreError::DraftNotPending { .. } => "draft_not_pending",
+            StoreError::BatchNotFound(_) => "batch_not_found",
+            StoreError::BatchRowNotFound { .. } => "batch_row_not_found",
+            StoreError::InvalidBatchId => "invalid_batch_id",
+            StoreError::InvalidJson { .. } => "invalid_json",
+            StoreError::InvalidCode { .. } => "invalid_code",
+            StoreError::ValueTooLarge { .. } => "value_too_large",
+            StoreError::BackupTargetExists { .. } => "backup_target_exists",
+            StoreError::Database(_) => "database",
+        }
+    }
+
+    /// What happened and what to do next, in Russian, for the resident.
+    pub fn message_ru(&self) -> String {
+        match self {
+            StoreError::NewerSchema { .. } => "Эта база данных создана более новой версией \
+                 Заявки, и эта версия не может с ней работать. База не изменена. Обновите \
+                 программу до последней версии."
+                .to_owned(),
+            StoreError::NotOurDatabase { path } => format!(
+                "Файл {} не является базой данных Заявки. Он не изменён. Укажите другой файл \
+                 или папку.",
+                path.display()
+            ),
+            StoreError::Corrupt => "Файл базы данных повреждён. Восстановите его из резервной \
+                 копии или обратитесь в поддержку."
+                .to_owned(),
+            StoreError::NotAFolder { path } => format!(
+                "На месте папки {} находится файл. Переименуйте или удалите этот файл либо \
+                 укажите другую папку для данных.",
+                path.display()
+            ),
+            StoreError::NotAFile { path } => format!(
+                "На месте файла базы данных {} находится папка. Укажите другой путь для \
+                 данных.",
+                path.display()
+            ),
+            StoreError::ReadOnly { path } => format!(
+                "В {} нельзя записывать: нет прав на запись или диск доступен только для \
+                 чтения. Выберите папку, в которую можно записывать, или дайте права на \
+                 запись.",
+                path.display()
+            ),
+            StoreError::DiskFull => "На диске закончилось место, поэтому сохранить данные не \
+                 удалось. Освободите место на диске и повторите."
+                .to_owned(),
+            StoreError::Busy => "База данных занята другой программой Заявки. Подождите \
+                 немного и повторите; если не помогает, закройте другие окна Заявки."
+                .to_owned(),
+            StoreError::Io { path, .. } => format!(
+                "Не удалось открыть {}. Проверьте, что путь указан верно и диск доступен, и \
+                 повторите.",
+                path.display()
+            ),
+            StoreError::DraftNotFound(id) => format!(
+                "Черновика с номером {id} нет: возможно, он удалён. Проверьте номер в списке \
+                 черновиков."
+            ),
+            StoreError::DraftNotPending { id, .. } => format!(
+                "Черновик {id} уже обработан. Чтобы отправить его снова, используйте повторную \
+                 отправку."
+            ),
+            StoreError::BatchNotFound(id) => {
+                format!("Пакета {id} нет. Проверьте номер в списке пакетов.")
+            }
+            StoreError::BatchRowNotFound { row, .. } => {
+                format!("В пакете нет строки {row}. Проверьте номер строки.")
+            }
+            StoreError::InvalidBatchId => "Номер пакета указан неверно: это 64 знака из цифр \
+                 и латинских букв a–f. Скопируйте его из списка пакетов."
+                .to_owned(),
+            StoreError::InvalidJson { .. }
+            | StoreError::InvalidCode { .. }
+            | StoreError::ValueTooLarge { .. } => {
+                "Не удалось сохранить данные из-за внутренней ошибки программы. Сообщите о ней \
+                 разработчикам."
+                    .to_owned()
+            }
+            StoreError::BackupTargetExists { path } => format!(
+                "Файл {} уже существует, а резервная копия никогда не записывается поверх \
+                 файла. Укажите новое имя файла.",
+                path.display()
+            ),
+            StoreError::Database(_) => "Не удалось выполнить действие с базой данных. \
+                 Повторите; если ошибка повторяется, сообщите о ней разработчикам."
+                .to_owned(),
+        }
+    }
+}
+
+/// An SQLite failure that fits none of the named kinds. It is opaque so that the SQLite binding
+/// is not part of the store's public interface.
+#[derive(Debug)]
+pub struct DatabaseError(rusqlite::Error);
+
+impl DatabaseError {
+    /// SQLite's primary result code, when the failure came from SQLite itself.
+    pub(crate) fn sqlite_code(&self) -> Option<rusqlite::ErrorCode> {
+        self.0.sqlite_error_code()
+    }
+}
+
+impl fmt::Display for DatabaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for DatabaseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+impl From<rusqlite::Error> for StoreError {
+    /// Classifies an SQLite failure by its primary result code. Read-only and cannot-open
+    /// failures are refined by [`crate::Store::open`], which knows the path.
+    fn from(error: rusqlite::Error) -> Self {
+        use rusqlite::ErrorCode;
+        match error.sqlite_error_code() {
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy,
+            Some(ErrorCode::DiskFull) => StoreError::DiskFull,
+            Some(ErrorCode::DatabaseCorrupt) => StoreError::Corrupt,
+            _ => StoreError::Database(DatabaseError(error)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sqlite_failure(code: i32) -> rusqlite::Error {
+        rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None)
+    }
+
+    #[test]
+    fn sqlite_codes_map_to_named_kinds() {
+        assert_eq!(
+            StoreError::from(sqlite_failure(rusqlite::ffi::SQLITE_BUSY)).code(),
+            "busy"
+        );
+        assert_eq!(
+            StoreError::from(sqlite_failure(rusqlite::ffi::SQLITE_LOCKED)).code(),
+            "busy"
+        );
+        assert_eq!(
+            StoreError::from(sqlite_failure(rusqlite::ffi::SQLITE_FULL)).code(),
+            "disk_full"
+        );
+        assert_eq!(
+            StoreError::from(sqlite_failure(rusqlite::ffi::SQLITE_CORRUPT)).code(),
+            "corrupt"
+        );
+        assert_eq!(
+            StoreError::from(sqlite_failure(rusqlite::ffi::SQLITE_MISMATCH)).code(),
+            "database"
+        );
+    }
+
+    #[test]
+    fn newer_schema_message_says_to_update() {
+        let message = StoreError::NewerSchema {
+            found: 9,
+            supported: 1,
+        }
+        .message_ru();
+        assert!(message.contains("более новой версией Заявки"), "{message}");
+        assert!(message.contains("Обновите программу"), "{message}");
+        assert!(message.contains("не изменена"), "{message}");
+    }
+
+    #[test]
+    fn every_message_is_russian_and_ends_with_a_full_stop() {
+        let errors = [
+            StoreError::NewerSchema {
+                found: 2,
+                supported: 1,
+            },
+            StoreError::NotOurDatabase { path: "/x".into() },
+            StoreError::Corrupt,
+            StoreError::NotAFolder { path: "/x".into() },
+            StoreError::NotAFile { path: "/x".into() },
+            StoreError::ReadOnly { path: "/x".into() },
+            StoreError::DiskFull,
+            StoreError::Busy,
+            StoreError::Io {
+                path: "/x".into(),
+                source: std::io::Error::other("x"),
+            },
+            StoreError::DraftNotFound(DraftId::new(3)),
+            StoreError::DraftNotPending {
+                id: DraftId::new(3),
+                outcome: "ready",
+            },
+            StoreError::BatchNotFound("abc".into()),
+            StoreError::BatchRowNotFound {
+                batch_id: "abc".into(),
+                row: 2,
+            },
+            StoreError::InvalidBatchId,
+            StoreError::InvalidJson { field: "x" },
+            StoreError::InvalidCode { field: "x" },
+            StoreError::ValueTooLarge { field: "x" },
+            StoreError::BackupTargetExists { path: "/x".into() },
+            StoreError::from(sqlite_failure(rusqlite::ffi::SQLITE_MISMATCH)),
+        ];
+        for error in errors {
+            let message = error.message_ru();
+            assert!(
+                message.chars().any(|c| ('а'..='я').contains(&c)),
+                "{}: {message}",
+                error.code()
+            );
+            assert!(message.ends_with('.'), "{}: {message}", error.code());
+            assert!(!message.contains("  "), "{}: {message}", error.code());
+        }
+    }
+}

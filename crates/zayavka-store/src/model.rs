@@ -1,0 +1,568 @@
+//! The plain values the store takes and gives back.
+//!
+//! The store depends on no other Zayavka crate: codes are strings or the small enums below,
+//! documents are strings of serialized JSON, and the engine maps its own types onto them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+/// The id of a stored draft: a positive integer, never reused after a deletion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct DraftId(i64);
+
+impl DraftId {
+    /// Wraps a raw id, as read from the database or from an earlier [`DraftId::get`].
+    pub const fn new(id: i64) -> DraftId {
+        DraftId(id)
+    }
+
+    /// The raw id.
+    pub const fn get(self) -> i64 {
+        self.0
+    }
+}
+
+impl fmt::Display for DraftId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A string that is not a draft id: ids are positive whole numbers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a draft id is a positive whole number")]
+pub struct ParseDraftIdError;
+
+impl FromStr for DraftId {
+    type Err = ParseDraftIdError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        // Only plain digits: `+5` or ` 5` are refused so that an id has one spelling.
+        if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
+            return Err(ParseDraftIdError);
+        }
+        match text.parse::<i64>() {
+            Ok(id) if id > 0 => Ok(DraftId(id)),
+            _ => Err(ParseDraftIdError),
+        }
+    }
+}
+
+/// Defines an enum whose variants are stored as fixed snake_case codes.
+macro_rules! code_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident => $code:literal, )+ }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum $name { $( $(#[$vmeta])* $variant, )+ }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The stored code.
+            pub const fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $code,)+ }
+            }
+
+            /// The value for a stored code.
+            pub fn from_code(code: &str) -> Option<$name> {
+                match code { $($code => Some($name::$variant),)+ _ => None }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+code_enum! {
+    /// Where a draft stands.
+    pub enum DraftOutcome {
+        /// Stored, not yet finished: the model call is under way, or was interrupted.
+        Pending => "pending",
+        /// A request was assembled.
+        Ready => "ready",
+        /// The resident must change the description.
+        NeedsUser => "needs_user",
+        /// The model's output could not be used.
+        Rejected => "rejected",
+        /// A technical failure.
+        Failed => "failed",
+        /// The input was refused before any call.
+        InvalidInput => "invalid_input",
+    }
+}
+
+code_enum! {
+    /// How a draft ended: every [`DraftOutcome`] except pending, so that finishing a draft
+    /// cannot leave it pending.
+    pub enum FinalOutcome {
+        /// See [`DraftOutcome::Ready`].
+        Ready => "ready",
+        /// See [`DraftOutcome::NeedsUser`].
+        NeedsUser => "needs_user",
+        /// See [`DraftOutcome::Rejected`].
+        Rejected => "rejected",
+        /// See [`DraftOutcome::Failed`].
+        Failed => "failed",
+        /// See [`DraftOutcome::InvalidInput`].
+        InvalidInput => "invalid_input",
+    }
+}
+
+impl From<FinalOutcome> for DraftOutcome {
+    fn from(outcome: FinalOutcome) -> DraftOutcome {
+        match outcome {
+            FinalOutcome::Ready => DraftOutcome::Ready,
+            FinalOutcome::NeedsUser => DraftOutcome::NeedsUser,
+            FinalOutcome::Rejected => DraftOutcome::Rejected,
+            FinalOutcome::Failed => DraftOutcome::Failed,
+            FinalOutcome::InvalidInput => DraftOutcome::InvalidInput,
+        }
+    }
+}
+
+code_enum! {
+    /// Where a batch row stands.
+    pub enum RowState {
+        /// Not yet run, or interrupted.
+        Pending => "pending",
+        /// Finished; never sent again.
+        Done => "done",
+        /// Failed in a way a later run may fix; sent again on resume.
+        FailedRetryable => "failed_retryable",
+        /// Failed for good; not sent again.
+        Failed => "failed",
+    }
+}
+
+code_enum! {
+    /// The kind of an audit event.
+    pub enum AuditKind {
+        /// A draft was stored, pending.
+        DraftCreated => "draft_created",
+        /// A draft ended; the detail is its outcome.
+        DraftFinished => "draft_finished",
+        /// The resident stored a new version; the detail is the author.
+        DraftEdited => "draft_edited",
+        /// A draft was deleted.
+        DraftDeleted => "draft_deleted",
+        /// A draft was set back to pending to be sent again.
+        DraftRetried => "draft_retried",
+        /// A batch was stored with its rows.
+        BatchCreated => "batch_created",
+        /// A batch row got its draft.
+        BatchRowClaimed => "batch_row_claimed",
+        /// A batch row got a state; the detail is the state.
+        BatchRowFinished => "batch_row_finished",
+    }
+}
+
+/// A draft as it is first stored, before anything else happens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewDraft {
+    /// The resident's input exactly as typed, as a JSON document.
+    pub raw_input_json: String,
+    /// The input as checked (normalised), as a JSON document; `None` when it was invalid.
+    pub checked_input_json: Option<String>,
+}
+
+/// How a draft ended, as [`crate::Store::finish_draft`] stores it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FinishedDraft {
+    /// The outcome.
+    pub outcome: FinalOutcome,
+    /// The outcome's reason code.
+    pub reason: Option<String>,
+    /// For a failure, whether retrying may help.
+    pub retryable: Option<bool>,
+    /// The request's title, when one was assembled.
+    pub title: Option<String>,
+    /// The request's body, when one was assembled.
+    pub body: Option<String>,
+    /// The whole assembled request with its typed sections, as the engine serializes it.
+    pub request_json: Option<String>,
+    /// The warnings for the resident, as a JSON array.
+    pub warnings_json: String,
+    /// The subject whose legal paragraph was included.
+    pub subject_module: Option<String>,
+    /// Why no subject paragraph was included.
+    pub legal_omission: Option<String>,
+    /// Whether a model wrote the description.
+    pub model_used: bool,
+}
+
+/// One model run of a draft, as the engine's context record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewContextRecord {
+    /// The version of the record's document format.
+    pub format_version: u32,
+    /// The whole record document.
+    pub record_json: String,
+    /// The version of Zayavka that made the draft.
+    pub app_version: String,
+    /// The system prompt's version.
+    pub prompt_version: String,
+    /// The system prompt's SHA-256.
+    pub prompt_sha256: String,
+    /// The output schema's id.
+    pub schema_id: String,
+    /// The output schema's version.
+    pub schema_version: u32,
+    /// The SHA-256 of the registered schema file.
+    pub schema_sha256: String,
+    /// The SHA-256 of the transport schema, when one was sent.
+    pub transport_schema_sha256: Option<String>,
+    /// The legal catalogue's version.
+    pub legal_catalogue_version: String,
+    /// The provider profile's name.
+    pub provider_profile: String,
+    /// The provider's host.
+    pub provider_host: String,
+    /// The model.
+    pub model: String,
+}
+
+/// One HTTP attempt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewAttempt {
+    /// The attempt's position in its call, from 1.
+    pub number: u32,
+    /// When it started, in milliseconds since the Unix epoch.
+    pub started_at_unix_ms: u64,
+    /// How long it took.
+    pub duration_ms: u64,
+    /// The HTTP status, if one arrived.
+    pub http_status: Option<u16>,
+    /// How it failed, as a code.
+    pub error_kind: Option<String>,
+    /// Why another attempt followed.
+    pub retry_reason: Option<String>,
+    /// Prompt tokens reported.
+    pub prompt_tokens: Option<u64>,
+    /// Completion tokens reported.
+    pub completion_tokens: Option<u64>,
+    /// Total tokens reported.
+    pub total_tokens: Option<u64>,
+    /// The estimated cost, when the profile has prices.
+    pub cost: Option<f64>,
+}
+
+/// A new version of a draft's request text, written by someone other than the assembly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewVersion {
+    /// Who wrote it, such as `resident`.
+    pub author: String,
+    /// The title.
+    pub title: String,
+    /// The body.
+    pub body: String,
+}
+
+/// A stored version of a draft's request text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DraftVersion {
+    /// The version number, from 1.
+    pub version: u32,
+    /// Who wrote it.
+    pub author: String,
+    /// The title.
+    pub title: String,
+    /// The body.
+    pub body: String,
+    /// When it was stored.
+    pub created_at: Timestamp,
+}
+
+/// A stored context record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredContextRecord {
+    /// The record's id.
+    pub id: i64,
+    /// When it was stored.
+    pub created_at: Timestamp,
+    /// Everything the record was stored with.
+    pub record: NewContextRecord,
+}
+
+/// A stored attempt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredAttempt {
+    /// The id of the context record of its run, if there was one.
+    pub record_id: Option<i64>,
+    /// Everything the attempt was stored with.
+    pub attempt: NewAttempt,
+}
+
+/// Where a draft of a batch comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BatchRowRef {
+    /// The batch's id.
+    pub batch_id: String,
+    /// The row number, as a spreadsheet shows it.
+    pub row: u32,
+}
+
+/// A whole stored draft, with its versions, records and attempts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredDraft {
+    /// The summary columns.
+    pub summary: DraftSummary,
+    /// The request's body as assembled.
+    pub body: Option<String>,
+    /// The retry flag of a failure.
+    pub retryable: Option<bool>,
+    /// The assembled request document.
+    pub request_json: Option<String>,
+    /// The warnings, as a JSON array.
+    pub warnings_json: String,
+    /// Why no subject paragraph was included.
+    pub legal_omission: Option<String>,
+    /// Whether a model wrote the description.
+    pub model_used: bool,
+    /// The resident's versions, oldest first.
+    pub versions: Vec<DraftVersion>,
+    /// The context records, oldest first.
+    pub records: Vec<StoredContextRecord>,
+    /// The attempts, in the order they were stored.
+    pub attempts: Vec<StoredAttempt>,
+}
+
+/// What a list or a search shows of a draft.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DraftSummary {
+    /// The id.
+    pub id: DraftId,
+    /// When it was first stored.
+    pub created_at: Timestamp,
+    /// When it last changed.
+    pub updated_at: Timestamp,
+    /// Where it stands.
+    pub outcome: DraftOutcome,
+    /// The outcome's reason code.
+    pub reason: Option<String>,
+    /// The assembled title.
+    pub title: Option<String>,
+    /// The subject whose legal paragraph was included.
+    pub subject_module: Option<String>,
+    /// The batch row it belongs to.
+    pub batch: Option<BatchRowRef>,
+    /// The input exactly as typed.
+    pub raw_input_json: String,
+    /// The input as checked, when it was valid.
+    pub checked_input_json: Option<String>,
+    /// The number of the resident's latest version, if there is one.
+    pub latest_version: Option<u32>,
+}
+
+/// Which drafts [`crate::Store::list_drafts`] returns.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DraftFilter {
+    /// Only drafts with this outcome.
+    pub outcome: Option<DraftOutcome>,
+    /// Only drafts about this subject kind: the legal module that was included, or the subject
+    /// the resident confirmed.
+    pub subject: Option<String>,
+    /// Only drafts stored at or after this moment. A timestamp, not a date, because the
+    /// engine knows the resident's time zone and the store does not.
+    pub since: Option<Timestamp>,
+    /// Only drafts of this batch.
+    pub batch_id: Option<String>,
+    /// At most this many; all when `None`.
+    pub limit: Option<u32>,
+}
+
+/// A batch as the runner first stores it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewBatch {
+    /// The SHA-256 of the file's content, in lower-case hex.
+    pub id: String,
+    /// The file's name as given.
+    pub file_name: String,
+    /// How many data rows the file has, valid or not.
+    pub row_count: u32,
+    /// The batch's settings, as a JSON document.
+    pub settings_json: String,
+}
+
+/// A batch row as the runner first stores it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewBatchRow {
+    /// The row number as a spreadsheet shows it (the header is row 1).
+    pub row_number: u32,
+    /// The row's input as read, as a JSON document.
+    pub raw_input_json: String,
+    /// The row's input as checked, when it was valid.
+    pub checked_input_json: Option<String>,
+    /// The row's other columns, for the document header only; never sent to a model.
+    pub header_json: Option<String>,
+}
+
+/// A stored batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Batch {
+    /// The file's content hash.
+    pub id: String,
+    /// The file's name when it was first run.
+    pub file_name: String,
+    /// When it was first stored.
+    pub created_at: Timestamp,
+    /// How many data rows the file has.
+    pub row_count: u32,
+    /// The settings of the first run.
+    pub settings_json: String,
+    /// How many rows are stored.
+    pub stored_rows: u32,
+}
+
+/// The answer of [`crate::Store::ensure_batch`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnsuredBatch {
+    /// The batch as stored.
+    pub batch: Batch,
+    /// Whether this call stored it; `false` when it was already there and nothing was added.
+    pub created: bool,
+}
+
+/// A stored batch row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchRow {
+    /// The row number.
+    pub row_number: u32,
+    /// The row's input as read.
+    pub raw_input_json: String,
+    /// The row's input as checked.
+    pub checked_input_json: Option<String>,
+    /// The row's other columns.
+    pub header_json: Option<String>,
+    /// Where it stands.
+    pub state: RowState,
+    /// Its draft, once claimed (and unless deleted).
+    pub draft_id: Option<DraftId>,
+}
+
+/// The answer of [`crate::Store::claim_row`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClaimedRow {
+    /// The row's one draft.
+    pub draft_id: DraftId,
+    /// Where the draft stands: not pending when an earlier run finished it but stopped before
+    /// recording the row's state, in which case it must not be sent again.
+    pub outcome: DraftOutcome,
+    /// Whether this call created the draft.
+    pub created: bool,
+}
+
+/// The totals of a batch.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BatchStatus {
+    /// The rows stored.
+    pub rows: u32,
+    /// Rows without a draft yet.
+    pub unclaimed: u32,
+    /// Rows by state: pending, done, failed_retryable, failed.
+    pub pending_rows: u32,
+    /// See [`BatchStatus::pending_rows`].
+    pub done_rows: u32,
+    /// See [`BatchStatus::pending_rows`].
+    pub failed_retryable_rows: u32,
+    /// See [`BatchStatus::pending_rows`].
+    pub failed_rows: u32,
+    /// Drafts by outcome.
+    pub pending: u32,
+    /// See [`BatchStatus::pending`].
+    pub ready: u32,
+    /// See [`BatchStatus::pending`].
+    pub needs_user: u32,
+    /// See [`BatchStatus::pending`].
+    pub rejected: u32,
+    /// See [`BatchStatus::pending`].
+    pub failed: u32,
+    /// See [`BatchStatus::pending`].
+    pub invalid_input: u32,
+    /// Tokens over all attempts of the batch's drafts.
+    pub prompt_tokens: u64,
+    /// See [`BatchStatus::prompt_tokens`].
+    pub completion_tokens: u64,
+    /// See [`BatchStatus::prompt_tokens`].
+    pub total_tokens: u64,
+    /// The summed cost, when any attempt was priced.
+    pub cost: Option<f64>,
+}
+
+/// One audit event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditEvent {
+    /// Its position in the log, increasing.
+    pub seq: i64,
+    /// When it happened.
+    pub at: Timestamp,
+    /// What happened.
+    pub kind: AuditKind,
+    /// The draft concerned.
+    pub draft_id: Option<DraftId>,
+    /// The batch concerned.
+    pub batch_id: Option<String>,
+    /// The batch row concerned.
+    pub batch_row: Option<u32>,
+    /// The SHA-256 of the stored document concerned.
+    pub sha256: Option<String>,
+    /// A code: the outcome, the row state or the author.
+    pub detail: Option<String>,
+}
+
+/// The answer of [`crate::Store::delete_draft`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeletedDraft {
+    /// Whether the write-ahead log was emptied afterwards. `false` when another connection
+    /// still reads an older snapshot; the freed bytes then leave the log at the next
+    /// [`crate::Store::checkpoint`] or when the last connection closes.
+    pub log_cleared: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draft_id_round_trips_and_refuses_other_spellings() {
+        let id: DraftId = "42".parse().unwrap();
+        assert_eq!(id.get(), 42);
+        assert_eq!(id.to_string(), "42");
+        for text in ["", "0", "-1", "+1", " 1", "1 ", "x", "99999999999999999999"] {
+            assert_eq!(text.parse::<DraftId>(), Err(ParseDraftIdError), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for outcome in DraftOutcome::ALL {
+            assert_eq!(DraftOutcome::from_code(outcome.as_str()), Some(*outcome));
+        }
+        for outcome in FinalOutcome::ALL {
+            assert_eq!(
+                DraftOutcome::from(*outcome).as_str(),
+                outcome.as_str(),
+                "{outcome}"
+            );
+        }
+        for state in RowState::ALL {
+            assert_eq!(RowState::from_code(state.as_str()), Some(*state));
+        }
+        for kind in AuditKind::ALL {
+            assert_eq!(AuditKind::from_code(kind.as_str()), Some(*kind));
+        }
+        assert_eq!(DraftOutcome::from_code("done"), None);
+    }
+}

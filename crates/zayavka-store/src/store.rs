@@ -1,0 +1,275 @@
+//! Opening the database, its connection settings, transactions and whole-file operations.
+
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use jiff::Timestamp;
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+use sha2::{Digest, Sha256};
+
+use crate::error::StoreError;
+use crate::migrations;
+
+/// How long a connection waits for another one holding the write lock before it gives up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The database: one connection to one file.
+///
+/// Every public operation is one transaction; writes begin with `BEGIN IMMEDIATE`, so two
+/// processes writing at once queue on the write lock (up to five seconds) instead of failing
+/// half-way. A `Store` is not shared between threads; each thread or process opens its own.
+#[derive(Debug)]
+pub struct Store {
+    pub(crate) conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens the database at `path`, creating it and its folders if needed, and brings its
+    /// schema up to date.
+    ///
+    /// New folders are private to the user (mode 0700 on Unix) and a new file is mode 0600.
+    /// A database from a newer version of Zayavka, or a file that is not a Zayavka database, is
+    /// refused before anything is written to it.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        prepare_file(path)?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| open_error(e, path))?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        if conn.is_readonly(rusqlite::MAIN_DB)? {
+            return Err(StoreError::ReadOnly {
+                path: path.to_owned(),
+            });
+        }
+        // Everything up to here only reads, so a database this version must not touch is
+        // refused with its bytes unchanged: switching to WAL would already rewrite the header.
+        migrations::check_version(&conn, path).map_err(|e| refine(e, path))?;
+        conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))
+            .map_err(|e| refine(e.into(), path))?;
+        conn.execute_batch(
+            "PRAGMA synchronous = NORMAL;
+             PRAGMA foreign_keys = ON;
+             PRAGMA secure_delete = ON;
+             PRAGMA trusted_schema = OFF;",
+        )?;
+        let mut store = Store {
+            conn,
+            path: path.to_owned(),
+        };
+        migrations::migrate(&mut store.conn, path).map_err(|e| refine(e, path))?;
+        Ok(store)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The schema version of the open database.
+    pub fn schema_version(&self) -> Result<u32, StoreError> {
+        migrations::user_version(&self.conn)
+    }
+
+    /// Writes a consistent copy of the whole database to `target`, even while other
+    /// connections write. It never overwrites a file: an existing `target` is refused.
+    ///
+    /// The copy holds no freed pages, so no deleted text reaches it.
+    pub fn backup_to(&self, target: &Path) -> Result<(), StoreError> {
+        // Creating the file ourselves refuses an existing one without a race and makes the copy
+        // private (0600) like the database; SQLite writes into an empty file.
+        let created = create_private_file(target).map_err(|error| match error.kind() {
+            ErrorKind::AlreadyExists => StoreError::BackupTargetExists {
+                path: target.to_owned(),
+            },
+            _ => io_error(error, target),
+        })?;
+        drop(created);
+        let result = (|| {
+            let target_text = target.to_str().ok_or_else(|| StoreError::Io {
+                path: target.to_owned(),
+                source: std::io::Error::new(
+                    ErrorKind::InvalidInput,
+                    "the path is not valid Unicode",
+                ),
+            })?;
+            self.conn.execute("VACUUM INTO ?1", [target_text])?;
+            fs::File::open(target)
+                .and_then(|file| file.sync_all())
+                .map_err(|e| io_error(e, target))
+        })();
+        if result.is_err() {
+            // Only the empty file this call created is removed; the copy is all or nothing.
+            let _ = fs::remove_file(target);
+        }
+        result
+    }
+
+    /// Moves every committed change into the database file and empties the write-ahead log.
+    /// Returns `false` when another connection still reads an older snapshot, so the log could
+    /// not be emptied yet.
+    pub fn checkpoint(&self) -> Result<bool, StoreError> {
+        let busy: i64 = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))?;
+        Ok(busy == 0)
+    }
+
+    /// Begins a write transaction that takes the write lock at once.
+    pub(crate) fn write(&self) -> Result<Transaction<'_>, StoreError> {
+        Ok(Transaction::new_unchecked(
+            &self.conn,
+            TransactionBehavior::Immediate,
+        )?)
+    }
+
+    /// Begins a read transaction, so that a read of several tables sees one snapshot.
+    pub(crate) fn read(&self) -> Result<Transaction<'_>, StoreError> {
+        Ok(Transaction::new_unchecked(
+            &self.conn,
+            TransactionBehavior::Deferred,
+        )?)
+    }
+}
+
+/// The current moment as stored: RFC 3339 in UTC with milliseconds, always the same width so
+/// that text order is time order.
+pub(crate) fn now_text() -> String {
+    Timestamp::now()
+        .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string()
+}
+
+/// The stored text of a moment.
+pub(crate) fn timestamp_text(moment: Timestamp) -> String {
+    moment.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+/// Reads a stored timestamp.
+pub(crate) fn parse_timestamp(text: &str) -> rusqlite::Result<Timestamp> {
+    text.parse::<Timestamp>().map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, e.into())
+    })
+}
+
+/// The lower-case hex SHA-256 of a stored document.
+pub(crate) fn sha256_hex(text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    let mut hex = String::with_capacity(64);
+    for byte in digest {
+        hex.push_str(&format!("{byte:02x}"));
+    }
+    hex
+}
+
+/// Makes sure the folders exist and the path can hold a database file, with clear errors for
+/// a file where a folder should be, a folder where the file should be, and a folder that cannot
+/// be written.
+fn prepare_file(path: &Path) -> Result<(), StoreError> {
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        // The nearest existing ancestor tells a file in the way from a missing folder.
+        if let Some(existing) = folder.ancestors().find(|a| a.exists()) {
+            if !existing.is_dir() {
+                return Err(StoreError::NotAFolder {
+                    path: existing.to_owned(),
+                });
+            }
+        }
+        create_private_folders(folder).map_err(|error| match error.kind() {
+            ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => StoreError::ReadOnly {
+                path: folder.to_owned(),
+            },
+            ErrorKind::NotADirectory | ErrorKind::AlreadyExists => StoreError::NotAFolder {
+                path: folder.to_owned(),
+            },
+            _ => io_error(error, folder),
+        })?;
+    }
+    if path.is_dir() {
+        return Err(StoreError::NotAFile {
+            path: path.to_owned(),
+        });
+    }
+    match create_private_file(path) {
+        Ok(_) => Ok(()),
+        Err(error) if error.kind() == ErrorKind::AlreadyExists => Ok(()),
+        Err(error)
+            if matches!(
+                error.kind(),
+                ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem
+            ) =>
+        {
+            Err(StoreError::ReadOnly {
+                path: path.parent().unwrap_or(path).to_owned(),
+            })
+        }
+        Err(error) => Err(io_error(error, path)),
+    }
+}
+
+#[cfg(unix)]
+fn create_private_folders(folder: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(folder)
+}
+
+#[cfg(not(unix))]
+fn create_private_folders(folder: &Path) -> std::io::Result<()> {
+    fs::create_dir_all(folder)
+}
+
+#[cfg(unix)]
+fn create_private_file(path: &Path) -> std::io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn create_private_file(path: &Path) -> std::io::Result<fs::File> {
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+}
+
+fn io_error(source: std::io::Error, path: &Path) -> StoreError {
+    StoreError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+fn open_error(error: rusqlite::Error, path: &Path) -> StoreError {
+    refine(error.into(), path)
+}
+
+/// Names the failures that only make sense with the path: a read-only folder or file, a file
+/// that is not a database.
+fn refine(error: StoreError, path: &Path) -> StoreError {
+    use rusqlite::ErrorCode;
+    let StoreError::Database(ref inner) = error else {
+        return error;
+    };
+    match inner.sqlite_code() {
+        Some(ErrorCode::ReadOnly) => StoreError::ReadOnly {
+            path: path.to_owned(),
+        },
+        Some(ErrorCode::CannotOpen) => StoreError::ReadOnly {
+            path: path.parent().unwrap_or(path).to_owned(),
+        },
+        Some(ErrorCode::NotADatabase) => StoreError::NotOurDatabase {
+            path: path.to_owned(),
+        },
+        _ => error,
+    }
+}
