@@ -135,13 +135,12 @@ export async function assertAccessible(page, label) {
 
 /**
  * Writes two screenshots to target/ui-screenshots/: NAME.png, the window as the resident sees it
- * from the top, and NAME-full.png, the whole page. In the full one Chromium draws the sticky
+ * now (scrolled to wherever focus took them), and NAME-full.png, the whole page. In the full one Chromium draws the sticky
  * navigation where the capture's scrolling left it, not at the top; the window shot is the
  * faithful one.
  */
 export async function screenshot(page, name) {
   mkdirSync(screenshotDir, { recursive: true });
-  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
   await page.screenshot({ path: path.join(screenshotDir, `${name}-full.png`), fullPage: true });
 }
