@@ -62,7 +62,10 @@ fn json_output_has_exactly_the_documented_keys() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(keys, ["outcome", "reason", "request", "errors"]);
+    assert_eq!(
+        keys,
+        ["outcome", "reason", "request", "errors", "next_steps"]
+    );
     let request_keys: Vec<&str> = report["request"]
         .as_object()
         .unwrap()
@@ -77,10 +80,37 @@ fn json_output_has_exactly_the_documented_keys() {
             "items",
             "subject_module",
             "legal_omission",
-            "warnings"
+            "warnings",
+            "sections",
+            "item"
         ]
     );
     assert_eq!(report["request"]["legal_omission"], "not_confirmed");
+    assert_eq!(report["next_steps"], json!(["confirm_subject"]));
+    // The body is exactly its sections, then the request block: the front ends read the
+    // sections for provenance and never parse the body.
+    let request = &report["request"];
+    let sections = request["sections"].as_array().unwrap();
+    assert_eq!(sections[0]["kind"], "problem");
+    assert_eq!(sections[0]["source"], "model");
+    assert_eq!(sections[0]["module"], Value::Null);
+    let legal: Vec<&Value> = sections.iter().filter(|s| s["kind"] == "legal").collect();
+    assert_eq!(legal.len(), 2);
+    assert!(
+        legal
+            .iter()
+            .all(|s| s["source"] == "legal_catalogue" && s["module"] == "common")
+    );
+    assert_eq!(
+        request["item"],
+        json!({"text": "Заменить лампы.", "source": "resident_request"})
+    );
+    let mut rendered: Vec<String> = sections
+        .iter()
+        .map(|s| s["text"].as_str().unwrap().to_owned())
+        .collect();
+    rendered.push("Прошу:\n1. Заменить лампы.".to_owned());
+    assert_eq!(request["body"].as_str().unwrap(), rendered.join("\n\n"));
 }
 
 #[test]

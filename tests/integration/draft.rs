@@ -438,7 +438,7 @@ fn the_provider_receives_the_strict_schema_the_key_and_only_the_residents_text()
     );
     assert_eq!(
         body["response_format"]["json_schema"]["schema"],
-        *zayavka_core::schema::request_draft().transport()
+        *zayavka_core::request_draft_schema().transport()
     );
     let user: Value =
         serde_json::from_str(body["messages"][1]["content"].as_str().unwrap()).unwrap();
@@ -453,7 +453,7 @@ fn the_provider_receives_the_strict_schema_the_key_and_only_the_residents_text()
     assert!(!request.body.contains("profile"));
     assert_eq!(
         body["messages"][0]["content"],
-        zayavka_core::prompt::system_prompt().text
+        zayavka_core::system_prompt().text
     );
     // The subject was confirmed and matched, so the legal paragraph is in the request.
     assert_eq!(
@@ -620,10 +620,7 @@ fn a_recorded_draft_replays_to_the_same_request() {
     assert_eq!(record.responses.len(), 1);
     assert_eq!(record.attempts.len(), 1);
     assert_eq!(record.provider_host, "127.0.0.1");
-    assert_eq!(
-        record.prompt_sha256,
-        zayavka_core::prompt::system_prompt().sha256()
-    );
+    assert_eq!(record.prompt_sha256, zayavka_core::system_prompt().sha256());
     assert_eq!(record.input.description.as_deref(), Some(DESCRIPTION));
     assert_eq!(
         record.input.confirmed_subject.as_deref(),
@@ -690,8 +687,8 @@ fn a_reask_shows_the_model_its_answer_and_what_was_wrong() {
     let record: zayavka_engine::draft::ContextRecord =
         serde_json::from_str(&std::fs::read_to_string(&record_file).unwrap()).unwrap();
     assert_eq!(record.responses.len(), 2);
-    assert_eq!(record.responses[0].verdict, "schema_violation");
+    assert_eq!(record.responses[0].verdict.code(), "schema_violation");
     assert!(record.responses[0].reask.is_empty());
     assert_eq!(record.responses[1].reask.len(), 2);
-    assert_eq!(record.responses[1].verdict, "ready");
+    assert_eq!(record.responses[1].verdict.code(), "ready");
 }

@@ -4,13 +4,12 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use zayavka_engine::config::{
-    self, Config, ProfileName, ProviderOverrides, ProviderSettings, SettingKey,
-};
+use zayavka_engine::config::{self, ProviderOverrides, ProviderSettings, SettingKey};
 use zayavka_engine::paths::{Paths, PathsOrigin};
 use zayavka_engine::secrets::{
     self, ApiKeySource, ENV_API_KEY, KeyStatus, SecretStore, StoredKeyState,
 };
+use zayavka_engine::settings::SettingsOverview;
 
 /// `zayavka config …`
 #[derive(Debug, clap::Args)]
@@ -87,15 +86,12 @@ pub fn run_with(
 ) -> anyhow::Result<ExitCode> {
     match args.command {
         ConfigCommand::Show(show) => {
-            let report = Report::gather(paths, store, overrides, environment_key_present)?;
+            let report =
+                SettingsOverview::gather(paths, store, overrides, environment_key_present)?;
             if show.json {
-                writeln!(
-                    output,
-                    "{}",
-                    serde_json::to_string_pretty(&report.to_json())?
-                )?;
+                writeln!(output, "{}", serde_json::to_string_pretty(&report)?)?;
             } else {
-                report.write_text(output)?;
+                write_text(&report, output)?;
             }
         }
         ConfigCommand::Set(set) => {
@@ -127,172 +123,81 @@ pub fn run_with(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Everything `config show` prints, gathered once and rendered as text or JSON.
-struct Report<'a> {
-    paths: &'a Paths,
-    config_file_exists: bool,
-    config: Config,
-    overrides: &'a ProviderOverrides,
-    provider: Result<Option<ProviderSettings>, config::ConfigError>,
-    key: Option<KeyStatus>,
-    profiles: Vec<(ProfileName, Result<ProviderSettings, config::ConfigError>)>,
-}
+/// Prints the settings overview as text.
+fn write_text(report: &SettingsOverview, out: &mut dyn Write) -> std::io::Result<()> {
+    let paths = &report.paths;
+    let origin = match paths.origin {
+        PathsOrigin::Environment => "из переменной окружения ZAYAVKA_HOME",
+        PathsOrigin::Explicit => "заданы явно",
+        PathsOrigin::OperatingSystem => "по правилам операционной системы",
+    };
+    let file_note = if paths.config_file_exists {
+        ""
+    } else {
+        " (файла нет — действуют настройки по умолчанию)"
+    };
+    writeln!(
+        out,
+        "Файл настроек: {}{file_note}",
+        paths.config_file.display()
+    )?;
+    writeln!(out, "Папка данных: {}", paths.data_dir.display())?;
+    writeln!(out, "База данных: {}", paths.database_file.display())?;
+    writeln!(
+        out,
+        "Неотправленные описания: {}",
+        paths.pending_dir.display()
+    )?;
+    writeln!(out, "Журналы: {}", paths.log_dir.display())?;
+    writeln!(out, "Папки выбраны {origin}.")?;
+    writeln!(out)?;
 
-impl<'a> Report<'a> {
-    fn gather(
-        paths: &'a Paths,
-        store: &dyn SecretStore,
-        overrides: &'a ProviderOverrides,
-        environment_key_present: bool,
-    ) -> anyhow::Result<Report<'a>> {
-        let file = paths.config_file();
-        let config = Config::load(&file)?;
-        let provider = config::resolve_provider(&config, overrides);
-        // Only the provider in use is asked about, so `config show` touches the keyring once.
-        let key = match &provider {
-            Ok(Some(settings)) => Some(secrets::key_status(
-                store,
-                &settings.profile,
-                environment_key_present,
-            )),
-            _ => None,
-        };
-        let profiles = config
-            .profile_names()
-            .into_iter()
-            .map(|name| {
-                let settings = config.profile_settings(&name);
-                (name, settings)
-            })
-            .collect();
-        Ok(Report {
-            paths,
-            config_file_exists: file.is_file(),
-            config,
-            overrides,
-            provider,
-            key,
-            profiles,
-        })
+    if !report.overridden.is_empty() {
+        writeln!(
+            out,
+            "Переопределено для этого запуска: {}.",
+            report.overridden.join(", ")
+        )?;
     }
-
-    fn overridden_fields(&self) -> Vec<&'static str> {
-        let overrides = self.overrides;
-        [
-            ("profile", overrides.profile.is_some()),
-            ("base_url", overrides.base_url.is_some()),
-            ("model", overrides.model.is_some()),
-            ("schema_mode", overrides.schema_mode.is_some()),
-            ("timeout_secs", overrides.timeout_secs.is_some()),
-            ("attempts", overrides.attempts.is_some()),
-        ]
-        .into_iter()
-        .filter_map(|(name, given)| given.then_some(name))
-        .collect()
+    match (&report.provider, &report.provider_error) {
+        (_, Some(error)) => writeln!(out, "Активный профиль не работает: {}", error.message_ru())?,
+        (None, None) => writeln!(
+            out,
+            "Активный профиль не выбран: заявки составляются без модели. Выберите профиль, \
+             например `zayavka config set active_profile ollama`."
+        )?,
+        (Some(settings), None) => {
+            writeln!(out, "Действующий профиль: {}", settings.profile)?;
+            write_settings(out, settings, "  ")?;
+            if let Some(key) = &report.api_key {
+                writeln!(out, "  API-ключ: {}", describe_key(&key.status, settings))?;
+            }
+        }
     }
-
-    fn to_json(&self) -> serde_json::Value {
-        let error_json = |error: &config::ConfigError| serde_json::json!({"code": error.code(), "message": error.message_ru()});
-        let paths = self.paths;
-        serde_json::json!({
-            "paths": {
-                "origin": paths.origin(),
-                "config_file": paths.config_file(),
-                "config_file_exists": self.config_file_exists,
-                "data_dir": paths.data_dir(),
-                "database_file": paths.database_file(),
-                "pending_dir": paths.pending_dir(),
-                "log_dir": paths.log_dir(),
-            },
-            "active_profile": self.config.active_profile,
-            "overridden": self.overridden_fields(),
-            "provider": self.provider.as_ref().ok().cloned().flatten(),
-            "provider_error": self.provider.as_ref().err().map(error_json),
-            "api_key": self.key.as_ref().map(|status| serde_json::json!({
-                "status": status,
-                "usable_source": status.usable_source(),
-            })),
-            "profiles": self.profiles.iter().map(|(name, settings)| serde_json::json!({
-                "name": name,
-                "in_file": self.config.profiles.contains_key(name),
-                "settings": settings.as_ref().ok(),
-                "error": settings.as_ref().err().map(error_json),
-            })).collect::<Vec<_>>(),
-        })
-    }
-
-    fn write_text(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let paths = self.paths;
-        let origin = match paths.origin() {
-            PathsOrigin::Environment => "из переменной окружения ZAYAVKA_HOME",
-            PathsOrigin::Explicit => "заданы явно",
-            PathsOrigin::OperatingSystem => "по правилам операционной системы",
-        };
-        let file_note = if self.config_file_exists {
+    writeln!(out)?;
+    writeln!(out, "Профили:")?;
+    for profile in &report.profiles {
+        let name = &profile.name;
+        let origin = if profile.in_file {
             ""
         } else {
-            " (файла нет — действуют настройки по умолчанию)"
+            " (встроенный)"
         };
-        writeln!(
-            out,
-            "Файл настроек: {}{file_note}",
-            paths.config_file().display()
-        )?;
-        writeln!(out, "Папка данных: {}", paths.data_dir().display())?;
-        writeln!(out, "База данных: {}", paths.database_file().display())?;
-        writeln!(
-            out,
-            "Неотправленные описания: {}",
-            paths.pending_dir().display()
-        )?;
-        writeln!(out, "Журналы: {}", paths.log_dir().display())?;
-        writeln!(out, "Папки выбраны {origin}.")?;
-        writeln!(out)?;
-
-        let overridden = self.overridden_fields();
-        if !overridden.is_empty() {
-            writeln!(
+        match (&profile.settings, &profile.error) {
+            (Some(settings), _) => writeln!(
                 out,
-                "Переопределено для этого запуска: {}.",
-                overridden.join(", ")
-            )?;
-        }
-        match &self.provider {
-            Ok(None) => writeln!(
-                out,
-                "Активный профиль не выбран: заявки составляются без модели. Выберите профиль, \
-                 например `zayavka config set active_profile ollama`."
+                "  {name}{origin} — {}, {}, модель {}",
+                settings.kind.title(),
+                settings.base_url,
+                settings.model
             )?,
-            Err(error) => writeln!(out, "Активный профиль не работает: {}", error.message_ru())?,
-            Ok(Some(settings)) => {
-                writeln!(out, "Действующий профиль: {}", settings.profile)?;
-                write_settings(out, settings, "  ")?;
-                if let Some(status) = &self.key {
-                    writeln!(out, "  API-ключ: {}", describe_key(status, settings))?;
-                }
+            (None, Some(error)) => {
+                writeln!(out, "  {name}{origin} — не готов: {}", error.message_ru())?
             }
+            (None, None) => writeln!(out, "  {name}{origin}")?,
         }
-        writeln!(out)?;
-        writeln!(out, "Профили:")?;
-        for (name, settings) in &self.profiles {
-            let origin = if self.config.profiles.contains_key(name) {
-                ""
-            } else {
-                " (встроенный)"
-            };
-            match settings {
-                Ok(settings) => writeln!(
-                    out,
-                    "  {name}{origin} — {}, {}, модель {}",
-                    settings.kind.title(),
-                    settings.base_url,
-                    settings.model
-                )?,
-                Err(error) => writeln!(out, "  {name}{origin} — не готов: {}", error.message_ru())?,
-            }
-        }
-        Ok(())
     }
+    Ok(())
 }
 
 fn write_settings(
@@ -362,7 +267,7 @@ fn describe_key(status: &KeyStatus, settings: &ProviderSettings) -> String {
 mod tests {
     use super::*;
     use clap::Parser as _;
-    use zayavka_engine::config::BaseUrl;
+    use zayavka_engine::config::{BaseUrl, ProfileName};
     use zayavka_engine::secrets::{ApiKey, MemoryStore};
 
     const SECRET: &str = "sk-test-0123456789abcdef";

@@ -7,12 +7,15 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use zayavka_core::{Outcome, RawInput, SubjectKind};
 use zayavka_engine::config::{BaseUrl, ProfileName, ProviderOverrides, SchemaMode};
-use zayavka_engine::draft::{DraftCommand, EnvironmentOverrides, InputSource, run_draft_command};
+use zayavka_engine::draft::{
+    DraftCommand, EnvironmentOverrides, InputSource, KeptInput, run_draft_command,
+};
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
 use zayavka_llm::CancellationToken;
 
-use crate::output::print_outcome;
+use crate::USAGE;
+use crate::output::{Rerun, exit_code, print_outcome};
 
 /// Arguments of `zayavka draft`.
 #[derive(Debug, clap::Args)]
@@ -157,38 +160,124 @@ pub fn run(args: DraftArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::R
         }
         result
     });
-    if let (Some(path), Some(record)) = (&args.record, &result.run.record) {
-        let json = serde_json::to_string_pretty(record)?;
-        std::fs::write(path, json + "\n")
-            .with_context(|| format!("не удалось записать «{}»", path.display()))?;
-    }
+    // The outcome is printed first: a record that cannot be written must not hide it.
     let outcome = &result.run.outcome;
-    let mut report = outcome.report();
-    report.retryable = Some(result.run.retryable());
-    report.attempts = Some(result.run.attempt_count());
-    print_outcome(outcome, report, args.json)?;
+    let rerun = rerun_command(&args, &result.kept_input, paths);
+    print_outcome(outcome, result.report(), args.json, Some(&rerun))?;
     let mut stderr = std::io::stderr().lock();
     if let Outcome::Failed(failure) = outcome
         && !failure.detail.is_empty()
     {
-        writeln!(stderr, "Подробности: {}.", failure.detail)?;
+        writeln!(stderr, "Подробности: {}", sentence(&failure.detail))?;
     }
-    if let Some(kept) = &result.kept_input {
-        writeln!(
-            stderr,
-            "Ваш текст сохранён в файле {}. Чтобы повторить: zayavka draft --input {}",
-            kept.display(),
-            kept.display()
-        )?;
-    } else if !matches!(outcome, Outcome::Ready(_))
-        && let Some(path) = &args.input
-    {
-        writeln!(
-            stderr,
-            "Ваш текст остаётся в файле {}. Чтобы повторить: zayavka draft --input {}",
-            path.display(),
-            path.display()
-        )?;
+    match &result.kept_input {
+        KeptInput::NotNeeded => {}
+        KeptInput::Kept(kept) => {
+            writeln!(stderr, "Ваш текст сохранён в файле {}.", kept.display())?;
+        }
+        KeptInput::InFile(path) => {
+            writeln!(stderr, "Ваш текст остаётся в файле {}.", path.display())?;
+        }
+        KeptInput::NotKept { error, json } => {
+            writeln!(stderr, "{}", error.message_ru())?;
+            writeln!(stderr, "{json}")?;
+        }
     }
-    Ok(ExitCode::from(outcome.exit_code()))
+    let mut code = exit_code(outcome);
+    if let (Some(path), Some(record)) = (&args.record, &result.run.record) {
+        let json = serde_json::to_string_pretty(record)? + "\n";
+        if let Err(error) = std::fs::write(path, json) {
+            writeln!(
+                stderr,
+                "Не удалось записать запись о запуске в «{}»: {}. Заявка выше от этого не \
+                 зависит; укажите в --record другой файл, если запись нужна.",
+                path.display(),
+                zayavka_engine::paths::io_error_ru(&error)
+            )?;
+            if code == 0 {
+                code = USAGE;
+            }
+        }
+    }
+    Ok(ExitCode::from(code))
+}
+
+/// A detail as a sentence: capitalised, with exactly one full stop at the end.
+fn sentence(detail: &str) -> String {
+    let detail = detail.trim().trim_end_matches('.');
+    let mut chars = detail.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
+}
+
+/// The command that repeats this draft with the same flags: the typed text replaced by the file
+/// that now keeps it, `--offline` and every provider option as given. A `--record` is left out
+/// so that a rerun does not overwrite the first record.
+fn rerun_command(args: &DraftArgs, kept: &KeptInput, paths: &Paths) -> Rerun {
+    let mut words: Vec<String> = vec!["zayavka".into(), "draft".into()];
+    let input_file = match kept {
+        KeptInput::Kept(path) | KeptInput::InFile(path) => Some(path.clone()),
+        KeptInput::NotNeeded | KeptInput::NotKept { .. } => args.input.clone(),
+    };
+    match input_file {
+        Some(path) => {
+            words.push("--input".into());
+            words.push(path.display().to_string());
+        }
+        None => {
+            let typed = [
+                ("--description", &args.description),
+                ("--location", &args.location),
+                ("--consequences", &args.consequences),
+                ("--desired-actions", &args.desired_actions),
+            ];
+            for (flag, value) in typed {
+                if let Some(value) = value {
+                    words.push(flag.into());
+                    words.push(value.clone());
+                }
+            }
+            if let Some(subject) = args.subject {
+                words.push("--subject".into());
+                words.push(subject.as_str().into());
+            }
+        }
+    }
+    if args.offline {
+        words.push("--offline".into());
+    }
+    let options: [(&str, Option<String>); 6] = [
+        (
+            "--profile",
+            args.profile.as_ref().map(|p| p.as_str().to_owned()),
+        ),
+        (
+            "--base-url",
+            args.base_url.as_ref().map(|u| u.as_str().to_owned()),
+        ),
+        ("--model", args.model.clone()),
+        (
+            "--schema-mode",
+            args.schema_mode.map(|m| m.as_str().to_owned()),
+        ),
+        ("--timeout", args.timeout.map(|t| t.to_string())),
+        ("--attempts", args.attempts.map(|a| a.to_string())),
+    ];
+    for (flag, value) in options {
+        if let Some(value) = value {
+            words.push(flag.into());
+            words.push(value);
+        }
+    }
+    if args.json {
+        words.push("--json".into());
+    }
+    let profile = args
+        .profile
+        .as_ref()
+        .map(|p| p.as_str().to_owned())
+        .or_else(|| zayavka_engine::settings::active_profile_name(paths));
+    Rerun { words, profile }
 }

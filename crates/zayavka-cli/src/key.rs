@@ -117,18 +117,11 @@ pub fn run_with(
     }
 }
 
-/// The profile named on the command line, else the configuration's key profile. The
-/// configuration is only read when needed, so a broken file does not stop `--profile NAME`.
 fn choose_profile(
     named: Option<ProfileName>,
     paths: &Paths,
 ) -> anyhow::Result<(ProfileName, Option<Config>)> {
-    let config = Config::load(&paths.config_file());
-    match (named, config) {
-        (Some(name), config) => Ok((name, config.ok())),
-        (None, Ok(config)) => Ok((config.key_profile(), Some(config))),
-        (None, Err(error)) => Err(error.into()),
-    }
+    Ok(zayavka_engine::settings::choose_key_profile(named, paths)?)
 }
 
 fn set_key(
@@ -198,23 +191,14 @@ fn key_status(
     io: KeyIo<'_>,
 ) -> anyhow::Result<ExitCode> {
     let (profile, _) = choose_profile(args.profile, paths)?;
-    let environment_override = matches!(io.environment_key, Ok(Some(_)));
-    let status = secrets::key_status(store, &profile, environment_override);
-    let usable = status.usable_source();
+    let report = zayavka_engine::settings::key_status_report(store, &profile, io.environment_key);
+    let usable = report.usable_source;
     let out = io.output;
 
     if args.json {
-        let environment_error =
-            io.environment_key.as_ref().err().map(
-                |error| serde_json::json!({"code": error.code(), "message": error.message_ru()}),
-            );
-        let answer = serde_json::json!({
-            "status": status,
-            "usable_source": usable,
-            "environment_error": environment_error,
-        });
-        writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
+        let status = &report.status;
         writeln!(out, "Профиль: {profile}")?;
         let stored = match &status.stored {
             StoredKeyState::Present => "ключ сохранён".to_owned(),
@@ -222,10 +206,10 @@ fn key_status(
             StoredKeyState::Unreachable { message, .. } => format!("недоступно. {message}"),
         };
         writeln!(out, "Хранилище ключей ({}): {stored}", status.backend)?;
-        let environment = match &io.environment_key {
-            Ok(Some(_)) => "задана — используется она, а не ключ из хранилища".to_owned(),
-            Ok(None) => "не задана".to_owned(),
-            Err(error) => format!("задана неверно. {}", error.message_ru()),
+        let environment = match (&report.environment_error, status.environment_override) {
+            (Some(error), _) => format!("задана неверно. {}", error.message_ru()),
+            (None, true) => "задана — используется она, а не ключ из хранилища".to_owned(),
+            (None, false) => "не задана".to_owned(),
         };
         writeln!(out, "Переменная {ENV_API_KEY}: {environment}")?;
         let verdict = match usable {

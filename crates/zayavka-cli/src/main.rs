@@ -68,7 +68,7 @@ struct ReplayArgs {
 }
 
 /// The exit code for usage errors and unreadable files.
-const USAGE: u8 = 2;
+pub(crate) const USAGE: u8 = 2;
 
 /// The environment variable that turns on diagnostic logging to stderr, with `tracing`'s filter
 /// syntax (`ZAYAVKA_LOG=debug`, `ZAYAVKA_LOG=zayavka_llm=trace`). Logs never carry the key.
@@ -119,8 +119,8 @@ fn assemble(args: AssembleArgs) -> anyhow::Result<ExitCode> {
     let input = read_file(&args.input, "файл с данными заявки")?;
     let response = read_file(&args.response, "файл с ответом модели")?;
     let outcome = zayavka_engine::assemble::assemble_from_texts(&input, &response);
-    output::print_outcome(&outcome, outcome.report(), args.json)?;
-    Ok(ExitCode::from(outcome.exit_code()))
+    output::print_outcome(&outcome, outcome.report(), args.json, None)?;
+    Ok(ExitCode::from(output::exit_code(&outcome)))
 }
 
 fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
@@ -137,13 +137,12 @@ fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         eprintln!(
             "Внимание: правовые модули обновились после этой записи ({} → {}), поэтому \
              правовые абзацы могут отличаться от записанных.",
-            record.legal_catalogue_version,
-            zayavka_core::legal::catalogue().version()
+            replay.recorded_catalogue_version, replay.current_catalogue_version
         );
     }
     let outcome = &replay.outcome;
-    output::print_outcome(outcome, outcome.report(), args.json)?;
-    Ok(ExitCode::from(outcome.exit_code()))
+    output::print_outcome(outcome, outcome.report(), args.json, None)?;
+    Ok(ExitCode::from(output::exit_code(outcome)))
 }
 
 fn read_file(path: &std::path::Path, what: &str) -> anyhow::Result<String> {

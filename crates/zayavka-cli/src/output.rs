@@ -1,30 +1,119 @@
 //! Printing outcomes: the request text on stdout (so it can be piped or copied as it is), and
-//! everything said to the resident about it on stderr.
+//! everything said to the resident about it on stderr — what happened, and what to do next,
+//! worded as commands to run. Exit codes are this binary's own.
 
 use std::io::Write;
 
-use zayavka_core::Outcome;
-use zayavka_core::outcome::Report;
+use zayavka_core::{NextStep, Outcome, Report};
 
 /// How many findings of a rejection the text output lists.
 const FINDINGS_SHOWN: usize = 5;
 
-/// Prints an outcome as text, or as one JSON object with `--json`.
-pub fn print_outcome(outcome: &Outcome, report: Report<'_>, json: bool) -> anyhow::Result<()> {
+/// The process exit code for an outcome: 0 ready, 2 invalid input, 3 the resident is asked to
+/// change the text, 4 the model's output was rejected, 5 a technical failure.
+pub fn exit_code(outcome: &Outcome) -> u8 {
+    match outcome {
+        Outcome::Ready(_) => 0,
+        Outcome::InvalidInput(_) => 2,
+        Outcome::NeedsUser { .. } => 3,
+        Outcome::Rejected(_) => 4,
+        Outcome::Failed(_) => 5,
+    }
+}
+
+/// What a draft's next steps need to be worded as commands: the command that repeats it.
+pub struct Rerun {
+    /// The words of the command that repeats the draft with the same flags.
+    pub words: Vec<String>,
+    /// The profile the draft used, for `key set`.
+    pub profile: Option<String>,
+}
+
+impl Rerun {
+    fn line(&self) -> String {
+        shell_words::join(&self.words)
+    }
+
+    fn offline_line(&self) -> String {
+        let mut words = self.words.clone();
+        if !words.iter().any(|w| w == "--offline") {
+            words.push("--offline".to_owned());
+        }
+        shell_words::join(&words)
+    }
+
+    fn key_set_line(&self) -> String {
+        match &self.profile {
+            Some(profile) => shell_words::join(["zayavka", "key", "set", "--profile", profile]),
+            None => "zayavka key set".to_owned(),
+        }
+    }
+}
+
+/// One next step as the command-line tool says it.
+fn next_step_ru(step: NextStep, rerun: &Rerun) -> String {
+    match step {
+        NextStep::FixInput => {
+            "исправьте поля, названные выше, и запустите команду снова".to_owned()
+        }
+        NextStep::DescribeOneProblem => {
+            "опишите одну проблему; для второй составьте отдельную заявку".to_owned()
+        }
+        NextStep::AddDetails => {
+            "допишите в описание, что именно случилось, где и как давно".to_owned()
+        }
+        NextStep::ShortenText => "сократите описание или последствия".to_owned(),
+        NextStep::Retry => format!("повторить: {}", rerun.line()),
+        NextStep::RetryLater => format!("подождать минуту и повторить: {}", rerun.line()),
+        NextStep::DraftWithoutModel => format!("составить без модели: {}", rerun.offline_line()),
+        NextStep::ConfigureProvider => "выбрать провайдера модели: zayavka config set \
+                                        active_profile ИМЯ (openai, openrouter, ollama, lmstudio \
+                                        или llamacpp)"
+            .to_owned(),
+        NextStep::StoreApiKey => format!("сохранить ключ доступа: {}", rerun.key_set_line()),
+        NextStep::CheckProviderSettings => {
+            "проверить адрес сервера, модель и ключ: zayavka doctor".to_owned()
+        }
+        NextStep::SwitchSchemaMode => "выбрать другой режим ответа по схеме: --schema-mode \
+                                       json_object или json_schema (zayavka doctor подскажет, \
+                                       какой принимает сервер)"
+            .to_owned(),
+        NextStep::CheckProviderAccount => {
+            "проверить баланс или квоту в личном кабинете провайдера".to_owned()
+        }
+        NextStep::ConfirmSubject => "чтобы добавить правовой абзац, укажите, к чему относится \
+                                     проблема: --subject ВИД"
+            .to_owned(),
+        _ => String::new(),
+    }
+}
+
+/// Prints an outcome as text, or as one JSON object with `--json`. With `rerun`, the next
+/// steps are printed as commands.
+pub fn print_outcome(
+    outcome: &Outcome,
+    report: Report<'_>,
+    json: bool,
+    rerun: Option<&Rerun>,
+) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
+    let mut stderr = std::io::stderr().lock();
     if json {
         serde_json::to_writer_pretty(&mut stdout, &report)?;
         writeln!(stdout)?;
+        // The next steps go to stderr even then: a script reads stdout, a person the rest.
+        if let Some(rerun) = rerun {
+            print_next_steps(&mut stderr, &report.next_steps, rerun)?;
+        }
         return Ok(());
     }
-    let mut stderr = std::io::stderr().lock();
     match outcome {
         Outcome::Ready(request) => {
-            writeln!(stdout, "{}\n\n{}", request.title, request.body)?;
-            for warning in &request.warnings {
+            writeln!(stdout, "{}", request.plain_text())?;
+            for warning in request.warnings() {
                 writeln!(stderr, "Обратите внимание: {warning}")?;
             }
-            if let Some(omission) = request.legal_omission {
+            if let Some(omission) = request.legal_omission() {
                 writeln!(stderr, "{}", omission.message_ru())?;
             }
         }
@@ -37,22 +126,90 @@ pub fn print_outcome(outcome: &Outcome, report: Report<'_>, json: bool) -> anyho
         Outcome::Rejected(rejection) => {
             writeln!(stderr, "{}", outcome.message_ru())?;
             writeln!(stderr, "Подробности проверки:")?;
-            for finding in rejection.findings.iter().take(FINDINGS_SHOWN) {
-                let place = if finding.field.is_empty() {
+            for finding in rejection.findings().iter().take(FINDINGS_SHOWN) {
+                let place = if finding.field().is_empty() {
                     "ответ"
                 } else {
-                    &finding.field
+                    finding.field()
                 };
-                writeln!(stderr, "— {place}: {}", finding.message)?;
+                writeln!(stderr, "— {place}: {}", finding.message())?;
             }
-            if rejection.findings.len() > FINDINGS_SHOWN {
-                let more = rejection.findings.len() - FINDINGS_SHOWN;
+            if rejection.findings().len() > FINDINGS_SHOWN {
+                let more = rejection.findings().len() - FINDINGS_SHOWN;
                 writeln!(stderr, "— и ещё {more} (все — в выводе с --json).")?;
             }
         }
-        _ => {
+        Outcome::InvalidInput(errors) => {
+            writeln!(stderr, "{}", outcome.message_ru())?;
+            if errors.omitted() > 0 {
+                writeln!(
+                    stderr,
+                    "— и ещё {} (все — в выводе с --json).",
+                    errors.omitted()
+                )?;
+            }
+        }
+        Outcome::Failed(_) => {
             writeln!(stderr, "{}", outcome.message_ru())?;
         }
     }
+    if let Some(rerun) = rerun {
+        print_next_steps(&mut stderr, &report.next_steps, rerun)?;
+    }
     Ok(())
+}
+
+fn print_next_steps(out: &mut dyn Write, steps: &[NextStep], rerun: &Rerun) -> std::io::Result<()> {
+    let lines: Vec<String> = steps
+        .iter()
+        .map(|step| next_step_ru(*step, rerun))
+        .filter(|line| !line.is_empty())
+        .collect();
+    if lines.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "Что можно сделать:")?;
+    for line in lines {
+        writeln!(out, "— {line}")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rerun() -> Rerun {
+        Rerun {
+            words: vec![
+                "zayavka".into(),
+                "draft".into(),
+                "--input".into(),
+                "/tmp/мой файл.json".into(),
+                "--offline".into(),
+            ],
+            profile: Some("work".into()),
+        }
+    }
+
+    #[test]
+    fn every_next_step_is_worded_and_commands_are_quoted() {
+        for step in NextStep::ALL {
+            let line = next_step_ru(*step, &rerun());
+            assert!(!line.is_empty(), "{step}");
+            assert!(!line.ends_with('.'), "{line}");
+        }
+        assert_eq!(
+            next_step_ru(NextStep::Retry, &rerun()),
+            "повторить: zayavka draft --input '/tmp/мой файл.json' --offline"
+        );
+        assert_eq!(
+            next_step_ru(NextStep::DraftWithoutModel, &rerun()),
+            "составить без модели: zayavka draft --input '/tmp/мой файл.json' --offline"
+        );
+        assert_eq!(
+            next_step_ru(NextStep::StoreApiKey, &rerun()),
+            "сохранить ключ доступа: zayavka key set --profile work"
+        );
+    }
 }

@@ -6,7 +6,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use zayavka_core::{ModelReply, Outcome, RawInput, ResidentInput, evaluate_reply, legal, schema};
+use zayavka_core::{
+    ModelReply, Outcome, RawInput, ResidentInput, evaluate_reply, legal_catalogue,
+    request_draft_schema,
+};
 
 fn typical() -> (RawInput, ModelReply) {
     let raw = RawInput {
@@ -42,14 +45,14 @@ fn typical() -> (RawInput, ModelReply) {
 
 fn pipeline(c: &mut Criterion) {
     let (raw, reply) = typical();
-    let schema = schema::request_draft();
-    let catalogue = legal::catalogue();
+    let schema = request_draft_schema();
+    let catalogue = legal_catalogue();
     // Warm the lazily built registry and catalogue, and prove the case is the one meant.
     let input = ResidentInput::parse(&raw).unwrap();
     let Outcome::Ready(request) = evaluate_reply(&input, &reply, schema, catalogue) else {
         panic!("the benchmark case must assemble");
     };
-    assert!(request.subject_module.is_some());
+    assert!(request.subject_module().is_some());
 
     c.bench_function("validate_input_reply_policy_assemble", |b| {
         b.iter(|| {

@@ -6,8 +6,9 @@
 //! final punctuation, and never shortens, splits or rewords anything. A body over the limit is
 //! refused, never cut.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use crate::code::stable_codes;
 use crate::legal::LegalCatalogue;
 use crate::policy::{LegalDecision, OmissionReason};
 use crate::subject::SubjectKind;
@@ -22,10 +23,53 @@ pub const GENERIC_ITEM: &str = "Устранить наблюдаемую про
 /// The line that opens the request block.
 pub const REQUEST_HEADING: &str = "Прошу:";
 
+/// What separates the sections of the body: one blank line.
+const SECTION_SEPARATOR: &str = "\n\n";
+
+stable_codes! {
+    /// Who wrote a part of the request.
+    pub enum Provenance {
+        /// The resident's own words (a request drafted without a model).
+        Resident => "resident",
+        /// The model's description, checked by the core.
+        Model => "model",
+        /// The legal catalogue's curated text.
+        LegalCatalogue => "legal_catalogue",
+    }
+}
+
+stable_codes! {
+    /// Which part of the body a section is.
+    pub enum SectionKind {
+        /// What is observed.
+        Problem => "problem",
+        /// Where, since when, how often.
+        Circumstances => "circumstances",
+        /// What it leads to.
+        Impact => "impact",
+        /// What is unknown and should be checked.
+        Verification => "verification",
+        /// A paragraph of the legal catalogue.
+        Legal => "legal",
+    }
+}
+
+stable_codes! {
+    /// Where the single requested item comes from.
+    pub enum ItemSource {
+        /// The resident's `desired_actions`, in presentation form.
+        ResidentRequest => "resident_request",
+        /// The fixed generic item, because the resident asked for nothing specific.
+        Generic => "generic",
+    }
+}
+
 /// The descriptive part of a request: written by the model, or taken from the resident's own
 /// words when no model is used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DraftText {
+    /// Who wrote it.
+    pub source: Provenance,
     /// A one-line title.
     pub title: String,
     /// What is observed.
@@ -40,21 +84,233 @@ pub struct DraftText {
     pub warnings: Vec<String>,
 }
 
-/// An assembled request, ready to review.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One paragraph of the body before the request block, with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Section {
+    kind: SectionKind,
+    source: Provenance,
+    /// The legal module's id (`common` or a subject kind) for a legal paragraph.
+    module: Option<String>,
+    text: String,
+}
+
+impl Section {
+    /// Which part of the body this is.
+    pub fn kind(&self) -> SectionKind {
+        self.kind
+    }
+
+    /// Who wrote it.
+    pub fn source(&self) -> Provenance {
+        self.source
+    }
+
+    /// The legal module's id, for a legal paragraph.
+    pub fn module(&self) -> Option<&str> {
+        self.module.as_deref()
+    }
+
+    /// The paragraph as it appears in the body.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// The single requested item of a request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RequestItem {
+    text: String,
+    source: ItemSource,
+}
+
+impl RequestItem {
+    /// The item for these desired actions: the resident's words in presentation form, or the
+    /// generic item when they gave none — never both.
+    pub fn for_desired_actions(desired_actions: Option<&str>) -> RequestItem {
+        match desired_actions.and_then(request_item_text) {
+            Some(text) => RequestItem {
+                text,
+                source: ItemSource::ResidentRequest,
+            },
+            None => RequestItem {
+                text: GENERIC_ITEM.to_owned(),
+                source: ItemSource::Generic,
+            },
+        }
+    }
+
+    /// The item as printed after «1. ».
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Where it comes from.
+    pub fn source(&self) -> ItemSource {
+        self.source
+    }
+}
+
+/// An assembled request, ready to review: its sections in order, each with its provenance, and
+/// exactly one requested item. The body is rendered from them and is never parsed back.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
+    title: String,
+    sections: Vec<Section>,
+    item: RequestItem,
+    subject_module: Option<SubjectKind>,
+    legal_omission: Option<OmissionReason>,
+    warnings: Vec<String>,
+    body: String,
+}
+
+impl Request {
     /// The title.
-    pub title: String,
-    /// The body, ending with the single requested item.
-    pub body: String,
-    /// The requested items: always exactly one.
-    pub items: Vec<String>,
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// The sections before the request block, in order.
+    pub fn sections(&self) -> &[Section] {
+        &self.sections
+    }
+
+    /// The single requested item.
+    pub fn item(&self) -> &RequestItem {
+        &self.item
+    }
+
     /// The subject whose legal paragraph the body includes.
-    pub subject_module: Option<SubjectKind>,
+    pub fn subject_module(&self) -> Option<SubjectKind> {
+        self.subject_module
+    }
+
     /// Why no subject paragraph was included.
-    pub legal_omission: Option<OmissionReason>,
-    /// Notes for the resident.
-    pub warnings: Vec<String>,
+    pub fn legal_omission(&self) -> Option<OmissionReason> {
+        self.legal_omission
+    }
+
+    /// Notes for the resident; not part of the body.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The body: the sections separated by blank lines, then «Прошу:» and «1. » with the item.
+    pub fn body(&self) -> &str {
+        &self.body
+    }
+
+    /// The plain text a resident copies: the title, a blank line, the body.
+    pub fn plain_text(&self) -> String {
+        format!("{}{SECTION_SEPARATOR}{}", self.title, self.body)
+    }
+
+    fn new(
+        title: String,
+        sections: Vec<Section>,
+        item: RequestItem,
+        legal: LegalDecision,
+        warnings: Vec<String>,
+    ) -> Result<Request, BodyTooLong> {
+        let body = render_body(&sections, &item);
+        let length = char_count(&body);
+        if length > BODY_LIMIT {
+            return Err(BodyTooLong { length });
+        }
+        Ok(Request {
+            title,
+            sections,
+            item,
+            subject_module: legal.subject(),
+            legal_omission: legal.omission(),
+            warnings,
+            body,
+        })
+    }
+}
+
+fn render_body(sections: &[Section], item: &RequestItem) -> String {
+    let mut body = String::new();
+    for section in sections {
+        body.push_str(&section.text);
+        body.push_str(SECTION_SEPARATOR);
+    }
+    body.push_str(REQUEST_HEADING);
+    body.push_str("\n1. ");
+    body.push_str(&item.text);
+    body
+}
+
+/// The serialised form: the rendered `body` and the one-element `items` list that the
+/// command-line tool has always printed, then the typed parts.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RequestDocument {
+    title: String,
+    body: String,
+    items: Vec<String>,
+    subject_module: Option<SubjectKind>,
+    legal_omission: Option<OmissionReason>,
+    warnings: Vec<String>,
+    sections: Vec<Section>,
+    item: RequestItem,
+}
+
+impl Serialize for Request {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RequestDocument {
+            title: self.title.clone(),
+            body: self.body.clone(),
+            items: vec![self.item.text.clone()],
+            subject_module: self.subject_module,
+            legal_omission: self.legal_omission,
+            warnings: self.warnings.clone(),
+            sections: self.sections.clone(),
+            item: self.item.clone(),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Request {
+    /// A stored request is read back through the same checks as a new one: the body must be
+    /// exactly what its sections and item render to, and the legal fields must agree.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        let document = RequestDocument::deserialize(deserializer)?;
+        let legal = match (document.subject_module, document.legal_omission) {
+            (Some(kind), None) => LegalDecision::Included(kind),
+            (None, Some(reason)) => LegalDecision::Omitted(reason),
+            _ => {
+                return Err(D::Error::custom(
+                    "exactly one of subject_module and legal_omission must be set",
+                ));
+            }
+        };
+        if document.sections.is_empty() || document.sections[0].kind != SectionKind::Problem {
+            return Err(D::Error::custom(
+                "a request starts with its problem section",
+            ));
+        }
+        if document.items != [document.item.text.clone()] {
+            return Err(D::Error::custom("items must hold exactly the one item"));
+        }
+        let request = Request::new(
+            document.title,
+            document.sections,
+            document.item,
+            legal,
+            document.warnings,
+        )
+        .map_err(D::Error::custom)?;
+        if request.body != document.body {
+            return Err(D::Error::custom(
+                "the body is not what the sections and the item render to",
+            ));
+        }
+        Ok(request)
+    }
 }
 
 /// The body would be longer than [`BODY_LIMIT`].
@@ -68,15 +324,16 @@ pub struct BodyTooLong {
 /// The single requested item: the resident's `desired_actions` in presentation form, or the
 /// generic item when they gave none — never both.
 pub fn request_item(desired_actions: Option<&str>) -> String {
-    let Some(text) = desired_actions else {
-        return GENERIC_ITEM.to_owned();
-    };
-    let text = strip_request_prefix(text.trim());
+    desired_actions
+        .and_then(request_item_text)
+        .unwrap_or_else(|| GENERIC_ITEM.to_owned())
+}
+
+/// The resident's words in presentation form, or `None` when nothing is left of them.
+fn request_item_text(desired_actions: &str) -> Option<String> {
+    let text = strip_request_prefix(desired_actions.trim());
     let text = join_lines(text);
-    if text.is_empty() {
-        return GENERIC_ITEM.to_owned();
-    }
-    end_as_sentence(capitalise_first(&text))
+    (!text.is_empty()).then(|| end_as_sentence(capitalise_first(&text)))
 }
 
 /// Removes one leading «Прошу:» in any case, with the white space after it.
@@ -104,37 +361,52 @@ pub fn assemble(
     desired_actions: Option<&str>,
     catalogue: &LegalCatalogue,
 ) -> Result<Request, BodyTooLong> {
-    let item = request_item(desired_actions);
-    let mut parts: Vec<String> = Vec::with_capacity(8);
-    parts.push(section(&text.problem));
-    for optional in [&text.circumstances, &text.impact, &text.verification] {
+    let descriptive = |kind: SectionKind, text_of_section: &str| Section {
+        kind,
+        source: text.source,
+        module: None,
+        text: section(text_of_section),
+    };
+    let mut sections = Vec::with_capacity(8);
+    sections.push(descriptive(SectionKind::Problem, &text.problem));
+    for (kind, optional) in [
+        (SectionKind::Circumstances, &text.circumstances),
+        (SectionKind::Impact, &text.impact),
+        (SectionKind::Verification, &text.verification),
+    ] {
         if let Some(optional) = optional.as_deref().filter(|t| !t.trim().is_empty()) {
-            parts.push(section(optional));
+            sections.push(descriptive(kind, optional));
         }
     }
-    parts.extend(catalogue.common().paragraphs.iter().cloned());
-    if let LegalDecision::Included(kind) = legal {
-        parts.extend(catalogue.subject(kind).paragraphs.iter().cloned());
-    }
-    parts.push(format!("{REQUEST_HEADING}\n1. {item}"));
-    let body = parts.join("\n\n");
-    let length = char_count(&body);
-    if length > BODY_LIMIT {
-        return Err(BodyTooLong { length });
-    }
-    Ok(Request {
-        title: join_lines(&text.title),
-        body,
-        items: vec![item],
-        subject_module: legal.subject(),
-        legal_omission: legal.omission(),
-        warnings: text
-            .warnings
+    let legal_sections = |module: &crate::legal::LegalModule| {
+        module
+            .paragraphs
             .iter()
-            .map(|w| join_lines(w))
-            .filter(|w| !w.is_empty())
-            .collect(),
-    })
+            .map(|paragraph| Section {
+                kind: SectionKind::Legal,
+                source: Provenance::LegalCatalogue,
+                module: Some(module.id.clone()),
+                text: paragraph.clone(),
+            })
+            .collect::<Vec<_>>()
+    };
+    sections.extend(legal_sections(catalogue.common()));
+    if let LegalDecision::Included(kind) = legal {
+        sections.extend(legal_sections(catalogue.subject(kind)));
+    }
+    let warnings = text
+        .warnings
+        .iter()
+        .map(|w| join_lines(w))
+        .filter(|w| !w.is_empty())
+        .collect();
+    Request::new(
+        join_lines(&text.title),
+        sections,
+        RequestItem::for_desired_actions(desired_actions),
+        legal,
+        warnings,
+    )
 }
 
 #[cfg(test)]
@@ -224,6 +496,7 @@ mod tests {
         ) {
             let catalogue = crate::legal::catalogue();
             let text = DraftText {
+                source: Provenance::Model,
                 title: "Заголовок".into(),
                 problem,
                 circumstances,
@@ -240,14 +513,14 @@ mod tests {
             match first {
                 Ok(request) => {
                     let item = request_item(desired.as_deref());
-                    proptest::prop_assert_eq!(&request.items, &vec![item.clone()]);
+                    proptest::prop_assert_eq!(request.item().text(), item.as_str());
                     let ending = format!("\n\n{REQUEST_HEADING}\n1. {item}");
-                    proptest::prop_assert!(request.body.ends_with(&ending));
-                    proptest::prop_assert_eq!(request.body.matches(REQUEST_HEADING).count(), 1);
+                    proptest::prop_assert!(request.body().ends_with(&ending));
+                    proptest::prop_assert_eq!(request.body().matches(REQUEST_HEADING).count(), 1);
                     for paragraph in &catalogue.common().paragraphs {
-                        proptest::prop_assert!(request.body.contains(paragraph.as_str()));
+                        proptest::prop_assert!(request.body().contains(paragraph.as_str()));
                     }
-                    proptest::prop_assert!(char_count(&request.body) <= BODY_LIMIT);
+                    proptest::prop_assert!(char_count(request.body()) <= BODY_LIMIT);
                 }
                 Err(BodyTooLong { length }) => proptest::prop_assert!(length > BODY_LIMIT),
             }

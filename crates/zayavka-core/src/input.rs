@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::subject::SubjectKind;
-use crate::text::char_count;
+use crate::text::{char_count, has_letter, is_invisible_format};
 
 /// Character limits of the input fields, counted after trimming.
 pub mod limits {
@@ -137,6 +137,16 @@ pub enum InputErrorKind {
         /// Its position in the field as typed, counted in characters from 1.
         position: usize,
     },
+    /// The text has no letters (or, outside the description, no letters or digits): only
+    /// punctuation or symbols.
+    NoWords,
+    /// A request drafted without a model would be longer than the body limit.
+    TooLongForRequest {
+        /// The most characters the description may have with the other fields as they are.
+        max: usize,
+        /// How many it has.
+        actual: usize,
+    },
     /// A subject that is not one of the known kinds.
     UnknownSubject {
         /// The value as given.
@@ -174,6 +184,8 @@ impl InputError {
             InputErrorKind::TooLong { .. } => "too_long",
             InputErrorKind::ControlCharacter { .. } => "control_character",
             InputErrorKind::BidiControl { .. } => "bidi_control",
+            InputErrorKind::NoWords => "no_words",
+            InputErrorKind::TooLongForRequest { .. } => "too_long_for_request",
             InputErrorKind::UnknownSubject { .. } => "unknown_subject",
         }
     }
@@ -200,17 +212,17 @@ impl InputError {
     pub fn message_ru(&self) -> String {
         let label = self.field.map(InputField::label_ru).unwrap_or("");
         match &self.kind {
-            InputErrorKind::NotJson { detail } => format!(
-                "Данные заявки не читаются как JSON ({detail}). Проверьте кавычки, запятые и \
-                 скобки в файле."
-            ),
+            InputErrorKind::NotJson { detail } => {
+                format!("Данные заявки не читаются как JSON: {detail}. Исправьте файл.")
+            }
             InputErrorKind::NotAnObject => "Данные заявки должны быть объектом JSON с полями \
                 description, location, consequences, desired_actions и confirmed_subject. \
                 Проверьте файл."
                 .to_owned(),
             InputErrorKind::UnknownField { name } => format!(
-                "Поле «{name}» не предусмотрено. Уберите его: допустимы только description, \
-                 location, consequences, desired_actions и confirmed_subject."
+                "Поле «{}» не предусмотрено. Уберите его: допустимы только description, \
+                 location, consequences, desired_actions и confirmed_subject.",
+                shown_name(name)
             ),
             InputErrorKind::WrongType => {
                 format!("Поле «{label}» должно быть текстом. Впишите текст или уберите поле.")
@@ -247,9 +259,27 @@ impl InputError {
                  его, например перепечатав этот фрагмент.",
                 u32::from(*character)
             ),
+            InputErrorKind::NoWords if self.field == Some(InputField::Description) => {
+                "В описании нет ни одного слова — только знаки или символы. Напишите словами, \
+                 что случилось."
+                    .to_owned()
+            }
+            InputErrorKind::NoWords => format!(
+                "В поле «{label}» нет ни слов, ни цифр — только знаки или символы. Напишите \
+                 текст словами или оставьте поле пустым."
+            ),
+            InputErrorKind::TooLongForRequest { max, actual } => format!(
+                "Без модели заявка складывается из ваших слов и должна уместиться в {} \
+                 символов. С остальными полями, как они заполнены сейчас, описание может \
+                 занимать не больше {max} символов, а в нём {actual}. Сократите описание на \
+                 {} (или место и последствия) — текст не будет обрезан автоматически.",
+                crate::assemble::BODY_LIMIT,
+                actual - max
+            ),
             InputErrorKind::UnknownSubject { value } => format!(
-                "Неизвестный вид проблемы «{value}». Выберите один из списка: {} — или не \
+                "Неизвестный вид проблемы «{}». Выберите один из списка: {} — или не \
                  выбирайте ничего.",
+                shown_name(value),
                 SubjectKind::ALL.map(SubjectKind::as_str).join(", ")
             ),
         }
@@ -262,10 +292,63 @@ impl fmt::Display for InputError {
     }
 }
 
-/// Every problem found in one input, in field order. Never empty.
+/// Every problem found in one input, in field order: never empty, and never more than
+/// [`InputErrors::MAX_KEPT`] (a file with ten thousand unknown fields gets the first few and a
+/// count, not megabytes of errors).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the resident input is invalid ({} problems)", .0.len())]
-pub struct InputErrors(pub Vec<InputError>);
+#[error("the resident input is invalid ({} problems)", self.total())]
+pub struct InputErrors {
+    errors: Vec<InputError>,
+    omitted: usize,
+}
+
+impl InputErrors {
+    /// The most errors kept.
+    pub const MAX_KEPT: usize = 20;
+
+    /// The errors, or `None` when there are none: an error list always says what is wrong.
+    pub fn new(mut errors: Vec<InputError>) -> Option<InputErrors> {
+        if errors.is_empty() {
+            return None;
+        }
+        let omitted = errors.len().saturating_sub(Self::MAX_KEPT);
+        errors.truncate(Self::MAX_KEPT);
+        Some(InputErrors { errors, omitted })
+    }
+
+    fn from_found(errors: Vec<InputError>) -> InputErrors {
+        InputErrors::new(errors).expect("called only with at least one error")
+    }
+
+    /// The errors kept, in field order.
+    pub fn iter(&self) -> std::slice::Iter<'_, InputError> {
+        self.errors.iter()
+    }
+
+    /// The errors kept, in field order.
+    pub fn as_slice(&self) -> &[InputError] {
+        &self.errors
+    }
+
+    /// How many more errors there were beyond those kept.
+    pub fn omitted(&self) -> usize {
+        self.omitted
+    }
+
+    /// How many errors there were in all.
+    pub fn total(&self) -> usize {
+        self.errors.len() + self.omitted
+    }
+}
+
+impl<'a> IntoIterator for &'a InputErrors {
+    type Item = &'a InputError;
+    type IntoIter = std::slice::Iter<'a, InputError>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.errors.iter()
+    }
+}
 
 /// The input exactly as the resident gave it: any text, any length, kept for the record so that
 /// nothing typed is lost even when it is refused.
@@ -359,24 +442,25 @@ impl ResidentInput {
     /// could be read.
     pub fn from_json_str(text: &str) -> Result<ResidentInput, InputErrors> {
         let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-            InputErrors(vec![InputError {
+            InputErrors::from_found(vec![InputError {
                 field: None,
                 kind: InputErrorKind::NotJson {
-                    detail: e.to_string(),
+                    detail: crate::text::json_error_ru(&e),
                 },
             }])
         })?;
         let (raw, mut errors) = RawInput::read_json(&value);
         if matches!(errors.first(), Some(e) if e.kind == InputErrorKind::NotAnObject) {
-            return Err(InputErrors(errors));
+            return Err(InputErrors::from_found(errors));
         }
         // A field of the wrong type was not read, so it must not also be reported as missing.
         let unreadable = |field| errors.iter().any(|e| e.field == Some(field));
         match ResidentInput::parse(&raw) {
             Ok(input) if errors.is_empty() => return Ok(input),
             Ok(_) => {}
-            Err(InputErrors(more)) => {
+            Err(more) => {
                 let more: Vec<InputError> = more
+                    .errors
                     .into_iter()
                     .filter(|e| {
                         !(e.kind == InputErrorKind::Missing && e.field.is_some_and(unreadable))
@@ -386,7 +470,7 @@ impl ResidentInput {
             }
         }
         errors.sort_by_key(|e| e.field.map_or(usize::MAX, |f| f as usize));
-        Err(InputErrors(errors))
+        Err(InputErrors::from_found(errors))
     }
 
     /// Checks and normalises a raw input, reporting every problem found.
@@ -457,7 +541,7 @@ impl ResidentInput {
                 desired_actions,
                 confirmed_subject,
             }),
-            _ => Err(InputErrors(errors)),
+            _ => Err(InputErrors::from_found(errors)),
         }
     }
 
@@ -559,7 +643,15 @@ fn check_text(
         errors.push(error);
         return None;
     }
-    let normalised: String = text.nfc().collect();
+    // Invisible formatting characters (zero-width spaces, soft hyphens, a byte order mark)
+    // come with text copied from web pages and office files; they mean nothing in a request,
+    // so they are dropped and never count towards a limit (ADR 11). Direction controls were
+    // refused above, because they can hide what the text says.
+    let normalised: String = text
+        .chars()
+        .filter(|&c| !is_invisible_format(c))
+        .nfc()
+        .collect();
     let trimmed = normalised.trim();
     let actual = char_count(trimmed);
     if actual == 0 {
@@ -590,8 +682,33 @@ fn check_text(
             },
         ));
         None
+    } else if !has_words(field, trimmed) {
+        errors.push(InputError::new(field, InputErrorKind::NoWords));
+        None
     } else {
         Some(trimmed.to_owned())
+    }
+}
+
+/// Whether a field's text says something in words: the description needs a letter; the other
+/// fields a letter or a digit («5» is a fine entrance number).
+fn has_words(field: InputField, text: &str) -> bool {
+    if field == InputField::Description {
+        has_letter(text)
+    } else {
+        text.chars().any(char::is_alphanumeric)
+    }
+}
+
+/// A name or value given by the resident, cut for a message so that a huge one cannot flood it.
+fn shown_name(name: &str) -> String {
+    const SHOWN: usize = 40;
+    let escaped = crate::text::escape_invisible(name);
+    if char_count(&escaped) <= SHOWN {
+        escaped
+    } else {
+        let cut: String = escaped.chars().take(SHOWN).collect();
+        format!("{cut}…")
     }
 }
 
@@ -627,13 +744,8 @@ mod tests {
     use serde_json::json;
 
     fn parse(value: serde_json::Value) -> Result<ResidentInput, Vec<(String, &'static str)>> {
-        ResidentInput::from_json_str(&value.to_string()).map_err(|errors| {
-            errors
-                .0
-                .iter()
-                .map(|e| (e.field_name(), e.code()))
-                .collect()
-        })
+        ResidentInput::from_json_str(&value.to_string())
+            .map_err(|errors| errors.iter().map(|e| (e.field_name(), e.code())).collect())
     }
 
     fn codes(value: serde_json::Value) -> Vec<(String, &'static str)> {
@@ -692,13 +804,80 @@ mod tests {
     }
 
     #[test]
+    fn invisible_formatting_is_dropped_and_never_counts_towards_a_limit() {
+        // Ten letters with zero-width spaces, a soft hyphen and a byte order mark between them:
+        // what is left is exactly the ten letters.
+        let raw = RawInput {
+            description: Some("\u{feff}Свет\u{200b}не\u{ad}горит\u{2060}".into()),
+            ..RawInput::default()
+        };
+        let input = ResidentInput::parse(&raw).unwrap();
+        assert_eq!(input.description(), "Светнегорит");
+        let at_limit = format!(
+            "{}{}",
+            "а".repeat(limits::DESCRIPTION_MAX),
+            "\u{200b}".repeat(50)
+        );
+        let raw = RawInput {
+            description: Some(at_limit),
+            ..RawInput::default()
+        };
+        assert_eq!(
+            char_count(ResidentInput::parse(&raw).unwrap().description()),
+            limits::DESCRIPTION_MAX
+        );
+    }
+
+    #[test]
+    fn text_without_words_is_refused_in_russian() {
+        assert_eq!(
+            codes(json!({"description": "!!!!!!!!!!!!!!!!!"})),
+            [("description".to_owned(), "no_words")]
+        );
+        assert_eq!(
+            codes(json!({"description": "Свет не горит в подъезде", "desired_actions": "..."})),
+            [("desired_actions".to_owned(), "no_words")]
+        );
+        assert!(parse(json!({"description": "Свет не горит в подъезде", "location": "5"})).is_ok());
+        let raw = RawInput {
+            description: Some("?!?!?!?!?!?!".into()),
+            ..RawInput::default()
+        };
+        let message = ResidentInput::parse(&raw).unwrap_err().as_slice()[0].message_ru();
+        assert!(message.contains("Напишите словами"), "{message}");
+    }
+
+    #[test]
+    fn an_error_list_is_bounded() {
+        let mut object = serde_json::Map::new();
+        object.insert("description".into(), json!("Свет не горит в подъезде"));
+        for i in 0..10_000 {
+            object.insert(format!("поле{i}{}", "x".repeat(100)), json!(1));
+        }
+        let errors = ResidentInput::from_json_str(&serde_json::Value::Object(object).to_string())
+            .unwrap_err();
+        assert_eq!(errors.as_slice().len(), InputErrors::MAX_KEPT);
+        assert_eq!(errors.total(), 10_000);
+        assert!(errors.iter().all(|e| e.message_ru().chars().count() < 300));
+    }
+
+    #[test]
+    fn json_errors_are_explained_in_russian() {
+        let errors = ResidentInput::from_json_str("{\"description\": \"Свет\",}").unwrap_err();
+        let message = errors.as_slice()[0].message_ru();
+        assert!(message.contains("в строке 1"), "{message}");
+        assert!(!message.contains("expected"), "{message}");
+        assert!(!message.contains(".."), "{message}");
+    }
+
+    #[test]
     fn control_and_bidi_characters_are_refused_with_their_position() {
         let raw = RawInput {
             description: Some("Свет\u{0007} не горит неделю".into()),
             location: Some("Подъезд \u{202E}2".into()),
             ..RawInput::default()
         };
-        let errors = ResidentInput::parse(&raw).unwrap_err().0;
+        let errors = ResidentInput::parse(&raw).unwrap_err().as_slice().to_vec();
         assert_eq!(errors[0].code(), "control_character");
         assert_eq!(errors[0].position(), Some(5));
         assert!(errors[0].message_ru().contains("позиции 5"));
@@ -843,8 +1022,8 @@ mod tests {
                     proptest::prop_assert!(input.location().is_none_or(|l| char_count(l) <= limits::LOCATION_MAX));
                     proptest::prop_assert_eq!(ResidentInput::parse(&input.to_raw()).unwrap(), input);
                 }
-                Err(InputErrors(errors)) => {
-                    proptest::prop_assert!(!errors.is_empty());
+                Err(errors) => {
+                    proptest::prop_assert!(errors.total() > 0);
                     for error in &errors {
                         if let Some(position) = error.position() {
                             let text = if error.field == Some(InputField::Description) {

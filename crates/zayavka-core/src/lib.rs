@@ -6,24 +6,55 @@
 //! applies, and the assembly of the final text. This crate does no IO, reads no clock and uses no
 //! randomness: the same input, model response and catalogue always give the same bytes.
 //!
-//! The data flows one way: [`RawInput`] → [`ResidentInput::parse`] → (the model, elsewhere) →
-//! [`ModelReply`] → [`evaluate_reply`] → [`Outcome`].
+//! The data flows one way: [`RawInput`] → [`ResidentInput::parse`] → [`render_prompt`] → (the
+//! model, elsewhere) → [`ModelReply`] → [`evaluate_reply`] → [`Outcome`], whose
+//! [`Request`] keeps its [`Section`]s with their [`Provenance`] and its one [`RequestItem`].
+//!
+//! The modules are private; what other crates may use is re-exported here on purpose.
 
-pub mod assemble;
-pub mod decide;
-pub mod input;
-pub mod legal;
-pub mod outcome;
-pub mod policy;
-pub mod prompt;
-pub mod reply;
-pub mod schema;
-pub mod subject;
-pub mod text;
+mod assemble;
+mod code;
+mod decide;
+mod finding;
+mod input;
+mod legal;
+mod outcome;
+mod policy;
+mod prompt;
+mod reply;
+mod schema;
+mod subject;
+mod text;
 
-pub use assemble::Request;
-pub use decide::{evaluate_reply, offline_request};
-pub use input::{RawInput, ResidentInput};
-pub use outcome::Outcome;
-pub use reply::ModelReply;
-pub use subject::SubjectKind;
+pub use assemble::{
+    BODY_LIMIT, BodyTooLong, DraftText, GENERIC_ITEM, ItemSource, Provenance, REQUEST_HEADING,
+    Request, RequestItem, Section, SectionKind, assemble, request_item,
+};
+pub use code::{StableCode, UnknownCode, check_stable_codes};
+pub use decide::{NO_MODEL_WARNING, evaluate_reply, offline_request};
+pub use finding::{Finding, FindingCode, Rejection, RejectionReason};
+pub use input::{
+    InputError, InputErrorKind, InputErrors, InputField, ModelView, RawInput, ResidentInput,
+    limits as input_limits,
+};
+pub use legal::{
+    LegalCatalogue, LegalCatalogueError, LegalModule, LegalSource, Review, ReviewStatus,
+    catalogue as legal_catalogue, parse_catalogue,
+};
+pub use outcome::{
+    Failure, FailureReason, NeedsUserReason, NextStep, Outcome, Report, ReportError,
+};
+pub use policy::{LegalDecision, OmissionReason, decide_legal_module};
+pub use prompt::{
+    Prompt, SchemaMode, SystemPrompt, reask_message, render as render_prompt, system_prompt,
+};
+pub use reply::{
+    Evidence, ModelDraft, ModelOutcome, ModelReply, ModelSubject, SourceField, decode_reply,
+    limits as model_limits, semantic_findings,
+};
+pub use schema::{
+    RegisteredSchema, SchemaViolation, find as find_schema, registry as schema_registry,
+    request_draft as request_draft_schema, sha256_hex,
+};
+pub use subject::{SubjectKind, UnknownSubjectKind};
+pub use text::{char_count, escape_invisible, json_error_ru};

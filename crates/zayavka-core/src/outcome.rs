@@ -1,79 +1,26 @@
-//! Typed outcomes and their stable reason codes.
+//! Typed outcomes, their stable reason codes, and the next steps a front end offers.
 //!
 //! Every run ends in exactly one [`Outcome`]. The kinds never mix: a technical failure is never
 //! reported as something wrong with the resident's problem, and «not enough information» is
-//! never reported as a rejection.
+//! never reported as a rejection. Messages here say what happened in words that fit any
+//! surface; what to do next is a typed [`NextStep`] that each front end words itself (the
+//! command-line tool as a command, the desktop app as a button). Exit codes are the
+//! command-line tool's own.
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
-use crate::assemble::Request;
+use crate::assemble::{BODY_LIMIT, Request};
+use crate::code::stable_codes;
+#[cfg(test)]
+use crate::finding::{Finding, FindingCode};
+use crate::finding::{Rejection, RejectionReason};
 use crate::input::InputErrors;
+use crate::policy::OmissionReason;
 
-/// One thing found wrong with the model's output, for the record and for `--json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// Where: a JSON pointer into the model's output, or empty for the reply as a whole.
-    pub field: String,
-    /// A stable code.
-    pub code: &'static str,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl Finding {
-    /// A finding at `field`.
-    pub fn new(field: impl Into<String>, code: &'static str, message: impl Into<String>) -> Self {
-        Finding {
-            field: field.into(),
-            code,
-            message: message.into(),
-        }
-    }
-}
-
-macro_rules! reason_codes {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $code:literal,)* }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[non_exhaustive]
-        pub enum $name {
-            $($(#[$vmeta])* $variant,)*
-        }
-
-        impl $name {
-            /// Every reason.
-            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
-
-            /// The stable snake_case code.
-            pub const fn code(self) -> &'static str {
-                match self {
-                    $($name::$variant => $code,)*
-                }
-            }
-
-            /// The reason with this code, if any.
-            pub fn from_code(code: &str) -> Option<$name> {
-                $name::ALL.iter().copied().find(|reason| reason.code() == code)
-            }
-        }
-
-        impl Serialize for $name {
-            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.code())
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.code())
-            }
-        }
-    };
-}
-
-reason_codes! {
+stable_codes! {
     /// Why the resident is asked to change the text; no partial request is produced.
-    NeedsUserReason {
+    #[non_exhaustive]
+    pub enum NeedsUserReason {
         /// The text holds several unrelated problems.
         MultipleProblems => "multiple_problems",
         /// The text holds too little to describe a problem.
@@ -81,44 +28,10 @@ reason_codes! {
     }
 }
 
-reason_codes! {
-    /// Why the model's output could not be used.
-    RejectionReason {
-        /// The model refused.
-        Refusal => "refusal",
-        /// The output was cut off (`finish_reason = length`).
-        Truncated => "truncated",
-        /// The provider's content filter stopped the output.
-        ContentFilter => "content_filter",
-        /// The reply had no content.
-        EmptyResponse => "empty_response",
-        /// The content is not JSON.
-        InvalidJson => "invalid_json",
-        /// The content does not match the registered schema.
-        SchemaViolation => "schema_violation",
-        /// The content breaks a semantic rule.
-        SemanticViolation => "semantic_violation",
-        /// The assembled body is longer than the limit; it is never cut.
-        BodyTooLong => "body_too_long",
-    }
-}
-
-impl RejectionReason {
-    /// Whether asking the model again may give a usable answer: malformed output often is a
-    /// one-off, while a refusal or a filtered answer will most likely repeat.
-    pub fn may_reask(self) -> bool {
-        matches!(
-            self,
-            RejectionReason::InvalidJson
-                | RejectionReason::SchemaViolation
-                | RejectionReason::EmptyResponse
-        )
-    }
-}
-
-reason_codes! {
+stable_codes! {
     /// A technical failure: nothing was learned about the resident's problem.
-    FailureReason {
+    #[non_exhaustive]
+    pub enum FailureReason {
         /// The provider did not answer in time.
         Timeout => "timeout",
         /// The provider limited the rate of requests.
@@ -129,6 +42,8 @@ reason_codes! {
         Auth => "auth",
         /// The provider refused the request as malformed.
         BadRequest => "bad_request",
+        /// The provider does not take the requested response format (schema mode).
+        SchemaModeUnsupported => "schema_mode_unsupported",
         /// The provider account has no quota left.
         InsufficientQuota => "insufficient_quota",
         /// The provider's response exceeded the size cap.
@@ -146,7 +61,8 @@ reason_codes! {
 
 impl FailureReason {
     /// What happened and what to do, for the resident, in Russian. It speaks about the
-    /// connection to the model only, never about the resident's problem or text.
+    /// connection to the model only, never about the resident's problem or text, and names no
+    /// command or button: the front end adds its own wording of [`FailureReason::next_steps`].
     pub const fn message_ru(self) -> &'static str {
         match self {
             FailureReason::Timeout => {
@@ -158,15 +74,18 @@ impl FailureReason {
             }
             FailureReason::Unavailable => {
                 "Сервис модели сейчас недоступен. Проверьте подключение к интернету и адрес \
-                 сервиса в настройках (zayavka doctor), затем попробуйте снова."
+                 сервиса в настройках, затем попробуйте снова."
             }
             FailureReason::Auth => {
-                "Сервис модели не принял ключ доступа. Проверьте ключ и задайте его заново \
-                 командой zayavka key set."
+                "Сервис модели не принял ключ доступа. Проверьте ключ и задайте его заново."
             }
             FailureReason::BadRequest => {
                 "Сервис модели отклонил технические параметры запроса. Проверьте название \
-                 модели и настройки сервиса (zayavka doctor)."
+                 модели и настройки сервиса."
+            }
+            FailureReason::SchemaModeUnsupported => {
+                "Сервер модели не принимает выбранный режим ответа по схеме. Выберите в \
+                 настройках другой режим."
             }
             FailureReason::InsufficientQuota => {
                 "У учётной записи сервиса модели закончились средства или квота. Пополните \
@@ -181,34 +100,69 @@ impl FailureReason {
                  или проверьте адрес сервиса в настройках."
             }
             FailureReason::NoApiKey => {
-                "Ключ доступа к сервису модели не задан. Задайте его командой zayavka key set \
-                 или переменной окружения ZAYAVKA_API_KEY."
+                "Ключ доступа к сервису модели не задан. Задайте ключ, чтобы составлять \
+                 заявки с моделью."
             }
             FailureReason::BadConfig => {
-                "Сервис модели не настроен или настроен неверно. Проверьте настройки: \
-                 zayavka doctor."
+                "Сервис модели не настроен или настроен неверно. Проверьте настройки."
             }
             FailureReason::Cancelled => "Запрос к сервису модели отменён.",
         }
     }
+
+    /// What the resident can do about this failure, the most useful first.
+    pub fn next_steps(self) -> Vec<NextStep> {
+        let first: &[NextStep] = match self {
+            FailureReason::Timeout | FailureReason::ResponseTooLarge | FailureReason::Cancelled => {
+                &[NextStep::Retry]
+            }
+            FailureReason::RateLimited => &[NextStep::RetryLater],
+            FailureReason::Unavailable | FailureReason::InvalidResponse => {
+                &[NextStep::Retry, NextStep::CheckProviderSettings]
+            }
+            FailureReason::Auth | FailureReason::NoApiKey => &[NextStep::StoreApiKey],
+            FailureReason::BadRequest => &[NextStep::CheckProviderSettings],
+            FailureReason::SchemaModeUnsupported => &[NextStep::SwitchSchemaMode],
+            FailureReason::InsufficientQuota => &[NextStep::CheckProviderAccount],
+            FailureReason::BadConfig => &[NextStep::ConfigureProvider],
+        };
+        let mut steps = first.to_vec();
+        steps.push(NextStep::DraftWithoutModel);
+        steps
+    }
 }
 
-/// Model output that could not be used, with everything found wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rejection {
-    /// Why.
-    pub reason: RejectionReason,
-    /// What was found.
-    pub findings: Vec<Finding>,
-}
-
-impl Rejection {
-    /// A rejection with one finding.
-    pub fn single(reason: RejectionReason, finding: Finding) -> Rejection {
-        Rejection {
-            reason,
-            findings: vec![finding],
-        }
+stable_codes! {
+    /// Something the resident can do next. Each front end words it itself: the command-line
+    /// tool as a command to run, the desktop app as a button or a focused field.
+    #[non_exhaustive]
+    pub enum NextStep {
+        /// Correct the fields the errors name.
+        FixInput => "fix_input",
+        /// Describe one problem per request.
+        DescribeOneProblem => "describe_one_problem",
+        /// Say more about what happened, where and since when.
+        AddDetails => "add_details",
+        /// Shorten the text so that the request fits.
+        ShortenText => "shorten_text",
+        /// Try the same request again now.
+        Retry => "retry",
+        /// Wait a little, then try again.
+        RetryLater => "retry_later",
+        /// Draft the request from the resident's own words, without a model.
+        DraftWithoutModel => "draft_without_model",
+        /// Choose and set up a model provider.
+        ConfigureProvider => "configure_provider",
+        /// Store (or replace) the provider's API key.
+        StoreApiKey => "store_api_key",
+        /// Check the provider's address and model.
+        CheckProviderSettings => "check_provider_settings",
+        /// Choose the other schema mode for this provider.
+        SwitchSchemaMode => "switch_schema_mode",
+        /// Check the balance or quota of the provider account.
+        CheckProviderAccount => "check_provider_account",
+        /// Say what the problem concerns, so that a legal paragraph can be added.
+        ConfirmSubject => "confirm_subject",
     }
 }
 
@@ -219,7 +173,7 @@ pub struct Failure {
     pub reason: FailureReason,
     /// Whether trying again later may help.
     pub retryable: bool,
-    /// A technical detail for the record, with every secret already removed.
+    /// A technical detail for the record, in Russian, with every secret already removed.
     pub detail: String,
 }
 
@@ -261,20 +215,9 @@ impl Outcome {
         match self {
             Outcome::Ready(_) => None,
             Outcome::NeedsUser { reason, .. } => Some(reason.code()),
-            Outcome::Rejected(rejection) => Some(rejection.reason.code()),
+            Outcome::Rejected(rejection) => Some(rejection.reason().code()),
             Outcome::Failed(failure) => Some(failure.reason.code()),
             Outcome::InvalidInput(_) => Some("invalid_input"),
-        }
-    }
-
-    /// The process exit code the command-line tool uses for this outcome.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            Outcome::Ready(_) => 0,
-            Outcome::InvalidInput(_) => 2,
-            Outcome::NeedsUser { .. } => 3,
-            Outcome::Rejected(_) => 4,
-            Outcome::Failed(_) => 5,
         }
     }
 
@@ -286,20 +229,47 @@ impl Outcome {
         }
     }
 
-    /// The machine-readable report: `{outcome, reason, request, errors}`.
+    /// Whether trying the same request again may help: only a retryable technical failure.
+    pub fn retryable(&self) -> bool {
+        matches!(self, Outcome::Failed(failure) if failure.retryable)
+    }
+
+    /// What the resident can do next, the most useful first.
+    pub fn next_steps(&self) -> Vec<NextStep> {
+        match self {
+            Outcome::Ready(request) => match request.legal_omission() {
+                Some(OmissionReason::NotConfirmed | OmissionReason::SubjectMismatch) => {
+                    vec![NextStep::ConfirmSubject]
+                }
+                _ => Vec::new(),
+            },
+            Outcome::NeedsUser {
+                reason: NeedsUserReason::MultipleProblems,
+                ..
+            } => vec![NextStep::DescribeOneProblem],
+            Outcome::NeedsUser { .. } => vec![NextStep::AddDetails],
+            Outcome::Rejected(rejection) if rejection.reason() == RejectionReason::BodyTooLong => {
+                vec![NextStep::ShortenText]
+            }
+            Outcome::Rejected(_) => vec![NextStep::Retry, NextStep::DraftWithoutModel],
+            Outcome::Failed(failure) => failure.reason.next_steps(),
+            Outcome::InvalidInput(_) => vec![NextStep::FixInput],
+        }
+    }
+
+    /// The machine-readable report: `{outcome, reason, request, errors, next_steps}`.
     pub fn report(&self) -> Report<'_> {
         let errors = match self {
             Outcome::Rejected(rejection) => rejection
-                .findings
+                .findings()
                 .iter()
                 .map(|f| ReportError {
-                    field: f.field.clone(),
-                    code: f.code,
-                    message: f.message.clone(),
+                    field: f.field().to_owned(),
+                    code: f.code().code(),
+                    message: f.message().to_owned(),
                 })
                 .collect(),
             Outcome::InvalidInput(errors) => errors
-                .0
                 .iter()
                 .map(|e| ReportError {
                     field: e.field_name(),
@@ -323,6 +293,7 @@ impl Outcome {
                 Outcome::NeedsUser { hints, .. } => hints.clone(),
                 _ => Vec::new(),
             },
+            next_steps: self.next_steps(),
             retryable: match self {
                 Outcome::Failed(failure) => Some(failure.retryable),
                 _ => None,
@@ -331,7 +302,7 @@ impl Outcome {
         }
     }
 
-    /// What happened and what to do next, for the resident, in Russian.
+    /// What happened, for the resident, in Russian, in words that fit any surface.
     pub fn message_ru(&self) -> String {
         match self {
             Outcome::Ready(_) => "Заявка готова. Проверьте текст перед отправкой.".to_owned(),
@@ -346,27 +317,26 @@ impl Outcome {
                  где и как давно — и попробуйте снова."
                     .to_owned()
             }
-            Outcome::Rejected(rejection) if rejection.reason == RejectionReason::BodyTooLong => {
-                "Текст заявки получился длиннее 2 500 символов, а сокращать его без вас Заявка \
-                 не будет. Это не оценка вашей проблемы: заявка просто должна помещаться на \
-                 страницу. Ваш текст сохранён: сократите описание или последствия и \
-                 попробуйте снова."
-                    .to_owned()
+            Outcome::Rejected(rejection) if rejection.reason() == RejectionReason::BodyTooLong => {
+                format!(
+                    "Текст заявки получился длиннее {} символов, а сокращать его без вас Заявка \
+                     не будет. Это не оценка вашей проблемы: заявка просто должна помещаться на \
+                     страницу. Сократите описание или последствия и попробуйте снова.",
+                    limit_ru(BODY_LIMIT)
+                )
             }
             Outcome::Rejected(rejection) => format!(
                 "Ответ модели не прошёл проверку ({}), поэтому черновик не показан. Это \
-                 техническая неудача, а не оценка вашей проблемы. Ваш текст сохранён: \
-                 попробуйте ещё раз или составьте заявку без модели (--offline).",
-                rejection_ru(rejection.reason)
+                 техническая неудача, а не оценка вашей проблемы.",
+                rejection_ru(rejection.reason())
             ),
             Outcome::Failed(failure) => format!(
-                "{} Это техническая неудача, а не оценка вашей проблемы. Ваш текст сохранён; \
-                 без модели заявку можно составить с --offline.",
+                "{} Это техническая неудача, а не оценка вашей проблемы.",
                 failure.reason.message_ru()
             ),
             Outcome::InvalidInput(errors) => {
                 let mut message = "Заявку нельзя составить, пока не исправлены поля:".to_owned();
-                for error in &errors.0 {
+                for error in errors.iter() {
                     message.push_str("\n— ");
                     message.push_str(&error.message_ru());
                 }
@@ -376,6 +346,19 @@ impl Outcome {
     }
 }
 
+/// A number of characters grouped by thousands as Russian writes it: `2 500`.
+fn limit_ru(limit: usize) -> String {
+    let digits = limit.to_string();
+    let mut grouped = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(' ');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
 fn rejection_ru(reason: RejectionReason) -> &'static str {
     match reason {
         RejectionReason::Refusal => "модель отказалась отвечать",
@@ -383,8 +366,9 @@ fn rejection_ru(reason: RejectionReason) -> &'static str {
         RejectionReason::ContentFilter => "ответ остановил фильтр провайдера",
         RejectionReason::EmptyResponse => "ответ пустой",
         RejectionReason::InvalidJson | RejectionReason::SchemaViolation => "ответ не в том формате",
+        RejectionReason::UnsafeText => "в ответе есть невидимые или управляющие символы",
         RejectionReason::SemanticViolation => "ответ нарушает правила составления заявки",
-        RejectionReason::BodyTooLong => "текст заявки длиннее 2 500 символов",
+        RejectionReason::BodyTooLong => "текст заявки слишком длинный",
     }
 }
 
@@ -413,6 +397,8 @@ pub struct Report<'a> {
     /// For `needs_user`: the model's notes on what to change.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hints: Vec<String>,
+    /// What the resident can do next.
+    pub next_steps: Vec<NextStep>,
     /// For runs that called a model: whether retrying may help.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retryable: Option<bool>,
@@ -424,9 +410,13 @@ pub struct Report<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::check_stable_codes;
 
     #[test]
     fn reason_codes_are_unique_and_round_trip() {
+        check_stable_codes::<NeedsUserReason>().unwrap();
+        check_stable_codes::<FailureReason>().unwrap();
+        check_stable_codes::<NextStep>().unwrap();
         let mut seen = std::collections::HashSet::new();
         for code in NeedsUserReason::ALL
             .iter()
@@ -435,57 +425,109 @@ mod tests {
             .chain(FailureReason::ALL.iter().map(|r| r.code()))
         {
             assert!(seen.insert(code), "duplicate reason code {code}");
-            assert!(code.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
         }
-        for reason in FailureReason::ALL {
-            assert_eq!(FailureReason::from_code(reason.code()), Some(*reason));
-        }
+    }
+
+    fn failed(reason: FailureReason) -> Outcome {
+        Outcome::Failed(Failure {
+            reason,
+            retryable: true,
+            detail: String::new(),
+        })
     }
 
     #[test]
     fn technical_failures_never_read_as_a_verdict_on_the_problem() {
         for reason in FailureReason::ALL {
-            let outcome = Outcome::Failed(Failure {
-                reason: *reason,
-                retryable: true,
-                detail: String::new(),
-            });
-            let message = outcome.message_ru();
+            let message = failed(*reason).message_ru();
             assert!(message.contains("техническая неудача"), "{message}");
-            assert!(message.contains("текст сохранён"), "{message}");
         }
         for reason in RejectionReason::ALL {
-            let outcome = Outcome::Rejected(Rejection {
-                reason: *reason,
-                findings: vec![],
-            });
+            let finding = Finding::new("", FindingCode::Schema, "x");
+            let outcome = Outcome::Rejected(Rejection::single(*reason, finding));
             assert!(outcome.message_ru().contains("не оценка вашей проблемы"));
         }
     }
 
     #[test]
-    fn exit_codes_are_stable() {
-        let failed = Outcome::Failed(Failure {
-            reason: FailureReason::Timeout,
-            retryable: true,
-            detail: String::new(),
-        });
-        assert_eq!(failed.exit_code(), 5);
+    fn no_message_names_a_command_a_flag_or_a_variable() {
+        let mut messages: Vec<String> = FailureReason::ALL
+            .iter()
+            .map(|r| failed(*r).message_ru())
+            .collect();
+        for reason in RejectionReason::ALL {
+            let finding = Finding::new("", FindingCode::Schema, "x");
+            messages.push(Outcome::Rejected(Rejection::single(*reason, finding)).message_ru());
+        }
+        for reason in NeedsUserReason::ALL {
+            messages.push(
+                Outcome::NeedsUser {
+                    reason: *reason,
+                    hints: vec![],
+                }
+                .message_ru(),
+            );
+        }
+        for message in messages {
+            for word in ["zayavka", "--", "ZAYAVKA_", "doctor", "key set", "сохранён"] {
+                assert!(!message.contains(word), "{word:?} in {message}");
+            }
+            assert!(!message.contains(".."), "doubled full stop in {message}");
+        }
+    }
+
+    #[test]
+    fn every_failure_offers_a_way_forward_and_drafting_without_a_model() {
+        for reason in FailureReason::ALL {
+            let steps = reason.next_steps();
+            assert!(steps.len() >= 2, "{reason}");
+            assert_eq!(steps.last(), Some(&NextStep::DraftWithoutModel), "{reason}");
+        }
+        assert_eq!(
+            FailureReason::NoApiKey.next_steps()[0],
+            NextStep::StoreApiKey
+        );
+        assert_eq!(
+            FailureReason::BadConfig.next_steps()[0],
+            NextStep::ConfigureProvider
+        );
+        assert_eq!(
+            FailureReason::SchemaModeUnsupported.next_steps()[0],
+            NextStep::SwitchSchemaMode
+        );
+        assert_eq!(
+            FailureReason::RateLimited.next_steps()[0],
+            NextStep::RetryLater
+        );
+    }
+
+    #[test]
+    fn the_report_carries_next_steps_and_hints() {
         let needs_user = Outcome::NeedsUser {
             reason: NeedsUserReason::MultipleProblems,
             hints: vec!["Опишите качели отдельно.".into()],
         };
-        assert_eq!(needs_user.exit_code(), 3);
         assert_eq!(
-            serde_json::to_value(needs_user.report()).unwrap()["hints"],
-            serde_json::json!(["Опишите качели отдельно."])
+            serde_json::to_value(needs_user.report()).unwrap(),
+            serde_json::json!({
+                "outcome": "needs_user", "reason": "multiple_problems", "request": null,
+                "errors": [], "hints": ["Опишите качели отдельно."],
+                "next_steps": ["describe_one_problem"],
+            })
         );
         assert_eq!(
-            serde_json::to_value(failed.report()).unwrap(),
+            serde_json::to_value(failed(FailureReason::Timeout).report()).unwrap(),
             serde_json::json!({
                 "outcome": "failed", "reason": "timeout", "request": null, "retryable": true,
                 "errors": [{"field": "", "code": "timeout", "message": ""}],
+                "next_steps": ["retry", "draft_without_model"],
             })
         );
+    }
+
+    #[test]
+    fn limits_are_written_as_russian_typography_does() {
+        assert_eq!(limit_ru(2_500), "2 500");
+        assert_eq!(limit_ru(120), "120");
     }
 }

@@ -5,38 +5,28 @@
 //! model offers as evidence occurs verbatim in the field it names. Anything less omits the
 //! paragraph with one recorded reason; an omission never rejects the draft.
 
-use serde::Serialize;
+use crate::code::stable_codes;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::input::ResidentInput;
 use crate::reply::{ModelSubject, SourceField};
 use crate::subject::SubjectKind;
 
-/// Why a subject's legal paragraph was left out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OmissionReason {
-    /// The resident did not confirm a subject.
-    NotConfirmed,
-    /// The model did not classify a subject (or no model was used).
-    NoModelSubject,
-    /// The model's subject differs from the resident's.
-    SubjectMismatch,
-    /// A quote does not occur verbatim in the field it names.
-    EvidenceNotVerbatim,
+stable_codes! {
+    /// Why a subject's legal paragraph was left out.
+    pub enum OmissionReason {
+        /// The resident did not confirm a subject.
+        NotConfirmed => "not_confirmed",
+        /// The model did not classify a subject (or no model was used).
+        NoModelSubject => "no_model_subject",
+        /// The model's subject differs from the resident's.
+        SubjectMismatch => "subject_mismatch",
+        /// A quote does not occur verbatim in the field it names.
+        EvidenceNotVerbatim => "evidence_not_verbatim",
+    }
 }
 
 impl OmissionReason {
-    /// The stable snake_case code.
-    pub const fn code(self) -> &'static str {
-        match self {
-            OmissionReason::NotConfirmed => "not_confirmed",
-            OmissionReason::NoModelSubject => "no_model_subject",
-            OmissionReason::SubjectMismatch => "subject_mismatch",
-            OmissionReason::EvidenceNotVerbatim => "evidence_not_verbatim",
-        }
-    }
-
     /// A short explanation for the resident, in Russian.
     pub const fn message_ru(self) -> &'static str {
         match self {

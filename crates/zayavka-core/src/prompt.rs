@@ -8,8 +8,8 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::finding::Finding;
 use crate::input::ResidentInput;
-use crate::outcome::Finding;
 use crate::schema::{RegisteredSchema, sha256_hex};
 
 /// How the provider is asked for structured output.
@@ -102,12 +102,12 @@ const REASK_FINDINGS_MAX: usize = 10;
 pub fn reask_message(findings: &[Finding]) -> String {
     let mut message = "Твой ответ не прошёл проверку:\n".to_owned();
     for finding in findings.iter().take(REASK_FINDINGS_MAX) {
-        let place = if finding.field.is_empty() {
+        let place = if finding.field().is_empty() {
             "ответ"
         } else {
-            &finding.field
+            finding.field()
         };
-        message.push_str(&format!("- {place}: {}\n", finding.message));
+        message.push_str(&format!("- {place}: {}\n", finding.message()));
     }
     message.push_str(
         "Ответь заново одним JSON-объектом строго по схеме, по тем же правилам и с теми же \
@@ -181,14 +181,22 @@ mod tests {
     #[test]
     fn a_reask_lists_what_was_wrong_and_asks_for_json_again() {
         let findings = vec![
-            Finding::new("", "invalid_json", "Ответ модели — не JSON (EOF)."),
-            Finding::new("/title", "schema", "42 is not of type \"string\""),
+            Finding::new(
+                "",
+                crate::finding::FindingCode::InvalidJson,
+                "Ответ модели — не JSON (EOF).",
+            ),
+            Finding::new(
+                "/title",
+                crate::finding::FindingCode::Schema,
+                "42 is not of type \"string\"",
+            ),
         ];
         let message = reask_message(&findings);
         assert!(message.contains("- ответ: Ответ модели — не JSON (EOF)."));
         assert!(message.contains("- /title: 42 is not of type \"string\""));
         assert!(message.ends_with("без разметки Markdown."));
-        let many = vec![Finding::new("/x", "schema", "bad"); 30];
+        let many = vec![Finding::new("/x", crate::finding::FindingCode::Schema, "bad"); 30];
         assert_eq!(
             reask_message(&many).matches("- /x").count(),
             REASK_FINDINGS_MAX

@@ -7,12 +7,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::finding::{Finding, FindingCode, Rejection, RejectionReason};
 use crate::input::InputField;
-use crate::outcome::{Finding, Rejection, RejectionReason};
 use crate::schema::RegisteredSchema;
 use crate::subject::SubjectKind;
 use crate::text::{
     char_count, contains_legal_reference, contains_request_word, contains_url, is_line_break,
+    is_number_out_of_range, is_unsafe_in_model_text, json_error_ru,
 };
 
 /// What the model answered, independent of the provider's protocol.
@@ -134,7 +135,7 @@ pub fn decode_reply(
             RejectionReason::Refusal,
             Finding::new(
                 "",
-                "refusal",
+                FindingCode::Refusal,
                 format!("Модель отказалась отвечать: «{refusal}»."),
             ),
         ));
@@ -145,7 +146,7 @@ pub fn decode_reply(
                 RejectionReason::Truncated,
                 Finding::new(
                     "",
-                    "finish_reason_length",
+                    FindingCode::FinishReasonLength,
                     "Ответ модели оборвался на ограничении длины.",
                 ),
             ));
@@ -155,7 +156,7 @@ pub fn decode_reply(
                 RejectionReason::ContentFilter,
                 Finding::new(
                     "",
-                    "finish_reason_content_filter",
+                    FindingCode::FinishReasonContentFilter,
                     "Ответ модели был остановлен фильтром содержимого провайдера.",
                 ),
             ));
@@ -169,33 +170,110 @@ pub fn decode_reply(
         .ok_or_else(|| {
             Rejection::single(
                 RejectionReason::EmptyResponse,
-                Finding::new("", "empty_content", "Модель вернула пустой ответ."),
+                Finding::new(
+                    "",
+                    FindingCode::EmptyContent,
+                    "Модель вернула пустой ответ.",
+                ),
             )
         })?;
     let value: serde_json::Value = serde_json::from_str(content).map_err(|e| {
+        // Valid JSON with a number no field can hold breaks the schema, not the syntax.
+        if is_number_out_of_range(&e) {
+            return Rejection::single(
+                RejectionReason::SchemaViolation,
+                Finding::new(
+                    "",
+                    FindingCode::NumberOutOfRange,
+                    format!(
+                        "В ответе модели слишком большое число: {}.",
+                        json_error_ru(&e)
+                    ),
+                ),
+            );
+        }
         Rejection::single(
             RejectionReason::InvalidJson,
-            Finding::new("", "invalid_json", format!("Ответ модели — не JSON ({e}).")),
+            Finding::new(
+                "",
+                FindingCode::InvalidJson,
+                format!("Ответ модели — не JSON: {}.", json_error_ru(&e)),
+            ),
         )
     })?;
     let violations = schema.violations(&value);
     if !violations.is_empty() {
-        return Err(Rejection {
-            reason: RejectionReason::SchemaViolation,
-            findings: violations
-                .into_iter()
-                .map(|v| Finding::new(v.path, "schema", v.message))
-                .collect(),
-        });
+        let findings = violations
+            .into_iter()
+            .map(|v| Finding::new(v.path, FindingCode::Schema, v.message))
+            .collect();
+        return Err(Rejection::new(RejectionReason::SchemaViolation, findings)
+            .expect("there is at least one violation"));
     }
     // The schema already denies unknown fields; the typed decode denies them again so that the
     // types, not only the schema file, guarantee it.
-    serde_json::from_value(value).map_err(|e| {
+    let draft: ModelDraft = serde_json::from_value(value).map_err(|e| {
         Rejection::single(
             RejectionReason::SchemaViolation,
-            Finding::new("", "decode", e.to_string()),
+            Finding::new("", FindingCode::Decode, e.to_string()),
         )
-    })
+    })?;
+    match Rejection::new(RejectionReason::UnsafeText, unsafe_text_findings(&draft)) {
+        Some(rejection) => Err(rejection),
+        None => Ok(draft),
+    }
+}
+
+/// Every text the model wrote, with its JSON pointer.
+fn model_texts(draft: &ModelDraft) -> Vec<(String, &str)> {
+    let mut texts = Vec::new();
+    for (name, value) in [
+        ("title", &draft.title),
+        ("problem", &draft.problem),
+        ("circumstances", &draft.circumstances),
+        ("impact", &draft.impact),
+        ("verification", &draft.verification),
+    ] {
+        if let Some(text) = value.as_deref() {
+            texts.push((format!("/{name}"), text));
+        }
+    }
+    for (i, warning) in draft.warnings.iter().enumerate() {
+        texts.push((format!("/warnings/{i}"), warning.as_str()));
+    }
+    if let Some(subject) = &draft.subject {
+        for (i, evidence) in subject.evidence.iter().enumerate() {
+            texts.push((
+                format!("/subject/evidence/{i}/quote"),
+                evidence.quote.as_str(),
+            ));
+        }
+    }
+    texts
+}
+
+/// The model's text is untrusted input, exactly like the resident's: a control character, an
+/// escape sequence, a direction override or an invisible character in any field could hide
+/// words or steer a terminal, so it is refused before anything is printed, stored or
+/// assembled (OWASP LLM05, improper output handling).
+fn unsafe_text_findings(draft: &ModelDraft) -> Vec<Finding> {
+    model_texts(draft)
+        .into_iter()
+        .filter_map(|(path, text)| {
+            let (position, character) = text
+                .chars()
+                .zip(1..)
+                .find_map(|(c, position)| is_unsafe_in_model_text(c).then_some((position, c)))?;
+            Some(Finding::new(
+                path,
+                FindingCode::UnsafeCharacter,
+                format!(
+                    "На позиции {position} стоит управляющий или невидимый символ U+{:04X}.",
+                    u32::from(character)
+                ),
+            ))
+        })
+        .collect()
 }
 
 /// Checks the rules a schema cannot express. Returns every finding; an empty list means the
@@ -210,7 +288,7 @@ pub fn semantic_findings(draft: &ModelDraft) -> Vec<Finding> {
         if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
             findings.push(Finding::new(
                 format!("/{name}"),
-                "required_for_draft",
+                FindingCode::RequiredForDraft,
                 format!("Поле {name} обязательно, когда модель составила черновик."),
             ));
         }
@@ -230,35 +308,35 @@ pub fn semantic_findings(draft: &ModelDraft) -> Vec<Finding> {
         if text.trim().is_empty() {
             findings.push(Finding::new(
                 &path,
-                "blank",
+                FindingCode::Blank,
                 "Поле состоит из одних пробелов.",
             ));
         }
         if text.chars().any(is_line_break) {
             findings.push(Finding::new(
                 &path,
-                "line_break",
+                FindingCode::LineBreak,
                 "Поле должно быть одной строкой.",
             ));
         }
         if contains_request_word(text) {
             findings.push(Finding::new(
                 &path,
-                "request_block",
+                FindingCode::RequestBlock,
                 "Описательное поле содержит «Прошу»: просьбу формулирует не модель.",
             ));
         }
         if contains_url(text) {
             findings.push(Finding::new(
                 &path,
-                "url",
+                FindingCode::Url,
                 "Описательное поле содержит адрес сайта.",
             ));
         }
         if contains_legal_reference(text) {
             findings.push(Finding::new(
                 &path,
-                "legal_text",
+                FindingCode::LegalText,
                 "Описательное поле ссылается на закон: правовые абзацы добавляет программа.",
             ));
         }
@@ -270,7 +348,7 @@ pub fn semantic_findings(draft: &ModelDraft) -> Vec<Finding> {
     {
         findings.push(Finding::new(
             "/title",
-            "too_long",
+            FindingCode::TooLong,
             format!("Заголовок длиннее {} символов.", limits::TITLE_MAX),
         ));
     }
@@ -279,7 +357,7 @@ pub fn semantic_findings(draft: &ModelDraft) -> Vec<Finding> {
         if !(1..=limits::EVIDENCE_MAX).contains(&count) {
             findings.push(Finding::new(
                 "/subject/evidence",
-                "evidence_count",
+                FindingCode::EvidenceCount,
                 format!("Нужна одна или две цитаты, а не {count}."),
             ));
         }
@@ -288,7 +366,7 @@ pub fn semantic_findings(draft: &ModelDraft) -> Vec<Finding> {
             if !(limits::QUOTE_MIN..=limits::QUOTE_MAX).contains(&length) {
                 findings.push(Finding::new(
                     format!("/subject/evidence/{i}/quote"),
-                    "quote_length",
+                    FindingCode::QuoteLength,
                     format!(
                         "Цитата должна быть от {} до {} символов, а в ней {length}.",
                         limits::QUOTE_MIN,
@@ -307,7 +385,7 @@ fn warning_findings(warnings: &[String]) -> Vec<Finding> {
     if warnings.len() > limits::WARNINGS_MAX {
         findings.push(Finding::new(
             "/warnings",
-            "too_many",
+            FindingCode::TooMany,
             format!("Предупреждений больше {}.", limits::WARNINGS_MAX),
         ));
     }
@@ -316,21 +394,21 @@ fn warning_findings(warnings: &[String]) -> Vec<Finding> {
         if char_count(warning) > limits::WARNING_MAX {
             findings.push(Finding::new(
                 &path,
-                "too_long",
+                FindingCode::TooLong,
                 format!("Предупреждение длиннее {} символов.", limits::WARNING_MAX),
             ));
         }
         if warning.chars().any(is_line_break) {
             findings.push(Finding::new(
                 &path,
-                "line_break",
+                FindingCode::LineBreak,
                 "Предупреждение должно быть одной строкой.",
             ));
         }
         if contains_url(warning) {
             findings.push(Finding::new(
                 &path,
-                "url",
+                FindingCode::Url,
                 "Предупреждение содержит адрес сайта.",
             ));
         }

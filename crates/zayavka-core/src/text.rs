@@ -23,6 +23,77 @@ pub fn is_line_break(c: char) -> bool {
     )
 }
 
+/// Whether `c` is an invisible formatting character (Unicode general category `Cf`): zero-width
+/// spaces and joiners, the soft hyphen, the byte order mark, direction marks and the like.
+pub fn is_invisible_format(c: char) -> bool {
+    use unicode_general_category::{GeneralCategory, get_general_category};
+    get_general_category(c) == GeneralCategory::Format
+}
+
+/// Whether `c` may not appear in text the model wrote: any control character (escape
+/// sequences included) other than a line break, which has a finding of its own, and any
+/// invisible formatting character. Such text could hide words or steer a terminal.
+pub fn is_unsafe_in_model_text(c: char) -> bool {
+    (c.is_control() && !is_line_break(c)) || is_invisible_format(c)
+}
+
+/// `text` with every control character other than a line break or tab, every invisible
+/// formatting character and the Unicode line separators written as `\u{..}`, so that a message
+/// quoting untrusted text shows what is there instead of obeying it.
+pub fn escape_invisible(text: &str) -> String {
+    let needs_escape = |c: char| {
+        (c.is_control() && !matches!(c, '\n' | '\t'))
+            || is_invisible_format(c)
+            || matches!(c, '\u{2028}' | '\u{2029}')
+    };
+    if !text.chars().any(needs_escape) {
+        return text.to_owned();
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if needs_escape(c) {
+            escaped.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            escaped.push(c);
+        }
+    }
+    escaped
+}
+
+/// What a JSON parser error means, in Russian, with the line and column: what kind of mistake
+/// it is and where to look, never the parser's English.
+pub fn json_error_ru(error: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let what = match error.classify() {
+        Category::Eof => {
+            "текст обрывается раньше времени: не хватает закрывающей кавычки или скобки"
+        }
+        Category::Syntax if is_number_out_of_range(error) => "число слишком большое",
+        Category::Syntax => {
+            "ошибка в записи: проверьте кавычки, запятые и скобки рядом с этим местом"
+        }
+        Category::Data => "значение не того вида, что ожидалось",
+        Category::Io => "текст не удалось прочитать",
+    };
+    format!(
+        "в строке {}, позиции {} — {what}",
+        error.line(),
+        error.column()
+    )
+}
+
+/// Whether the parser refused a number it cannot represent (such as `1e400`). The text is
+/// valid JSON; only its value is out of range.
+pub fn is_number_out_of_range(error: &serde_json::Error) -> bool {
+    // serde_json exposes no error code, but its message for this case is fixed.
+    error.to_string().starts_with("number out of range")
+}
+
+/// Whether `text` holds at least one letter.
+pub fn has_letter(text: &str) -> bool {
+    text.chars().any(char::is_alphabetic)
+}
+
 /// Joins the lines of `text` into one line: every line is trimmed, empty lines are dropped and
 /// the rest are joined with single spaces. Nothing inside a line changes.
 pub fn join_lines(text: &str) -> String {
@@ -177,6 +248,46 @@ pub fn contains_legal_reference(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_errors_are_explained_in_russian_with_their_place() {
+        let error = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+        assert_eq!(
+            json_error_ru(&error("{\"a\": 1,,}")),
+            "в строке 1, позиции 9 — ошибка в записи: проверьте кавычки, запятые и скобки рядом с этим местом"
+        );
+        assert!(json_error_ru(&error("{\"a\": \"b")).contains("обрывается"));
+        assert!(json_error_ru(&error("[1e400]")).ends_with("число слишком большое"));
+        assert!(is_number_out_of_range(&error("[1e400]")));
+        assert!(!is_number_out_of_range(&error("[1,,]")));
+    }
+
+    #[test]
+    fn invisible_and_control_characters_are_escaped_for_display() {
+        assert_eq!(
+            escape_invisible("обычный текст\nвторая"),
+            "обычный текст\nвторая"
+        );
+        assert_eq!(escape_invisible("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
+        assert_eq!(
+            escape_invisible("x\u{200b}y\u{feff}\u{202e}"),
+            "x\\u{200b}y\\u{feff}\\u{202e}"
+        );
+        assert_eq!(escape_invisible("a\u{2028}b"), "a\\u{2028}b");
+    }
+
+    #[test]
+    fn model_text_may_not_hold_controls_or_invisible_formatting() {
+        for c in [
+            '\u{1b}', '\u{0}', '\u{7f}', '\u{9b}', '\u{200b}', '\u{200d}', '\u{2060}', '\u{feff}',
+            '\u{ad}', '\u{202e}', '\u{2066}', '\t',
+        ] {
+            assert!(is_unsafe_in_model_text(c), "{c:?}");
+        }
+        for c in ['а', 'ё', ' ', '\u{a0}', '«', '—', '\n'] {
+            assert!(!is_unsafe_in_model_text(c), "{c:?}");
+        }
+    }
 
     #[test]
     fn join_lines_trims_each_line_and_drops_empty_ones() {

@@ -3,8 +3,10 @@
 //! No connection is opened: the response is read from text, either as the model's JSON object
 //! itself or as a whole chat-completions response body, whose envelope `zayavka-llm` parses.
 
-use zayavka_core::outcome::{Failure, FailureReason, Outcome};
-use zayavka_core::{ModelReply, ResidentInput, evaluate_reply, legal, schema};
+use zayavka_core::{
+    Failure, FailureReason, ModelReply, Outcome, ResidentInput, evaluate_reply, legal_catalogue,
+    request_draft_schema,
+};
 
 /// Reads a saved model response: a chat-completions body (an object with `choices`, or a
 /// provider's `error` object) goes through the adapter's envelope parser — an error body is a
@@ -40,7 +42,7 @@ pub fn assemble_from_texts(input_json: &str, response_text: &str) -> Outcome {
         Err(errors) => return Outcome::InvalidInput(errors),
     };
     match reply_from_response_text(response_text) {
-        Ok(reply) => evaluate_reply(&input, &reply, schema::request_draft(), legal::catalogue()),
+        Ok(reply) => evaluate_reply(&input, &reply, request_draft_schema(), legal_catalogue()),
         Err(failure) => Outcome::Failed(failure),
     }
 }

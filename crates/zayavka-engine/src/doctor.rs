@@ -1,7 +1,7 @@
 //! `zayavka doctor`: what works, what does not, and what to do about it.
 
 use serde::Serialize;
-use zayavka_core::{legal, schema};
+use zayavka_core::{legal_catalogue, schema_registry};
 use zayavka_llm::{Budget, CancellationToken, Client, Endpoint};
 
 use crate::config::{Config, ProviderOverrides, resolve_provider};
@@ -200,7 +200,7 @@ async fn provider_checks(
 }
 
 fn schemas() -> Check {
-    let names: Vec<String> = schema::registry()
+    let names: Vec<String> = schema_registry()
         .iter()
         .map(|s| format!("{} v{} ({}…)", s.key, s.version, &s.sha256()[..12]))
         .collect();
@@ -212,7 +212,7 @@ fn schemas() -> Check {
 }
 
 fn legal_modules(today: jiff::civil::Date) -> Vec<Check> {
-    let catalogue = legal::catalogue();
+    let catalogue = legal_catalogue();
     let expired: Vec<String> = catalogue
         .past_valid_through(today)
         .iter()

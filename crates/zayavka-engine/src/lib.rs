@@ -12,3 +12,4 @@ pub mod draft;
 pub mod paths;
 pub mod read;
 pub mod secrets;
+pub mod settings;

@@ -156,10 +156,33 @@ impl Paths {
         ] {
             create_private_dir_all(&dir).map_err(|error| PathsError::CreateDir {
                 path: dir.clone(),
-                detail: error.to_string(),
+                detail: io_error_ru(&error),
             })?;
         }
         Ok(())
+    }
+}
+
+/// What an operating-system error while creating or writing something means, in Russian, by
+/// its cause: a read-only or full disk, missing rights, a file where a folder should be.
+pub fn io_error_ru(error: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    let reason = match error.kind() {
+        ErrorKind::PermissionDenied => "нет прав на запись в эту папку",
+        ErrorKind::ReadOnlyFilesystem => "диск или папка доступны только для чтения",
+        ErrorKind::StorageFull | ErrorKind::QuotaExceeded => "на диске не осталось места",
+        ErrorKind::NotADirectory | ErrorKind::AlreadyExists => {
+            "на месте нужной папки лежит файл с тем же именем"
+        }
+        ErrorKind::NotFound => "папка не найдена",
+        ErrorKind::IsADirectory => "на месте файла лежит папка",
+        ErrorKind::InvalidFilename | ErrorKind::InvalidInput => "недопустимое имя файла или папки",
+        ErrorKind::FileTooLarge => "файл слишком большой для этого диска",
+        _ => "ошибка записи на диск",
+    };
+    match error.raw_os_error() {
+        Some(code) => format!("{reason} (код ошибки системы: {code})"),
+        None => reason.to_owned(),
     }
 }
 

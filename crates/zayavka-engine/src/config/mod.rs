@@ -60,7 +60,7 @@ pub use values::{
 
 /// How the server is asked for JSON that follows the response schema; the core owns the type
 /// because it decides what the prompt carries in each mode.
-pub use zayavka_core::prompt::SchemaMode;
+pub use zayavka_core::SchemaMode;
 
 /// Overrides the selected profile's `base_url`.
 pub const ENV_BASE_URL: &str = "ZAYAVKA_BASE_URL";

@@ -1,0 +1,227 @@
+//! One draft: the resident's input, one model call under the invocation budget (with bounded
+//! re-asks for malformed output), the core's validation, policy and assembly, and a context
+//! record of everything that happened.
+//!
+//! - [`model`]: the model loop and the mapping of transport errors to failures;
+//! - [`record`]: the context record and each response's verdict;
+//! - [`replay`]: a recorded draft evaluated again offline;
+//! - [`pending`]: keeping typed input that did not end in a request.
+
+mod model;
+mod pending;
+mod record;
+mod replay;
+
+use std::path::PathBuf;
+
+use zayavka_core::{
+    Failure, FailureReason, Outcome, RawInput, Report, ResidentInput, legal_catalogue,
+    offline_request,
+};
+use zayavka_llm::CancellationToken;
+
+pub use model::{
+    DraftRun, MAX_REASKS, MAX_TOKENS, ModelSettings, TEMPERATURE, chat_request, draft_with_model,
+    failure_from, failure_reason,
+};
+pub use pending::KeepError;
+pub use record::{ContextRecord, RECORD_FORMAT_VERSION, RecordedResponse, ResponseVerdict};
+pub use replay::{Replay, ReplayError, replay};
+
+/// Where the resident's input of a draft comes from.
+#[derive(Debug, Clone)]
+pub enum InputSource {
+    /// Typed on the command line (or in a form): kept in the pending folder if the draft does
+    /// not end ready, so that nothing typed is lost.
+    Typed(RawInput),
+    /// Read from a file, which already keeps it.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Its text.
+        text: String,
+    },
+}
+
+impl InputSource {
+    fn json_text(&self) -> String {
+        match self {
+            InputSource::Typed(raw) => {
+                serde_json::to_string_pretty(raw).expect("a raw input serialises")
+            }
+            InputSource::File { text, .. } => text.clone(),
+        }
+    }
+}
+
+/// What a draft command asks for.
+#[derive(Debug, Clone)]
+pub struct DraftCommand {
+    /// The resident's input.
+    pub input: InputSource,
+    /// Draft without a model.
+    pub offline: bool,
+    /// Settings from the command line or the form, above the environment and the file.
+    pub overrides: crate::config::ProviderOverrides,
+}
+
+/// What became of the resident's input when the draft did not end ready.
+#[derive(Debug)]
+pub enum KeptInput {
+    /// Nothing to keep: the draft is ready.
+    NotNeeded,
+    /// The input came from this file and stays there.
+    InFile(PathBuf),
+    /// The typed input was written to this file.
+    Kept(PathBuf),
+    /// The typed input could not be written anywhere; the front end must show it so that it is
+    /// not lost.
+    NotKept {
+        /// Why.
+        error: KeepError,
+        /// The input as JSON, to show or copy.
+        json: String,
+    },
+}
+
+/// The result of a draft command.
+#[derive(Debug)]
+pub struct DraftCommandResult {
+    /// The run.
+    pub run: DraftRun,
+    /// What became of the typed input.
+    pub kept_input: KeptInput,
+    /// Whether a model was used.
+    pub model_used: bool,
+}
+
+impl DraftCommandResult {
+    /// The machine-readable report of the run, with the attempts made and whether a retry may
+    /// help.
+    pub fn report(&self) -> Report<'_> {
+        let mut report = self.run.outcome.report();
+        report.retryable = Some(self.run.retryable());
+        report.attempts = Some(self.run.attempt_count());
+        report
+    }
+}
+
+/// Runs a draft as the command line and the desktop app ask for it: reads the configuration and
+/// the key, drafts with the model or offline, and keeps the typed input when the draft does not
+/// end ready.
+pub async fn run_draft_command(
+    command: DraftCommand,
+    paths: &crate::paths::Paths,
+    store: &dyn crate::secrets::SecretStore,
+    environment: EnvironmentOverrides,
+    cancel: &CancellationToken,
+) -> DraftCommandResult {
+    let (run, model_used) = draft_for_command(&command, paths, store, environment, cancel).await;
+    let kept_input = match (&run.outcome, &command.input) {
+        (Outcome::Ready(_), _) => KeptInput::NotNeeded,
+        (_, InputSource::File { path, .. }) => KeptInput::InFile(path.clone()),
+        (_, typed) => {
+            let json = typed.json_text();
+            match pending::keep_input(&paths.pending_dir(), &json) {
+                Ok(path) => KeptInput::Kept(path),
+                Err(error) => KeptInput::NotKept { error, json },
+            }
+        }
+    };
+    DraftCommandResult {
+        run,
+        kept_input,
+        model_used,
+    }
+}
+
+/// What the environment says, read once by the caller (so that this module stays testable).
+#[derive(Debug, Clone, Default)]
+pub struct EnvironmentOverrides {
+    /// `ZAYAVKA_BASE_URL`, `ZAYAVKA_MODEL` and the rest.
+    pub provider: crate::config::ProviderOverrides,
+    /// `ZAYAVKA_API_KEY`.
+    pub api_key: Option<crate::secrets::ApiKey>,
+}
+
+fn technical(reason: FailureReason, detail: String) -> DraftRun {
+    DraftRun {
+        outcome: Outcome::Failed(Failure {
+            reason,
+            retryable: false,
+            detail,
+        }),
+        record: None,
+    }
+}
+
+async fn draft_for_command(
+    command: &DraftCommand,
+    paths: &crate::paths::Paths,
+    store: &dyn crate::secrets::SecretStore,
+    environment: EnvironmentOverrides,
+    cancel: &CancellationToken,
+) -> (DraftRun, bool) {
+    let input = match ResidentInput::from_json_str(&command.input.json_text()) {
+        Ok(input) => input,
+        Err(errors) => {
+            let run = DraftRun {
+                outcome: Outcome::InvalidInput(errors),
+                record: None,
+            };
+            return (run, false);
+        }
+    };
+    if command.offline {
+        let outcome = offline_request(&input, legal_catalogue());
+        return (
+            DraftRun {
+                outcome,
+                record: None,
+            },
+            false,
+        );
+    }
+    let config = match crate::config::Config::load(&paths.config_file()) {
+        Ok(config) => config,
+        Err(error) => {
+            return (
+                technical(FailureReason::BadConfig, error.message_ru()),
+                false,
+            );
+        }
+    };
+    let overrides = command.overrides.clone().or(environment.provider);
+    let provider = match crate::config::resolve_provider(&config, &overrides) {
+        Ok(Some(provider)) => provider,
+        Ok(None) => {
+            let detail = "провайдер модели не выбран: выберите его в настройках (например \
+                          openai или ollama) или укажите адрес сервера и модель"
+                .to_owned();
+            return (technical(FailureReason::BadConfig, detail), false);
+        }
+        Err(error) => {
+            return (
+                technical(FailureReason::BadConfig, error.message_ru()),
+                false,
+            );
+        }
+    };
+    let key = match crate::secrets::resolve_api_key(store, &provider.profile, environment.api_key) {
+        Ok(key) => key.map(|(_, key)| key.to_transport()),
+        // A local provider needs no key, so an unreachable keyring only matters when one does.
+        Err(error) if provider.needs_api_key => {
+            return (
+                technical(FailureReason::NoApiKey, error.message_ru()),
+                false,
+            );
+        }
+        Err(_) => None,
+    };
+    let settings = ModelSettings {
+        provider,
+        api_key: key,
+        max_reasks: MAX_REASKS,
+    };
+    (draft_with_model(&input, &settings, cancel).await, true)
+}

@@ -1,0 +1,360 @@
+//! The model loop: one call under the invocation budget, re-asked at most a bounded number of
+//! times while the output is malformed, all within one overall deadline, with every response
+//! and attempt kept for the context record.
+
+use std::time::{Duration, Instant};
+
+use zayavka_core::{
+    Failure, FailureReason, ModelReply, Outcome, Prompt, RegisteredSchema, ResidentInput,
+    SchemaMode, evaluate_reply, legal_catalogue, reask_message, render_prompt,
+    request_draft_schema,
+};
+use zayavka_llm::{
+    ApiKey, Attempt, Budget, CancellationToken, ChatRequest, Client, Endpoint, ErrorKind, LlmError,
+    Message, ResponseFormat, Usage,
+};
+
+use super::record::{ContextRecord, RECORD_FORMAT_VERSION, RecordedResponse, ResponseVerdict};
+use crate::config::ProviderSettings;
+
+/// The sampling temperature: low, because the task is a faithful restatement.
+pub const TEMPERATURE: f32 = 0.2;
+
+/// The cap on generated tokens. A draft that fits the 2,500-character body is far below it;
+/// a model that runs past it is truncated and its output rejected.
+pub const MAX_TOKENS: u32 = 2_000;
+
+/// How many times a malformed answer (not JSON, against the schema, unsafe characters) is
+/// asked for again.
+pub const MAX_REASKS: u32 = 1;
+
+/// Everything one model-backed draft needs besides the input.
+#[derive(Debug, Clone)]
+pub struct ModelSettings {
+    /// The provider, with presets and overrides applied.
+    pub provider: ProviderSettings,
+    /// The API key, if there is one.
+    pub api_key: Option<ApiKey>,
+    /// How many re-asks for malformed output are allowed.
+    pub max_reasks: u32,
+}
+
+/// The result of one draft.
+#[derive(Debug, Clone)]
+pub struct DraftRun {
+    /// How it ended.
+    pub outcome: Outcome,
+    /// The context record, when a model was called.
+    pub record: Option<ContextRecord>,
+}
+
+impl DraftRun {
+    /// How many HTTP attempts were made.
+    pub fn attempt_count(&self) -> u32 {
+        self.record
+            .as_ref()
+            .map_or(0, |record| record.attempts.len() as u32)
+    }
+
+    /// Whether a retry may help: always false for outcomes other than a technical failure.
+    pub fn retryable(&self) -> bool {
+        self.outcome.retryable()
+    }
+}
+
+/// Maps a transport error to the core's technical failure. The detail has passed through the
+/// adapter's redaction already.
+pub fn failure_from(error: &LlmError) -> Failure {
+    Failure {
+        reason: failure_reason(error.kind()),
+        retryable: error.is_retryable(),
+        detail: error.to_string(),
+    }
+}
+
+/// The core's reason for each of the adapter's error kinds.
+pub fn failure_reason(kind: ErrorKind) -> FailureReason {
+    match kind {
+        ErrorKind::Timeout => FailureReason::Timeout,
+        ErrorKind::RateLimited => FailureReason::RateLimited,
+        ErrorKind::Unavailable => FailureReason::Unavailable,
+        ErrorKind::Auth => FailureReason::Auth,
+        ErrorKind::BadRequest => FailureReason::BadRequest,
+        ErrorKind::SchemaModeUnsupported => FailureReason::SchemaModeUnsupported,
+        ErrorKind::InsufficientQuota => FailureReason::InsufficientQuota,
+        ErrorKind::ResponseTooLarge => FailureReason::ResponseTooLarge,
+        ErrorKind::InvalidResponse => FailureReason::InvalidResponse,
+        ErrorKind::NoApiKey => FailureReason::NoApiKey,
+        ErrorKind::Cancelled => FailureReason::Cancelled,
+        ErrorKind::BadConfig => FailureReason::BadConfig,
+    }
+}
+
+/// Builds the chat request for an input.
+pub fn chat_request(
+    prompt: &Prompt,
+    model: &str,
+    mode: SchemaMode,
+    schema: &RegisteredSchema,
+) -> ChatRequest {
+    let response_format = match mode {
+        SchemaMode::JsonSchema => ResponseFormat::JsonSchema {
+            name: schema.name.to_owned(),
+            schema: schema.transport().clone(),
+            strict: true,
+        },
+        SchemaMode::JsonObject => ResponseFormat::JsonObject,
+    };
+    ChatRequest {
+        model: model.to_owned(),
+        messages: vec![
+            Message::system(prompt.system.clone()),
+            Message::user(prompt.user.clone()),
+        ],
+        temperature: TEMPERATURE,
+        max_tokens: MAX_TOKENS,
+        response_format,
+    }
+}
+
+/// The budget for one draft: the adapter's defaults with the profile's timeout and attempts.
+/// The overall deadline grows when needed so that every attempt the resident allowed can run
+/// to its full timeout, with the longest backoff between attempts.
+pub(crate) fn budget(settings: &ProviderSettings) -> Budget {
+    let mut budget = Budget::default();
+    if let Some(secs) = settings.timeout_secs {
+        budget.attempt_timeout = Duration::from_secs(secs);
+    }
+    if let Some(attempts) = settings.attempts {
+        budget.max_attempts = attempts;
+    }
+    let attempts = budget.max_attempts.max(1);
+    let needed = budget.attempt_timeout * attempts + budget.backoff_max * (attempts - 1);
+    budget.overall_deadline = budget.overall_deadline.max(needed);
+    budget
+}
+
+/// The record of a draft before the first call: what will be sent and under which rules.
+fn new_record(
+    input: &ResidentInput,
+    provider: &ProviderSettings,
+    request: &ChatRequest,
+    schema: &RegisteredSchema,
+    prompt: &Prompt,
+) -> ContextRecord {
+    let mode = provider.schema_mode;
+    let json_schema = mode == SchemaMode::JsonSchema;
+    ContextRecord {
+        format_version: RECORD_FORMAT_VERSION,
+        app_version: env!("CARGO_PKG_VERSION").to_owned(),
+        input: input.to_raw(),
+        prompt_version: prompt.prompt_version.to_owned(),
+        prompt_sha256: prompt.prompt_sha256.clone(),
+        schema_id: schema.id.to_owned(),
+        schema_version: schema.version,
+        schema_sha256: schema.sha256().to_owned(),
+        transport_schema_sha256: json_schema.then(|| schema.transport_sha256().to_owned()),
+        transport_schema: json_schema.then(|| schema.transport().clone()),
+        legal_catalogue_version: legal_catalogue().version().to_owned(),
+        provider_profile: provider.profile.as_str().to_owned(),
+        provider_host: provider.base_url.host().to_owned(),
+        model: provider.model.clone(),
+        temperature: TEMPERATURE,
+        max_tokens: MAX_TOKENS,
+        schema_mode: mode,
+        messages: request.messages.clone(),
+        responses: Vec::new(),
+        attempts: Vec::new(),
+        usage: None,
+        cost: None,
+    }
+}
+
+/// Drafts a request with the model: one call, re-asked at most `max_reasks` times while the
+/// output is malformed, all within one overall deadline.
+pub async fn draft_with_model(
+    input: &ResidentInput,
+    settings: &ModelSettings,
+    cancel: &CancellationToken,
+) -> DraftRun {
+    let schema = request_draft_schema();
+    let catalogue = legal_catalogue();
+    let provider = &settings.provider;
+    let prompt = render_prompt(input, provider.schema_mode, schema);
+    let mut request = chat_request(&prompt, &provider.model, provider.schema_mode, schema);
+    let mut record = new_record(input, provider, &request, schema, &prompt);
+    if provider.needs_api_key && settings.api_key.is_none() {
+        let outcome = Outcome::Failed(Failure {
+            reason: FailureReason::NoApiKey,
+            retryable: false,
+            detail: format!(
+                "для профиля «{}» не задан ключ доступа",
+                provider.profile.as_str()
+            ),
+        });
+        return DraftRun {
+            outcome,
+            record: Some(record),
+        };
+    }
+    let endpoint = Endpoint::new(provider.base_url.as_url().clone(), settings.api_key.clone());
+    let total_budget = budget(provider);
+    let started = Instant::now();
+    let mut outcome;
+    let mut asks = 0;
+    let mut reask = Vec::new();
+    loop {
+        asks += 1;
+        // Every call gets only what is left of the one overall deadline.
+        let mut call_budget = total_budget.clone();
+        call_budget.overall_deadline = total_budget
+            .overall_deadline
+            .saturating_sub(started.elapsed());
+        // Attempt numbers continue across re-asks, so each is unique in the record.
+        let first_number = record.attempts.len() as u32 + 1;
+        let report = match Client::new(endpoint.clone(), call_budget) {
+            Ok(client) => client.complete_from(&request, cancel, first_number).await,
+            Err(error) => {
+                outcome = Outcome::Failed(failure_from(&error));
+                break;
+            }
+        };
+        record.attempts.extend(report.attempts.iter().cloned());
+        let completion = match report.result {
+            Ok(completion) => completion,
+            Err(error) => {
+                outcome = Outcome::Failed(failure_from(&error));
+                break;
+            }
+        };
+        let reply = ModelReply {
+            content: completion.content.clone(),
+            refusal: completion.refusal.clone(),
+            finish_reason: completion.finish_reason.clone(),
+        };
+        outcome = evaluate_reply(input, &reply, schema, catalogue);
+        let answer = reply.content.clone().unwrap_or_default();
+        record.responses.push(RecordedResponse {
+            reask: std::mem::take(&mut reask),
+            raw_body: completion.raw_body,
+            reply,
+            usage: completion.usage,
+            verdict: ResponseVerdict::of(&outcome)
+                .expect("a model response leads to ready, needs_user or rejected"),
+        });
+        let rejection = match &outcome {
+            Outcome::Rejected(rejection) if rejection.reason().may_reask() => rejection,
+            _ => break,
+        };
+        if asks > settings.max_reasks || cancel.is_cancelled() {
+            break;
+        }
+        // The model sees its own answer and what was wrong with it: asking the same question
+        // again would mostly get the same answer.
+        tracing::debug!(
+            reason = outcome.reason(),
+            "re-asking after malformed output"
+        );
+        reask = vec![
+            Message::assistant(answer),
+            Message::user(reask_message(rejection.findings())),
+        ];
+        request.messages.extend(reask.iter().cloned());
+    }
+    record.usage = total_usage(&record.attempts);
+    record.cost = match (&provider.pricing, &record.usage) {
+        (Some(pricing), Some(usage)) => Some(
+            usage.prompt_tokens as f64 * pricing.input_per_million / 1e6
+                + usage.completion_tokens as f64 * pricing.output_per_million / 1e6,
+        ),
+        _ => None,
+    };
+    DraftRun {
+        outcome,
+        record: Some(record),
+    }
+}
+
+fn total_usage(attempts: &[Attempt]) -> Option<Usage> {
+    attempts
+        .iter()
+        .filter_map(|attempt| attempt.usage)
+        .reduce(|sum, usage| Usage {
+            prompt_tokens: sum.prompt_tokens + usage.prompt_tokens,
+            completion_tokens: sum.completion_tokens + usage.completion_tokens,
+            total_tokens: sum.total_tokens + usage.total_tokens,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Config, ProviderOverrides, resolve_provider};
+
+    fn settings(timeout_secs: Option<u64>, attempts: Option<u32>) -> ProviderSettings {
+        let overrides = ProviderOverrides {
+            base_url: Some("http://127.0.0.1:9/v1".parse().unwrap()),
+            model: Some("m".into()),
+            timeout_secs,
+            attempts,
+            ..ProviderOverrides::default()
+        };
+        resolve_provider(&Config::default(), &overrides)
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_deadline_leaves_room_for_every_allowed_attempt() {
+        let default = Budget::default();
+        let plain = budget(&settings(None, None));
+        assert!(
+            plain.overall_deadline
+                >= plain.attempt_timeout * plain.max_attempts
+                    + plain.backoff_max * (plain.max_attempts - 1)
+        );
+        let long = budget(&settings(Some(120), Some(3)));
+        assert_eq!(long.attempt_timeout, Duration::from_secs(120));
+        assert_eq!(long.max_attempts, 3);
+        assert!(long.overall_deadline >= Duration::from_secs(360) + default.backoff_max * 2);
+        let short = budget(&settings(Some(1), Some(2)));
+        assert_eq!(short.overall_deadline, default.overall_deadline);
+    }
+
+    #[test]
+    fn every_adapter_error_kind_maps_to_its_own_failure_reason() {
+        let mut seen = std::collections::HashSet::new();
+        for kind in ErrorKind::ALL {
+            let reason = failure_reason(kind);
+            assert!(seen.insert(reason), "{kind:?} shares {reason}");
+            // The adapter's stable code and the core's are the same word.
+            assert_eq!(kind.as_str(), reason.code(), "{kind:?}");
+        }
+        assert_eq!(seen.len(), FailureReason::ALL.len());
+    }
+
+    #[test]
+    fn transport_errors_map_to_failures_with_the_same_retry_verdict() {
+        let cases = [
+            (LlmError::Cancelled, FailureReason::Cancelled, false),
+            (LlmError::NoApiKey, FailureReason::NoApiKey, false),
+            (
+                LlmError::Timeout {
+                    message: "slow".into(),
+                },
+                FailureReason::Timeout,
+                true,
+            ),
+            (
+                LlmError::ResponseTooLarge { limit_bytes: 1 },
+                FailureReason::ResponseTooLarge,
+                false,
+            ),
+        ];
+        for (error, reason, retryable) in cases {
+            let failure = failure_from(&error);
+            assert_eq!(failure.reason, reason);
+            assert_eq!(failure.retryable, retryable);
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! What a front end shows about the installation's settings: the paths, the effective provider
+//! and where each of its values came from, every profile, and the key — never the key itself.
+//! The command-line tool's `config show` and `key status` and the desktop settings screen read
+//! the same typed values from here.
+
+use std::path::PathBuf;
+
+use serde::{Serialize, Serializer};
+
+use crate::config::{self, Config, ConfigError, ProfileName, ProviderOverrides, ProviderSettings};
+use crate::paths::{Paths, PathsOrigin};
+use crate::secrets::{self, ApiKey, ApiKeySource, KeyStatus, SecretError, SecretStore};
+
+/// An error as front ends receive it: a stable code and a Russian message.
+fn serialize_config_error<S: Serializer>(
+    error: &Option<ConfigError>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Shown<'a> {
+        code: &'a str,
+        message: String,
+    }
+    error
+        .as_ref()
+        .map(|error| Shown {
+            code: error.code(),
+            message: error.message_ru(),
+        })
+        .serialize(serializer)
+}
+
+/// The folders and files Zayavka uses.
+#[derive(Debug, Clone, Serialize)]
+pub struct PathsOverview {
+    /// How they were chosen.
+    pub origin: PathsOrigin,
+    /// The configuration file.
+    pub config_file: PathBuf,
+    /// Whether it exists (otherwise the defaults apply).
+    pub config_file_exists: bool,
+    /// The data folder.
+    pub data_dir: PathBuf,
+    /// The database.
+    pub database_file: PathBuf,
+    /// Typed input kept when a draft did not end ready.
+    pub pending_dir: PathBuf,
+    /// Log files.
+    pub log_dir: PathBuf,
+}
+
+/// The key of the provider in use, without the key.
+#[derive(Debug, Clone, Serialize)]
+pub struct KeyOverview {
+    /// What the keyring and the environment say.
+    pub status: KeyStatus,
+    /// Where the key will be taken from, if anywhere.
+    pub usable_source: Option<ApiKeySource>,
+}
+
+/// One profile: built in or from the file, ready or not.
+#[derive(Debug, Serialize)]
+pub struct ProfileOverview {
+    /// Its name.
+    pub name: ProfileName,
+    /// Whether the configuration file defines it (otherwise it is a built-in preset).
+    pub in_file: bool,
+    /// Its settings, when they are complete.
+    pub settings: Option<ProviderSettings>,
+    /// Why it is not ready.
+    #[serde(serialize_with = "serialize_config_error")]
+    pub error: Option<ConfigError>,
+}
+
+/// Everything the settings view shows.
+#[derive(Debug, Serialize)]
+pub struct SettingsOverview {
+    /// The folders and files.
+    pub paths: PathsOverview,
+    /// The profile the file chooses.
+    pub active_profile: Option<ProfileName>,
+    /// The fields that the command line or the environment override for this run.
+    pub overridden: Vec<&'static str>,
+    /// The effective provider, when one is chosen and complete.
+    pub provider: Option<ProviderSettings>,
+    /// Why the chosen provider does not work.
+    #[serde(serialize_with = "serialize_config_error")]
+    pub provider_error: Option<ConfigError>,
+    /// The key of the provider in use.
+    pub api_key: Option<KeyOverview>,
+    /// Every profile.
+    pub profiles: Vec<ProfileOverview>,
+}
+
+impl SettingsOverview {
+    /// Reads the configuration and asks the keyring once, about the provider in use.
+    pub fn gather(
+        paths: &Paths,
+        store: &dyn SecretStore,
+        overrides: &ProviderOverrides,
+        environment_key_present: bool,
+    ) -> Result<SettingsOverview, ConfigError> {
+        let file = paths.config_file();
+        let config = Config::load(&file)?;
+        let (provider, provider_error) = match config::resolve_provider(&config, overrides) {
+            Ok(provider) => (provider, None),
+            Err(error) => (None, Some(error)),
+        };
+        let api_key = provider.as_ref().map(|settings| {
+            let status = secrets::key_status(store, &settings.profile, environment_key_present);
+            KeyOverview {
+                usable_source: status.usable_source(),
+                status,
+            }
+        });
+        let profiles = config
+            .profile_names()
+            .into_iter()
+            .map(|name| {
+                let (settings, error) = match config.profile_settings(&name) {
+                    Ok(settings) => (Some(settings), None),
+                    Err(error) => (None, Some(error)),
+                };
+                ProfileOverview {
+                    in_file: config.profiles.contains_key(&name),
+                    name,
+                    settings,
+                    error,
+                }
+            })
+            .collect();
+        Ok(SettingsOverview {
+            paths: PathsOverview {
+                origin: paths.origin(),
+                config_file_exists: file.is_file(),
+                config_file: file,
+                data_dir: paths.data_dir().to_owned(),
+                database_file: paths.database_file(),
+                pending_dir: paths.pending_dir(),
+                log_dir: paths.log_dir().to_owned(),
+            },
+            active_profile: config.active_profile.clone(),
+            overridden: overridden_fields(overrides),
+            provider,
+            provider_error,
+            api_key,
+            profiles,
+        })
+    }
+}
+
+fn overridden_fields(overrides: &ProviderOverrides) -> Vec<&'static str> {
+    [
+        ("profile", overrides.profile.is_some()),
+        ("base_url", overrides.base_url.is_some()),
+        ("model", overrides.model.is_some()),
+        ("schema_mode", overrides.schema_mode.is_some()),
+        ("timeout_secs", overrides.timeout_secs.is_some()),
+        ("attempts", overrides.attempts.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(name, given)| given.then_some(name))
+    .collect()
+}
+
+/// The profile whose key a key operation concerns: the one named, else the configuration's key
+/// profile. The configuration is read only when needed, so a broken file does not stop an
+/// operation on a named profile; the configuration comes back when it could be read.
+pub fn choose_key_profile(
+    named: Option<ProfileName>,
+    paths: &Paths,
+) -> Result<(ProfileName, Option<Config>), ConfigError> {
+    let config = Config::load(&paths.config_file());
+    match (named, config) {
+        (Some(name), config) => Ok((name, config.ok())),
+        (None, Ok(config)) => Ok((config.key_profile(), Some(config))),
+        (None, Err(error)) => Err(error),
+    }
+}
+
+/// The name of the profile a draft uses by default, if the configuration can be read.
+pub fn active_profile_name(paths: &Paths) -> Option<String> {
+    Config::load(&paths.config_file())
+        .ok()
+        .map(|config| config.key_profile().as_str().to_owned())
+}
+
+/// What the key of one profile looks like from here, for `key status` and the settings view.
+#[derive(Debug, Serialize)]
+pub struct KeyStatusReport {
+    /// The keyring and environment state.
+    pub status: KeyStatus,
+    /// Where the key will be taken from, if anywhere.
+    pub usable_source: Option<ApiKeySource>,
+    /// Why `ZAYAVKA_API_KEY` cannot be used, when it is set but invalid.
+    #[serde(serialize_with = "serialize_secret_error")]
+    pub environment_error: Option<SecretError>,
+}
+
+fn serialize_secret_error<S: Serializer>(
+    error: &Option<SecretError>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Shown<'a> {
+        code: &'a str,
+        message: String,
+    }
+    error
+        .as_ref()
+        .map(|error| Shown {
+            code: error.code(),
+            message: error.message_ru(),
+        })
+        .serialize(serializer)
+}
+
+/// The key status of a profile, given what the environment holds.
+pub fn key_status_report(
+    store: &dyn SecretStore,
+    profile: &ProfileName,
+    environment_key: Result<Option<ApiKey>, SecretError>,
+) -> KeyStatusReport {
+    let status = secrets::key_status(store, profile, matches!(environment_key, Ok(Some(_))));
+    KeyStatusReport {
+        usable_source: status.usable_source(),
+        status,
+        environment_error: environment_key.err(),
+    }
+}
