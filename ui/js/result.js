@@ -52,7 +52,11 @@ class ResultView {
 
   /** Moves focus to the result's heading, so a keyboard or screen-reader user lands on it. */
   focus() {
-    this.container.querySelector('.result-heading')?.focus();
+    const heading = this.container.querySelector('.result-heading');
+    if (!heading) return;
+    // The result starts at the top of the window, not wherever the smallest scroll would leave it.
+    heading.focus({ preventScroll: true });
+    heading.scrollIntoView({ block: 'start' });
   }
 
   readyView(result) {
@@ -72,7 +76,15 @@ class ResultView {
         ),
       );
     }
-    parts.push(h('p', { class: 'legal-status' }, legalStatusSentence(request, result.model_used)));
+    const offerSubject = result.next_steps.includes('confirm_subject') && result.draft_id !== null;
+    parts.push(
+      h(
+        'p',
+        { class: 'legal-status' },
+        legalStatusSentence(request, result.model_used),
+        offerSubject ? ' Выбрать вид проблемы можно под текстом заявки.' : null,
+      ),
+    );
     if (!result.model_used) {
       parts.push(h('p', { class: 'note' }, 'Модель не использовалась: заявка составлена из вашего текста.'));
     }
@@ -92,7 +104,7 @@ class ResultView {
     }
     parts.push(actions, status);
     // The selector comes after the text: the resident reads the request first, then decides.
-    if (result.next_steps.includes('confirm_subject') && result.draft_id !== null) {
+    if (offerSubject) {
       parts.push(this.subjectConfirmation(result));
     }
     if (result.draft_id !== null) parts.push(this.explainDisclosure(result.draft_id));
