@@ -114,6 +114,9 @@ pub fn run_with(
             if let Err(error) = config::resolve_provider(&new_config, &ProviderOverrides::default())
             {
                 writeln!(output, "Внимание: {}", error.message_ru())?;
+                if let Some(hint) = crate::output::config_error_hint(&error) {
+                    writeln!(output, "Что можно сделать: {hint}.")?;
+                }
             }
         }
         ConfigCommand::Path => {
@@ -422,10 +425,12 @@ mod tests {
         )
         .unwrap_err();
         let message = format!("{error:#}");
-        assert!(
-            message.contains("zayavka key set --profile openai"),
-            "{message}"
-        );
+        assert!(message.contains("хранилище ключей"), "{message}");
+        let hint = error
+            .downcast_ref::<zayavka_engine::config::ConfigError>()
+            .and_then(crate::output::config_error_hint)
+            .unwrap();
+        assert!(hint.contains("zayavka key set --profile openai"), "{hint}");
         assert!(!message.contains(SECRET));
         assert!(!paths.config_file().exists());
     }

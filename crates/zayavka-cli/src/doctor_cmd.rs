@@ -38,6 +38,11 @@ pub fn run(args: DoctorArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::
         today,
         &CancellationToken::new(),
     ));
+    let rerun = crate::output::Rerun {
+        words: vec!["zayavka".into(), "doctor".into()],
+        profile: zayavka_engine::settings::active_profile_name(paths),
+        is_draft: false,
+    };
     let mut stdout = std::io::stdout().lock();
     if args.json {
         serde_json::to_writer_pretty(&mut stdout, &checks)?;
@@ -50,6 +55,9 @@ pub fn run(args: DoctorArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::
                 CheckStatus::Problem => "[проблема]",
             };
             writeln!(stdout, "{mark} {}", check.message)?;
+            if !check.next_steps.is_empty() {
+                crate::output::print_next_steps(&mut stdout, &check.next_steps, &rerun)?;
+            }
         }
     }
     let healthy = checks.iter().all(|c| c.status != CheckStatus::Problem);

@@ -279,5 +279,9 @@ fn rerun_command(args: &DraftArgs, kept: &KeptInput, paths: &Paths) -> Rerun {
         .as_ref()
         .map(|p| p.as_str().to_owned())
         .or_else(|| zayavka_engine::settings::active_profile_name(paths));
-    Rerun { words, profile }
+    Rerun {
+        words,
+        profile,
+        is_draft: true,
+    }
 }

@@ -92,6 +92,17 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             eprintln!("zayavka: {error:#}");
+            let hint = error
+                .downcast_ref::<zayavka_engine::config::ConfigError>()
+                .and_then(output::config_error_hint)
+                .or_else(|| {
+                    error
+                        .downcast_ref::<zayavka_engine::secrets::SecretError>()
+                        .and_then(output::secret_error_hint)
+                });
+            if let Some(hint) = hint {
+                eprintln!("Что можно сделать: {hint}.");
+            }
             ExitCode::from(USAGE)
         }
     }

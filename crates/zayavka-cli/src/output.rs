@@ -5,6 +5,8 @@
 use std::io::Write;
 
 use zayavka_core::{NextStep, Outcome, Report};
+use zayavka_engine::config::{ConfigError, ProfileName, SettingSource};
+use zayavka_engine::secrets::SecretError;
 
 /// How many findings of a rejection the text output lists.
 const FINDINGS_SHOWN: usize = 5;
@@ -21,12 +23,15 @@ pub fn exit_code(outcome: &Outcome) -> u8 {
     }
 }
 
-/// What a draft's next steps need to be worded as commands: the command that repeats it.
+/// What next steps need to be worded as commands: the command that repeats what was run.
 pub struct Rerun {
-    /// The words of the command that repeats the draft with the same flags.
+    /// The words of the command that repeats it with the same flags.
     pub words: Vec<String>,
-    /// The profile the draft used, for `key set`.
+    /// The profile it used, for `key set`.
     pub profile: Option<String>,
+    /// Whether the command is a draft (which `--offline` turns into a draft without a model);
+    /// for any other command, drafting without a model is a new `draft --offline` command.
+    pub is_draft: bool,
 }
 
 impl Rerun {
@@ -35,6 +40,9 @@ impl Rerun {
     }
 
     fn offline_line(&self) -> String {
+        if !self.is_draft {
+            return "zayavka draft --offline --description ТЕКСТ".to_owned();
+        }
         let mut words = self.words.clone();
         if !words.iter().any(|w| w == "--offline") {
             words.push("--offline".to_owned());
@@ -159,7 +167,12 @@ pub fn print_outcome(
     Ok(())
 }
 
-fn print_next_steps(out: &mut dyn Write, steps: &[NextStep], rerun: &Rerun) -> std::io::Result<()> {
+/// Prints «Что можно сделать:» and one line per step that has a wording here.
+pub fn print_next_steps(
+    out: &mut dyn Write,
+    steps: &[NextStep],
+    rerun: &Rerun,
+) -> std::io::Result<()> {
     let lines: Vec<String> = steps
         .iter()
         .map(|step| next_step_ru(*step, rerun))
@@ -173,6 +186,47 @@ fn print_next_steps(out: &mut dyn Write, steps: &[NextStep], rerun: &Rerun) -> s
         writeln!(out, "— {line}")?;
     }
     Ok(())
+}
+
+/// The command that fixes a configuration error, when there is one.
+pub fn config_error_hint(error: &ConfigError) -> Option<String> {
+    let key_set = |profile: &Option<ProfileName>| match profile {
+        Some(profile) => {
+            shell_words::join(["zayavka", "key", "set", "--profile", profile.as_str()])
+        }
+        None => "zayavka key set".to_owned(),
+    };
+    Some(match error {
+        ConfigError::SecretInConfig { profile, .. }
+        | ConfigError::SecretInSetting { profile, .. } => {
+            format!("сохранить ключ в хранилище ключей: {}", key_set(profile))
+        }
+        ConfigError::InvalidValue {
+            origin: SettingSource::File(_),
+            field,
+            ..
+        } => format!("исправить значение: zayavka config set {field} ЗНАЧЕНИЕ"),
+        ConfigError::UnknownProfile { name, .. } => format!(
+            "создать профиль: zayavka config set profiles.{name}.kind ВИД (openai, openrouter, \
+             ollama, lmstudio, llamacpp или custom)"
+        ),
+        ConfigError::IncompleteProfile { profile, field } => format!(
+            "задать значение: zayavka config set profiles.{profile}.{} ЗНАЧЕНИЕ",
+            field.as_str()
+        ),
+        _ => return None,
+    })
+}
+
+/// The command that fixes a key error, when there is one.
+pub fn secret_error_hint(error: &SecretError) -> Option<String> {
+    match error {
+        SecretError::StoredKeyUnreadable { profile } => Some(format!(
+            "сохранить ключ заново: {}",
+            shell_words::join(["zayavka", "key", "set", "--profile", profile.as_str()])
+        )),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -189,6 +243,7 @@ mod tests {
                 "--offline".into(),
             ],
             profile: Some("work".into()),
+            is_draft: true,
         }
     }
 

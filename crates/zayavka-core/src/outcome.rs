@@ -351,7 +351,7 @@ fn limit_ru(limit: usize) -> String {
     let digits = limit.to_string();
     let mut grouped = String::new();
     for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(' ');
         }
         grouped.push(digit);

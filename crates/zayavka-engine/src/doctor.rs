@@ -1,8 +1,9 @@
-//! `zayavka doctor`: what works, what does not, and what to do about it.
+//! The checks behind `zayavka doctor` and the desktop app's «Проверить подключение»: what works,
+//! what does not, and — as a typed next step each front end words itself — what to do about it.
 
 use serde::Serialize;
-use zayavka_core::{legal_catalogue, schema_registry};
-use zayavka_llm::{Budget, CancellationToken, Client, Endpoint};
+use zayavka_core::{NextStep, SchemaMode, legal_catalogue, request_draft_schema, schema_registry};
+use zayavka_llm::{Budget, CancellationToken, Client, Endpoint, ModeSupport, ResponseFormatKind};
 
 use crate::config::{Config, ProviderOverrides, resolve_provider};
 use crate::draft::{EnvironmentOverrides, failure_from};
@@ -28,8 +29,10 @@ pub struct Check {
     pub name: &'static str,
     /// The result.
     pub status: CheckStatus,
-    /// What was found and what to do, in Russian.
+    /// What was found, in Russian, naming no command or button.
     pub message: String,
+    /// What the resident can do about it, the most useful first; empty when nothing is needed.
+    pub next_steps: Vec<NextStep>,
 }
 
 impl Check {
@@ -38,7 +41,13 @@ impl Check {
             name,
             status,
             message: message.into(),
+            next_steps: Vec::new(),
         }
+    }
+
+    fn then(mut self, steps: &[NextStep]) -> Check {
+        self.next_steps = steps.to_vec();
+        self
     }
 }
 
@@ -61,11 +70,9 @@ pub async fn run_doctor(
             config
         }
         Err(error) => {
-            checks.push(Check::new(
-                "config",
-                CheckStatus::Problem,
-                error.message_ru(),
-            ));
+            let steps: Vec<NextStep> = error.next_step().into_iter().collect();
+            checks
+                .push(Check::new("config", CheckStatus::Problem, error.message_ru()).then(&steps));
             Config::default()
         }
     };
@@ -96,20 +103,22 @@ async fn provider_checks(
     let provider = match resolve_provider(config, &overrides) {
         Ok(Some(provider)) => provider,
         Ok(None) => {
-            return vec![Check::new(
-                "provider",
-                CheckStatus::Warning,
-                "Провайдер модели не выбран: заявки составляются только без модели (--offline). \
-                 Выбрать провайдера: zayavka config set active_profile openai (или ollama, \
-                 lmstudio, llamacpp, openrouter).",
-            )];
+            return vec![
+                Check::new(
+                    "provider",
+                    CheckStatus::Warning,
+                    "Провайдер модели не выбран: заявки составляются только без модели, из ваших \
+                     слов. Чтобы описание составляла модель, выберите провайдера: openai, \
+                     openrouter, ollama, lmstudio или llamacpp.",
+                )
+                .then(&[NextStep::ConfigureProvider, NextStep::DraftWithoutModel]),
+            ];
         }
         Err(error) => {
-            return vec![Check::new(
-                "provider",
-                CheckStatus::Problem,
-                error.message_ru(),
-            )];
+            return vec![
+                Check::new("provider", CheckStatus::Problem, error.message_ru())
+                    .then(&[NextStep::ConfigureProvider, NextStep::DraftWithoutModel]),
+            ];
         }
     };
     // The keyring is asked once: for the check and for the key the probe sends. An
@@ -122,7 +131,10 @@ async fn provider_checks(
         (Some(_), _) => Check::new(
             "api_key",
             CheckStatus::Ok,
-            "Ключ доступа берётся из переменной ZAYAVKA_API_KEY.",
+            format!(
+                "Ключ доступа берётся из переменной окружения {}.",
+                crate::secrets::ENV_API_KEY
+            ),
         ),
         (None, Ok(Some(_))) => Check::new(
             "api_key",
@@ -136,12 +148,14 @@ async fn provider_checks(
             "api_key",
             CheckStatus::Problem,
             format!(
-                "Для профиля «{}» не сохранён ключ доступа. Сохраните его: zayavka key set.",
+                "Для профиля «{}» не сохранён ключ доступа.",
                 provider.profile.as_str()
             ),
-        ),
+        )
+        .then(&[NextStep::StoreApiKey]),
         (None, Err(error)) if provider.needs_api_key => {
             Check::new("api_key", CheckStatus::Problem, error.message_ru())
+                .then(&[NextStep::StoreApiKey])
         }
         _ => Check::new(
             "api_key",
@@ -158,45 +172,115 @@ async fn provider_checks(
         max_attempts: 1,
         ..Budget::default()
     };
+    let has_key = api_key.is_some() || !provider.needs_api_key;
     let endpoint = Endpoint::new(provider.base_url.as_url().clone(), api_key);
-    let reach = match Client::new(endpoint, budget) {
-        Err(error) => Check::new(
+    let client = match Client::new(endpoint, budget) {
+        Ok(client) => client,
+        Err(error) => {
+            let failure = failure_from(&error);
+            return vec![
+                Check::new(
+                    "provider",
+                    CheckStatus::Problem,
+                    failure.reason.message_ru(),
+                )
+                .then(&failure.reason.next_steps()),
+                key_check,
+            ];
+        }
+    };
+    let host = provider.base_url.host();
+    let reach = match client.probe(cancel).await {
+        Ok(401 | 403) => Check::new(
             "provider",
             CheckStatus::Problem,
-            failure_from(&error).reason.message_ru(),
+            format!("Провайдер {host} отвечает, но не принимает ключ доступа."),
+        )
+        .then(&[NextStep::StoreApiKey]),
+        Ok(status) => Check::new(
+            "provider",
+            CheckStatus::Ok,
+            format!(
+                "Провайдер {host} ({}, модель {}) отвечает (HTTP {status}).",
+                provider.kind.title(),
+                provider.model
+            ),
         ),
-        Ok(client) => match client.probe(cancel).await {
-            Ok(401 | 403) => Check::new(
+        Err(error) => {
+            let failure = failure_from(&error);
+            Check::new(
                 "provider",
                 CheckStatus::Problem,
                 format!(
-                    "Провайдер {} отвечает, но не принимает ключ доступа. Проверьте ключ: \
-                     zayavka key set.",
-                    provider.base_url.host()
+                    "Провайдер {host} не отвечает как нужно: {}. {}",
+                    failure.detail,
+                    failure.reason.message_ru()
                 ),
-            ),
-            Ok(status) => Check::new(
-                "provider",
-                CheckStatus::Ok,
-                format!(
-                    "Провайдер {} ({}, модель {}) отвечает (HTTP {status}).",
-                    provider.base_url.host(),
-                    provider.kind.title(),
-                    provider.model
-                ),
-            ),
-            Err(error) => Check::new(
-                "provider",
-                CheckStatus::Problem,
-                format!(
-                    "Провайдер {} не отвечает: {} Без модели заявку можно составить с --offline.",
-                    provider.base_url.host(),
-                    failure_from(&error).reason.message_ru()
-                ),
-            ),
-        },
+            )
+            .then(&failure.reason.next_steps())
+        }
     };
-    vec![reach, key_check]
+    let mut checks = vec![reach.clone(), key_check];
+    // Only a server that answered, with a key when it needs one, is asked about schema modes:
+    // each probe is a tiny chat request.
+    if reach.status == CheckStatus::Ok && has_key {
+        checks.push(schema_mode_check(&client, &provider, cancel).await);
+    }
+    checks
+}
+
+/// Asks the server which ways of requesting structured output it takes, and compares them with
+/// the profile's.
+async fn schema_mode_check(
+    client: &Client,
+    provider: &crate::config::ProviderSettings,
+    cancel: &CancellationToken,
+) -> Check {
+    let schema = request_draft_schema();
+    let report = client
+        .probe_schema_modes(&provider.model, schema.name, schema.transport(), cancel)
+        .await;
+    let configured = match provider.schema_mode {
+        SchemaMode::JsonSchema => ResponseFormatKind::JsonSchema,
+        SchemaMode::JsonObject => ResponseFormatKind::JsonObject,
+    };
+    let other = configured.other();
+    match (report.support(configured), report.support(other)) {
+        (Some(ModeSupport::Accepted), _) => Check::new(
+            "schema_mode",
+            CheckStatus::Ok,
+            format!("Сервер принимает режим ответа по схеме {configured}."),
+        ),
+        (Some(ModeSupport::Refused(_)), Some(ModeSupport::Accepted)) => Check::new(
+            "schema_mode",
+            CheckStatus::Problem,
+            format!(
+                "Сервер не принимает режим ответа по схеме {configured}, но принимает {other}. \
+                 Выберите для этого профиля режим {other}."
+            ),
+        )
+        .then(&[NextStep::SwitchSchemaMode]),
+        (Some(ModeSupport::Refused(_)), _) => Check::new(
+            "schema_mode",
+            CheckStatus::Problem,
+            format!(
+                "Сервер не принимает режим ответа по схеме {configured}, а режим {other} \
+                 проверить не удалось. Попробуйте режим {other}."
+            ),
+        )
+        .then(&[NextStep::SwitchSchemaMode]),
+        (support, _) => {
+            let detail = support
+                .and_then(ModeSupport::error)
+                .map(|error| failure_from(error).detail)
+                .unwrap_or_else(|| "сервер не ответил".to_owned());
+            Check::new(
+                "schema_mode",
+                CheckStatus::Warning,
+                format!("Не удалось проверить режим ответа по схеме {configured}: {detail}."),
+            )
+        }
+    }
 }
 
 fn schemas() -> Check {
@@ -239,7 +323,8 @@ fn legal_modules(today: jiff::civil::Date) -> Vec<Check> {
             CheckStatus::Problem,
             format!(
                 "Правовые модули нужно заново сверить с официальным текстом: срок их проверки \
-                 истёк — {}. Обновите программу или см. docs/legal-maintenance.md.",
+                 истёк — {}. Обновите программу; сопровождающим — см. руководство по \
+                 сопровождению правовых модулей.",
                 expired.join(", ")
             ),
         )

@@ -440,9 +440,9 @@ fn exact_size(bytes: u64) -> String {
     const KIB: u64 = 1024;
     const MIB: u64 = 1024 * 1024;
     let in_bytes = format!("{} {}", group_digits(bytes), bytes_word(bytes));
-    if bytes >= MIB && bytes % MIB == 0 {
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
         format!("{} МБ ({in_bytes})", bytes / MIB)
-    } else if bytes >= KIB && bytes % KIB == 0 {
+    } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
         format!("{} КБ ({in_bytes})", bytes / KIB)
     } else {
         in_bytes
@@ -473,7 +473,7 @@ fn group_digits(number: u64) -> String {
     }
     let mut grouped = String::new();
     for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
             grouped.push(' ');
         }
         grouped.push(digit);

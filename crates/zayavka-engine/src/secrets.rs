@@ -454,7 +454,20 @@ impl SecretError {
         }
     }
 
-    /// A Russian message for the resident that says what to do.
+    /// What the resident can do about it; each front end words it.
+    pub fn next_step(&self) -> Option<zayavka_core::NextStep> {
+        match self {
+            SecretError::StoredKeyUnreadable { .. }
+            | SecretError::EmptyKey
+            | SecretError::MalformedKey => Some(zayavka_core::NextStep::StoreApiKey),
+            SecretError::KeyringUnavailable { .. }
+            | SecretError::KeyringLocked { .. }
+            | SecretError::KeyringFailed { .. }
+            | SecretError::InvalidEnvironmentKey => None,
+        }
+    }
+
+    /// A Russian message for the resident that says what to do. It names no command.
     pub fn message_ru(&self) -> String {
         match self {
             SecretError::KeyringUnavailable { backend, detail } => format!(
@@ -475,7 +488,7 @@ impl SecretError {
             ),
             SecretError::StoredKeyUnreadable { profile } => format!(
                 "Запись профиля «{profile}» в хранилище ключей не похожа на API-ключ. Сохраните \
-                 ключ заново командой `zayavka key set --profile {profile}`."
+                 ключ для этого профиля заново."
             ),
             SecretError::EmptyKey => "Ключ пустой. Вставьте ключ целиком и повторите.".to_owned(),
             SecretError::MalformedKey => "Ключ содержит пробелы, переводы строки, русские буквы \

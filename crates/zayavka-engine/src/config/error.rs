@@ -132,7 +132,26 @@ impl ConfigError {
         }
     }
 
-    /// A Russian message for the resident that says what to do. It never quotes a value.
+    /// What the resident can do about it; each front end words it (a command, a button).
+    pub fn next_step(&self) -> Option<zayavka_core::NextStep> {
+        use zayavka_core::NextStep;
+        match self {
+            ConfigError::SecretInConfig { .. } | ConfigError::SecretInSetting { .. } => {
+                Some(NextStep::StoreApiKey)
+            }
+            ConfigError::InvalidValue { .. }
+            | ConfigError::UnknownProfile { .. }
+            | ConfigError::IncompleteProfile { .. } => Some(NextStep::ConfigureProvider),
+            ConfigError::Read { .. }
+            | ConfigError::Syntax { .. }
+            | ConfigError::UnknownField { .. }
+            | ConfigError::UnknownSettingKey { .. }
+            | ConfigError::Write { .. } => None,
+        }
+    }
+
+    /// A Russian message for the resident that says what to do. It never quotes a value and
+    /// names no command: the front end adds its own wording of [`ConfigError::next_step`].
     pub fn message_ru(&self) -> String {
         match self {
             ConfigError::Read { path, detail } => format!(
@@ -162,15 +181,15 @@ impl ConfigError {
                 profile,
             } => format!(
                 "В файле настроек «{}» есть поле «{field}», похожее на API-ключ. Ключи не хранятся \
-                 в файле настроек: удалите это поле из файла и сохраните ключ командой \
-                 `zayavka key set{}`.",
+                 в файле настроек: удалите это поле из файла, а ключ сохраните в хранилище ключей операционной \
+                 системы{}.",
                 path.display(),
-                profile_flag(profile.as_ref())
+                profile_note(profile.as_ref())
             ),
             ConfigError::SecretInSetting { key, profile } => format!(
                 "Настройка «{key}» похожа на API-ключ, а ключи не хранятся в файле настроек. \
-                 Сохраните ключ командой `zayavka key set{}`: она спросит ключ, не показывая его.",
-                profile_flag(profile.as_ref())
+                 Сохраните ключ в хранилище ключей операционной системы{}.",
+                profile_note(profile.as_ref())
             ),
             ConfigError::UnknownField {
                 path,
@@ -188,8 +207,7 @@ impl ConfigError {
             } => match origin {
                 SettingSource::File(path) => format!(
                     "В файле настроек «{}» неверное значение поля «{field}»: нужно {expected}. \
-                     Исправьте его командой `zayavka config set {field} ЗНАЧЕНИЕ` или в \
-                     текстовом редакторе.",
+                     Исправьте его в настройках или в текстовом редакторе.",
                     path.display()
                 ),
                 SettingSource::Environment => format!(
@@ -205,9 +223,9 @@ impl ConfigError {
                 SettingKey::all_patterns().join(", ")
             ),
             ConfigError::UnknownProfile { name, known } => format!(
-                "Профиль «{name}» не найден. Выберите один из: {}, или создайте его командой \
-                 `zayavka config set profiles.{name}.kind ВИД` (ВИД — openai, openrouter, \
-                 ollama, lmstudio, llamacpp или custom).",
+                "Профиль «{name}» не найден. Выберите один из: {}, или создайте его в \
+                 настройках, выбрав вид: openai, openrouter, ollama, lmstudio, llamacpp или \
+                 custom.",
                 known
                     .iter()
                     .map(ProfileName::as_str)
@@ -222,8 +240,7 @@ impl ConfigError {
                 };
                 format!(
                     "В профиле «{profile}» не задано поле «{}», а готового значения для него нет. \
-                     Задайте его командой `zayavka config set profiles.{profile}.{} ЗНАЧЕНИЕ`{environment_hint}.",
-                    field.as_str(),
+                     Задайте его в настройках профиля{environment_hint}.",
                     field.as_str()
                 )
             }
@@ -236,9 +253,9 @@ impl ConfigError {
     }
 }
 
-fn profile_flag(profile: Option<&ProfileName>) -> String {
+fn profile_note(profile: Option<&ProfileName>) -> String {
     match profile {
-        Some(name) => format!(" --profile {name}"),
+        Some(name) => format!(" для профиля «{name}»"),
         None => String::new(),
     }
 }

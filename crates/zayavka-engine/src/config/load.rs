@@ -420,11 +420,10 @@ mod tests {
         let config = parse("[profiles.mine]\nkind = \"custom\"\n").unwrap();
         let error = config.profile_settings(&name("mine")).unwrap_err();
         assert_eq!(error.code(), "config.incomplete_profile");
-        assert!(
-            error
-                .message_ru()
-                .contains("zayavka config set profiles.mine.base_url"),
-            "{error}"
+        assert!(error.message_ru().contains("«base_url»"), "{error}");
+        assert_eq!(
+            error.next_step(),
+            Some(zayavka_core::NextStep::ConfigureProvider)
         );
 
         let config =
@@ -482,10 +481,8 @@ mod tests {
             let error = parse(&text).unwrap_err();
             assert_eq!(error.code(), "config.secret_in_config", "{field}");
             let message = error.message_ru();
-            assert!(
-                message.contains("zayavka key set --profile work"),
-                "{message}"
-            );
+            assert!(message.contains("для профиля «work»"), "{message}");
+            assert!(!message.contains("key set"), "{message}");
             assert!(message.contains(&path().display().to_string()), "{message}");
             assert!(!message.contains("sk-fake"), "{message}");
         }
@@ -495,7 +492,7 @@ mod tests {
     fn a_key_at_the_top_level_or_in_an_unknown_table_is_still_reported_as_a_key() {
         let error = parse("api_key = \"sk-top-secret\"\n").unwrap_err();
         assert_eq!(error.code(), "config.secret_in_config");
-        assert!(error.message_ru().contains("`zayavka key set`"));
+        assert!(error.message_ru().contains("хранилище ключей"));
         let error = parse("[auth_settings]\ntoken = \"sk-top-secret\"\n").unwrap_err();
         assert_eq!(error.code(), "config.secret_in_config");
         assert!(error.message_ru().contains("«auth_settings.token»"));

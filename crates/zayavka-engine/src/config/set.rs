@@ -351,11 +351,12 @@ mod tests {
         ] {
             let error = set_value(&file, key, "sk-fake-0123456789").unwrap_err();
             assert_eq!(error.code(), "config.secret_in_setting", "{key}");
-            assert!(error.message_ru().contains("zayavka key set"));
+            assert!(error.message_ru().contains("хранилище ключей"));
+            assert_eq!(error.next_step(), Some(zayavka_core::NextStep::StoreApiKey));
             assert!(!error.message_ru().contains("sk-fake"));
         }
         let error = set_value(&file, "profiles.openai.api_key", "x").unwrap_err();
-        assert!(error.message_ru().contains("--profile openai"));
+        assert!(error.message_ru().contains("для профиля «openai»"));
         assert!(!file.exists());
     }
 

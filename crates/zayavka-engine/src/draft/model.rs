@@ -62,13 +62,48 @@ impl DraftRun {
     }
 }
 
-/// Maps a transport error to the core's technical failure. The detail has passed through the
-/// adapter's redaction already.
+/// Maps a transport error to the core's technical failure, with a detail in Russian. The
+/// adapter's own (English, redacted) description stays in the diagnostic log and the
+/// context record's attempts; the resident reads what kind of failure it was and the HTTP
+/// status, if there was one.
 pub fn failure_from(error: &LlmError) -> Failure {
+    tracing::debug!(%error, "model call failed");
     Failure {
         reason: failure_reason(error.kind()),
         retryable: error.is_retryable(),
-        detail: error.to_string(),
+        detail: detail_ru(error),
+    }
+}
+
+/// A technical detail of a transport error, in Russian, without a final full stop.
+fn detail_ru(error: &LlmError) -> String {
+    let what = match error.kind() {
+        ErrorKind::Timeout => "сервер модели не ответил за отведённое время".to_owned(),
+        ErrorKind::RateLimited => "сервер модели ограничил частоту запросов".to_owned(),
+        ErrorKind::Unavailable => match error.status() {
+            Some(_) => "сервер модели ответил ошибкой на своей стороне".to_owned(),
+            None => "не удалось соединиться с сервером модели".to_owned(),
+        },
+        ErrorKind::Auth => "сервер модели не принял ключ доступа".to_owned(),
+        ErrorKind::BadRequest => "сервер модели отклонил параметры запроса".to_owned(),
+        ErrorKind::SchemaModeUnsupported => match error.suggested_mode() {
+            Some(other) => {
+                format!("сервер не принимает этот режим ответа по схеме; выберите режим {other}")
+            }
+            None => "сервер не принимает этот режим ответа по схеме".to_owned(),
+        },
+        ErrorKind::InsufficientQuota => "на счёте у провайдера закончилась квота".to_owned(),
+        ErrorKind::ResponseTooLarge => "ответ сервера превысил допустимый размер".to_owned(),
+        ErrorKind::InvalidResponse => {
+            "сервер прислал ответ не в формате chat-completions".to_owned()
+        }
+        ErrorKind::NoApiKey => "ключ доступа не задан".to_owned(),
+        ErrorKind::Cancelled => "запрос отменён".to_owned(),
+        ErrorKind::BadConfig => "настройки подключения к серверу неверны".to_owned(),
+    };
+    match error.status() {
+        Some(status) => format!("{what} (HTTP {status})"),
+        None => what,
     }
 }
 
@@ -355,6 +390,12 @@ mod tests {
             let failure = failure_from(&error);
             assert_eq!(failure.reason, reason);
             assert_eq!(failure.retryable, retryable);
+            assert!(
+                failure.detail.chars().any(|c| matches!(c, 'а'..='я')),
+                "{}",
+                failure.detail
+            );
+            assert!(!failure.detail.ends_with('.'), "{}", failure.detail);
         }
     }
 }
