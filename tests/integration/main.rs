@@ -15,6 +15,7 @@ mod cases;
 mod cli;
 mod cli_ru;
 mod doctor;
+mod files;
 mod draft;
 mod keyring;
 mod support;

@@ -99,13 +99,7 @@ fn schema_mode(text: &str) -> Result<SchemaMode, String> {
 pub fn run(args: DraftArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<ExitCode> {
     let input = match &args.input {
         Some(path) => InputSource::File {
-            text: std::fs::read_to_string(path).with_context(|| {
-                format!(
-                    "не удалось прочитать файл с данными заявки «{}». Проверьте путь и права \
-                     доступа",
-                    path.display()
-                )
-            })?,
+            text: crate::read_file(path, zayavka_engine::read::FileRole::Input)?,
             path: path.clone(),
         },
         None => InputSource::Typed(RawInput {

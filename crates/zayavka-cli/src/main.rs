@@ -14,9 +14,9 @@ mod output;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use zayavka_engine::paths::Paths;
+use zayavka_engine::read::FileRole;
 use zayavka_engine::secrets::KeyringStore;
 
 /// Заявка: спокойное и точное обращение в управляющую организацию из ваших слов.
@@ -127,20 +127,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn assemble(args: AssembleArgs) -> anyhow::Result<ExitCode> {
-    let input = read_file(&args.input, "файл с данными заявки")?;
-    let response = read_file(&args.response, "файл с ответом модели")?;
+    let input = read_file(&args.input, FileRole::Input)?;
+    let response = read_file(&args.response, FileRole::ModelResponse)?;
     let outcome = zayavka_engine::assemble::assemble_from_texts(&input, &response);
     output::print_outcome(&outcome, outcome.report(), args.json, None)?;
     Ok(ExitCode::from(output::exit_code(&outcome)))
 }
 
 fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let text = read_file(&args.record, "файл записи")?;
-    let record: zayavka_engine::draft::ContextRecord =
-        serde_json::from_str(&text).with_context(|| {
-            format!(
-                "«{}» — не запись команды `zayavka draft --record`",
-                args.record.display()
+    let text = read_file(&args.record, FileRole::ContextRecord)?;
+    let record: zayavka_engine::draft::ContextRecord = serde_json::from_str(&text)
+        .map_err(|error| {
+            anyhow::anyhow!(
+                "«{}» — не запись команды `zayavka draft --record` ({}). Укажите файл, который \
+                 записала эта команда",
+                args.record.display(),
+                zayavka_core::json_error_ru(&error)
             )
         })?;
     let replay = zayavka_engine::draft::replay(&record)?;
@@ -156,11 +158,10 @@ fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(output::exit_code(outcome)))
 }
 
-fn read_file(path: &std::path::Path, what: &str) -> anyhow::Result<String> {
-    std::fs::read_to_string(path).with_context(|| {
-        format!(
-            "не удалось прочитать {what} «{}». Проверьте путь и права доступа",
-            path.display()
-        )
-    })
+/// Reads a file the resident named, with the size cap of its role; a folder, a device or a
+/// FIFO is refused at once, a UTF-8 byte order mark dropped, and every failure explained in
+/// Russian by its cause.
+pub(crate) fn read_file(path: &std::path::Path, role: FileRole) -> anyhow::Result<String> {
+    zayavka_engine::read::read_text_file(path, role, role.max_bytes())
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))
 }
