@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite, exactly as CI runs it: formatting, lints, and every test of the workspace.
+# The whole test suite, exactly as CI runs it: formatting, lints, the desktop page in headless
+# Chromium (tests/ui, with axe-core accessibility checks), and every test of the workspace.
 #
 # The keyring tests talk to a real Secret Service, so on Linux the tests run inside a throw-away
 # D-Bus session with an unlocked GNOME Keyring (crates/zayavka-engine/keyring-session.sh). Where
@@ -12,6 +13,9 @@ cargo fmt --all -- --check
 
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+echo "== desktop page (headless Chromium)"
+bash tests/ui/run.sh
 
 echo "== cargo nextest"
 tests=(cargo nextest run --workspace --locked --no-fail-fast)
