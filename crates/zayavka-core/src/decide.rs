@@ -128,3 +128,410 @@ fn finish(
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assemble::{GENERIC_ITEM, ItemSource, SectionKind};
+    use crate::input::RawInput;
+    use crate::legal::catalogue;
+    use crate::schema::request_draft;
+    use crate::subject::SubjectKind;
+    use serde_json::{Value, json};
+
+    const LIGHTING: &str = "common_area_premises_lighting";
+
+    fn input(desired_actions: Option<&str>, confirmed: Option<&str>) -> ResidentInput {
+        ResidentInput::parse(&RawInput {
+            description: Some(
+                "В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами."
+                    .into(),
+            ),
+            location: Some("Подъезд 2, лестница между 3 и 4 этажами".into()),
+            consequences: None,
+            desired_actions: desired_actions.map(str::to_owned),
+            confirmed_subject: confirmed.map(str::to_owned),
+        })
+        .unwrap()
+    }
+
+    fn draft_json() -> Value {
+        json!({
+            "outcome": "draft",
+            "title": "Не работает освещение на лестнице в подъезде 2",
+            "problem": "На лестнице между третьим и четвёртым этажами не горит свет",
+            "circumstances": "Подъезд 2, лестница между 3 и 4 этажами; свет не горит неделю",
+            "impact": "В тёмное время суток на лестнице плохо видно ступени",
+            "verification": "Причину отсутствия освещения нужно установить при осмотре",
+            "subject": {
+                "kind": LIGHTING,
+                "evidence": [
+                    {"source_field": "description", "quote": "неделю не горит свет на лестнице"}
+                ]
+            },
+            "warnings": []
+        })
+    }
+
+    fn evaluate(input: &ResidentInput, value: &Value) -> Outcome {
+        let reply = ModelReply {
+            content: Some(value.to_string()),
+            refusal: None,
+            finish_reason: Some("stop".into()),
+        };
+        evaluate_reply(input, &reply, request_draft(), catalogue())
+    }
+
+    fn ready(outcome: Outcome) -> crate::assemble::Request {
+        match outcome {
+            Outcome::Ready(request) => request,
+            other => panic!("expected a ready request, got {other:?}"),
+        }
+    }
+
+    fn rejection(outcome: Outcome) -> Rejection {
+        match outcome {
+            Outcome::Rejected(rejection) => rejection,
+            other => panic!("expected a rejection, got {other:?}"),
+        }
+    }
+
+    /// The kind, source and module of every section, in order.
+    fn layout(
+        request: &crate::assemble::Request,
+    ) -> Vec<(SectionKind, Provenance, Option<String>)> {
+        request
+            .sections()
+            .iter()
+            .map(|s| (s.kind(), s.source(), s.module().map(str::to_owned)))
+            .collect()
+    }
+
+    /// The legal sections one module contributes.
+    fn legal_layout(id: &str, count: usize) -> Vec<(SectionKind, Provenance, Option<String>)> {
+        vec![
+            (
+                SectionKind::Legal,
+                Provenance::LegalCatalogue,
+                Some(id.to_owned())
+            );
+            count
+        ]
+    }
+
+    #[test]
+    fn a_checked_draft_becomes_a_request_in_the_fixed_order() {
+        let catalogue = catalogue();
+        let request = ready(evaluate(
+            &input(Some("Прошу: заменить лампы на лестнице"), Some(LIGHTING)),
+            &draft_json(),
+        ));
+        let mut expected = vec![
+            (SectionKind::Problem, Provenance::Model, None),
+            (SectionKind::Circumstances, Provenance::Model, None),
+            (SectionKind::Impact, Provenance::Model, None),
+            (SectionKind::Verification, Provenance::Model, None),
+        ];
+        expected.extend(legal_layout("common", catalogue.common().paragraphs.len()));
+        let lighting = catalogue.subject(SubjectKind::CommonAreaPremisesLighting);
+        expected.extend(legal_layout(LIGHTING, lighting.paragraphs.len()));
+        assert_eq!(layout(&request), expected);
+        let texts: Vec<&str> = request.sections().iter().map(|s| s.text()).collect();
+        assert_eq!(
+            texts[..4],
+            [
+                "На лестнице между третьим и четвёртым этажами не горит свет.",
+                "Подъезд 2, лестница между 3 и 4 этажами; свет не горит неделю.",
+                "В тёмное время суток на лестнице плохо видно ступени.",
+                "Причину отсутствия освещения нужно установить при осмотре.",
+            ]
+        );
+        let legal_texts: Vec<&String> = catalogue
+            .common()
+            .paragraphs
+            .iter()
+            .chain(&lighting.paragraphs)
+            .collect();
+        assert_eq!(
+            texts[4..].iter().copied().collect::<Vec<_>>(),
+            legal_texts.iter().map(|t| t.as_str()).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            request.title(),
+            "Не работает освещение на лестнице в подъезде 2"
+        );
+        assert_eq!(request.item().text(), "Заменить лампы на лестнице.");
+        assert_eq!(request.item().source(), ItemSource::ResidentRequest);
+        assert_eq!(
+            request.subject_module(),
+            Some(SubjectKind::CommonAreaPremisesLighting)
+        );
+        assert_eq!(request.legal_omission(), None);
+        assert!(request.warnings().is_empty());
+    }
+
+    #[test]
+    fn without_desired_actions_the_item_is_the_generic_one() {
+        let request = ready(evaluate(&input(None, None), &draft_json()));
+        assert_eq!(request.item().text(), GENERIC_ITEM);
+        assert_eq!(request.item().source(), ItemSource::Generic);
+        assert!(
+            request
+                .body()
+                .ends_with(&format!("Прошу:\n1. {GENERIC_ITEM}"))
+        );
+        assert_eq!(request.subject_module(), None);
+        assert_eq!(request.legal_omission(), Some(OmissionReason::NotConfirmed));
+        // Only the common block: no subject paragraph without the resident's confirmation.
+        let common = catalogue().common().paragraphs.len();
+        assert_eq!(layout(&request)[4..], legal_layout("common", common)[..]);
+    }
+
+    #[test]
+    fn the_models_warnings_reach_the_request_and_absent_sections_are_left_out() {
+        let mut value = draft_json();
+        value["circumstances"] = Value::Null;
+        value["verification"] = Value::Null;
+        value["warnings"] = json!(["Уточните номер подъезда"]);
+        let request = ready(evaluate(&input(None, Some(LIGHTING)), &value));
+        assert_eq!(request.warnings(), ["Уточните номер подъезда"]);
+        assert_eq!(
+            layout(&request)[..2],
+            [
+                (SectionKind::Problem, Provenance::Model, None),
+                (SectionKind::Impact, Provenance::Model, None),
+            ]
+        );
+    }
+
+    fn needs_user(outcome: Outcome) -> (NeedsUserReason, Vec<String>) {
+        match outcome {
+            Outcome::NeedsUser { reason, hints } => (reason, hints),
+            other => panic!("expected needs_user, got {other:?}"),
+        }
+    }
+
+    fn no_draft(outcome: &str, warnings: Value) -> Value {
+        json!({
+            "outcome": outcome,
+            "title": null,
+            "problem": null,
+            "circumstances": null,
+            "impact": null,
+            "verification": null,
+            "subject": null,
+            "warnings": warnings,
+        })
+    }
+
+    #[test]
+    fn a_reply_without_a_draft_asks_the_resident_and_keeps_clean_hints() {
+        let (reason, hints) = needs_user(evaluate(
+            &input(None, None),
+            &no_draft(
+                "multiple_problems",
+                json!(["  Опишите качели отдельно. ", " ", "Свет — в этой заявке"]),
+            ),
+        ));
+        assert_eq!(reason, NeedsUserReason::MultipleProblems);
+        assert_eq!(hints, ["Опишите качели отдельно.", "Свет — в этой заявке"]);
+        let (reason, hints) = needs_user(evaluate(
+            &input(None, None),
+            &no_draft("insufficient_information", json!([])),
+        ));
+        assert_eq!(reason, NeedsUserReason::InsufficientInformation);
+        assert!(hints.is_empty());
+    }
+
+    #[test]
+    fn hints_that_fail_the_checks_are_all_dropped_and_the_question_stays() {
+        let (reason, hints) = needs_user(evaluate(
+            &input(None, None),
+            &no_draft(
+                "insufficient_information",
+                json!(["Напишите, где именно", "Подробнее на uk-dom.ru"]),
+            ),
+        ));
+        assert_eq!(reason, NeedsUserReason::InsufficientInformation);
+        assert!(hints.is_empty());
+    }
+
+    #[test]
+    fn a_draft_that_breaks_a_semantic_rule_is_rejected_with_every_finding() {
+        let mut value = draft_json();
+        value["problem"] = json!("Прошу заменить лампы");
+        value["impact"] = json!("Подробнее на uk-dom.ru");
+        let rejection = rejection(evaluate(&input(None, Some(LIGHTING)), &value));
+        assert_eq!(rejection.reason(), RejectionReason::SemanticViolation);
+        let found: Vec<(&str, FindingCode)> = rejection
+            .findings()
+            .iter()
+            .map(|f| (f.field(), f.code()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("/problem", FindingCode::RequestBlock),
+                ("/impact", FindingCode::Url)
+            ]
+        );
+        assert!(!rejection.reason().may_reask());
+    }
+
+    #[test]
+    fn a_structural_rejection_is_passed_through_unchanged() {
+        let mut value = draft_json();
+        value["title"] = json!("Свет\u{1b}[2J не горит");
+        let rejection = rejection(evaluate(&input(None, None), &value));
+        assert_eq!(rejection.reason(), RejectionReason::UnsafeText);
+        assert_eq!(rejection.findings()[0].field(), "/title");
+    }
+
+    #[test]
+    fn a_model_body_over_the_limit_is_rejected_whole_never_cut() {
+        let mut value = draft_json();
+        value["problem"] = json!("Свет не горит ".repeat(70).trim_end());
+        value["circumstances"] = json!("Подъезд два ".repeat(50).trim_end());
+        value["impact"] = json!("Плохо видно ".repeat(50).trim_end());
+        value["verification"] = json!("Нужен осмотр ".repeat(46).trim_end());
+        let rejection = rejection(evaluate(&input(None, Some(LIGHTING)), &value));
+        assert_eq!(rejection.reason(), RejectionReason::BodyTooLong);
+        assert_eq!(rejection.findings().len(), 1);
+        assert_eq!(rejection.findings()[0].field(), "/body");
+        assert_eq!(rejection.findings()[0].code(), FindingCode::BodyTooLong);
+    }
+
+    #[test]
+    fn evaluation_is_deterministic() {
+        let input = input(Some("заменить лампы"), Some(LIGHTING));
+        let first = evaluate(&input, &draft_json());
+        assert_eq!(first, evaluate(&input, &draft_json()));
+        assert_eq!(
+            serde_json::to_vec(&first.report()).unwrap(),
+            serde_json::to_vec(&evaluate(&input, &draft_json()).report()).unwrap()
+        );
+    }
+
+    #[test]
+    fn an_offline_request_is_the_residents_own_words_with_no_subject_paragraph() {
+        let input = ResidentInput::parse(&RawInput {
+            description: Some("в подъезде неделю не горит свет".into()),
+            location: Some("Подъезд 2".into()),
+            consequences: Some("Темно на лестнице".into()),
+            desired_actions: Some("заменить лампы".into()),
+            confirmed_subject: Some(LIGHTING.into()),
+        })
+        .unwrap();
+        let request = ready(offline_request(&input, catalogue()));
+        assert_eq!(
+            request.title(),
+            "Заявка: освещение в подъезде и других общих помещениях"
+        );
+        let mut expected = vec![
+            (SectionKind::Problem, Provenance::Resident, None),
+            (SectionKind::Circumstances, Provenance::Resident, None),
+            (SectionKind::Impact, Provenance::Resident, None),
+        ];
+        expected.extend(legal_layout(
+            "common",
+            catalogue().common().paragraphs.len(),
+        ));
+        assert_eq!(layout(&request), expected);
+        let texts: Vec<&str> = request.sections().iter().map(|s| s.text()).collect();
+        assert_eq!(
+            texts[..3],
+            [
+                "В подъезде неделю не горит свет.",
+                "Место: Подъезд 2.",
+                "Последствия: Темно на лестнице."
+            ]
+        );
+        assert_eq!(request.warnings(), [NO_MODEL_WARNING]);
+        assert_eq!(request.subject_module(), None);
+        assert_eq!(
+            request.legal_omission(),
+            Some(OmissionReason::NoModelSubject)
+        );
+        assert_eq!(request.item().text(), "Заменить лампы.");
+        assert_eq!(request.item().source(), ItemSource::ResidentRequest);
+    }
+
+    #[test]
+    fn an_offline_request_without_a_subject_has_the_plain_title_and_the_generic_item() {
+        let input = ResidentInput::parse(&RawInput {
+            description: Some("На крыльце третий день лужа".into()),
+            ..RawInput::default()
+        })
+        .unwrap();
+        let request = ready(offline_request(&input, catalogue()));
+        assert_eq!(request.title(), "Заявка о проблеме в доме");
+        assert_eq!(request.sections()[0].kind(), SectionKind::Problem);
+        assert_eq!(request.sections()[1].kind(), SectionKind::Legal);
+        assert_eq!(request.item().source(), ItemSource::Generic);
+        assert_eq!(request.warnings(), [NO_MODEL_WARNING]);
+    }
+
+    /// A description of exactly `length` characters: words of letters, ending in a letter so
+    /// that presentation adds the same final period whatever the length.
+    fn description_of(length: usize) -> String {
+        (0..length)
+            .map(|i| {
+                if i % 8 == 7 && i + 1 < length {
+                    ' '
+                } else {
+                    'а'
+                }
+            })
+            .collect()
+    }
+
+    fn offline_with_description(length: usize) -> (Outcome, usize) {
+        let description = description_of(length);
+        assert_eq!(char_count(&description), length);
+        let input = ResidentInput::parse(&RawInput {
+            description: Some(description),
+            location: Some("л".repeat(crate::input::limits::LOCATION_MAX)),
+            consequences: Some("п".repeat(crate::input::limits::CONSEQUENCES_MAX)),
+            desired_actions: Some("д".repeat(crate::input::limits::DESIRED_ACTIONS_MAX)),
+            confirmed_subject: None,
+        })
+        .unwrap();
+        (offline_request(&input, catalogue()), length)
+    }
+
+    /// The one error of an over-long offline request: its maximum and actual length.
+    fn too_long_for_request(outcome: &Outcome) -> (usize, usize) {
+        let Outcome::InvalidInput(errors) = outcome else {
+            panic!("expected invalid input, never a rejection: {outcome:?}");
+        };
+        assert_eq!(errors.total(), 1);
+        let error = &errors.as_slice()[0];
+        assert_eq!(error.code(), "too_long_for_request");
+        assert_eq!(error.field, Some(InputField::Description));
+        match error.kind {
+            InputErrorKind::TooLongForRequest { max, actual } => (max, actual),
+            ref other => panic!("unexpected kind {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_over_long_offline_body_is_refused_up_front_with_the_maximum_that_fits() {
+        let longest = crate::input::limits::DESCRIPTION_MAX;
+        let (outcome, length) = offline_with_description(longest);
+        let (max, actual) = too_long_for_request(&outcome);
+        assert_eq!(actual, length);
+        assert!(max < actual);
+        assert!(
+            outcome
+                .message_ru()
+                .contains(&format!("не больше {max} символов"))
+        );
+
+        // The maximum is exact: that many characters fit to the last one, one more does not.
+        let (fits, _) = offline_with_description(max);
+        let request = ready(fits);
+        assert_eq!(char_count(request.body()), BODY_LIMIT);
+        let (one_more, length) = offline_with_description(max + 1);
+        assert_eq!(too_long_for_request(&one_more), (max, length));
+    }
+}
