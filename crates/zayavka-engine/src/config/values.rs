@@ -183,11 +183,13 @@ impl ProviderKind {
                 SchemaMode::JsonSchema,
                 false,
             ),
-            // A single-model `llama-server` ignores the model name, so any name works there.
+            // A single-model `llama-server` ignores the model name, so any name works there. It
+            // accepts the strict transport schema and enforces it with a grammar built from it,
+            // so the stronger `json_schema` mode holds there (issue 6).
             ProviderKind::LlamaCpp => (
                 Some("http://127.0.0.1:8080/v1"),
                 Some("qwen2.5-7b-instruct"),
-                SchemaMode::JsonObject,
+                SchemaMode::JsonSchema,
                 false,
             ),
             // An unknown server is only trusted with the mode every compatible server accepts.
@@ -423,7 +425,7 @@ mod tests {
         assert!(!lmstudio.needs_api_key);
         let llamacpp = ProviderKind::LlamaCpp.preset();
         assert_eq!(llamacpp.base_url, Some("http://127.0.0.1:8080/v1"));
-        assert_eq!(llamacpp.schema_mode, SchemaMode::JsonObject);
+        assert_eq!(llamacpp.schema_mode, SchemaMode::JsonSchema);
         assert!(!llamacpp.needs_api_key);
     }
 
