@@ -583,7 +583,25 @@ fn the_canary_key_is_written_nowhere_even_when_the_provider_echoes_it() {
             "code": "invalid_api_key"
         }}),
     );
-    for reply in [ok(), echo] {
+    // A hostile provider that echoes the key inside a successful answer: in the raw body the
+    // record keeps, and in a warning the model "wrote".
+    let mut echoing_draft = valid_draft();
+    echoing_draft["warnings"] = json!([format!("Ключ: {}", zayavka_standin::ECHO_KEY)]);
+    let echo_in_success = Reply::echo_credentials(
+        200,
+        json!({
+            "id": format!("chatcmpl-{}", zayavka_standin::ECHO_KEY),
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": echoing_draft.to_string()}}],
+        })
+        .to_string(),
+    );
+    let echo_in_server_error = Reply::echo_credentials(
+        500,
+        json!({"error": {"message": format!("upstream rejected {}", zayavka_standin::ECHO_KEY)}})
+            .to_string(),
+    );
+    for reply in [ok(), echo, echo_in_success, echo_in_server_error] {
         for json in [true, false] {
             let stand_in = StandIn::start(Script::always(reply.clone()));
             let home = tempfile::tempdir().unwrap();
@@ -592,7 +610,7 @@ fn the_canary_key_is_written_nowhere_even_when_the_provider_echoes_it() {
                 .arg("--record")
                 .arg(&record));
             assert!(record.exists(), "the context record is written");
-            assert_eq!(stand_in.request_count(), 1);
+            assert!(stand_in.request_count() >= 1);
             let run = Run {
                 home,
                 code: None,
