@@ -526,4 +526,216 @@ mod tests {
             }
         }
     }
+
+    fn lighting_text() -> DraftText {
+        DraftText {
+            source: Provenance::Model,
+            title: "Не работает освещение на лестнице".into(),
+            problem: "на лестнице между третьим и четвёртым этажами не горит свет".into(),
+            circumstances: Some("Подъезд 2;\nсвет не горит неделю".into()),
+            impact: Some("   ".into()),
+            verification: Some("Причину нужно установить при осмотре".into()),
+            warnings: vec!["Уточните номер подъезда".into(), " \n ".into()],
+        }
+    }
+
+    fn lighting_request() -> Request {
+        assemble(
+            &lighting_text(),
+            LegalDecision::Included(SubjectKind::CommonAreaPremisesLighting),
+            Some("Прошу: заменить лампы"),
+            crate::legal::catalogue(),
+        )
+        .unwrap()
+    }
+
+    fn serialised(request: &Request) -> serde_json::Value {
+        serde_json::to_value(request).unwrap()
+    }
+
+    fn read_back(value: serde_json::Value) -> Result<Request, serde_json::Error> {
+        serde_json::from_value(value)
+    }
+
+    #[test]
+    fn a_request_serialises_with_its_keys_in_a_fixed_order() {
+        let value = serialised(&lighting_request());
+        let keys: Vec<&str> = value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "title",
+                "body",
+                "items",
+                "subject_module",
+                "legal_omission",
+                "warnings",
+                "sections",
+                "item"
+            ]
+        );
+        assert_eq!(value["items"], serde_json::json!(["Заменить лампы."]));
+        assert_eq!(
+            value["item"],
+            serde_json::json!({"text": "Заменить лампы.", "source": "resident_request"})
+        );
+        assert_eq!(value["subject_module"], "common_area_premises_lighting");
+        assert_eq!(value["legal_omission"], serde_json::Value::Null);
+        assert_eq!(
+            value["warnings"],
+            serde_json::json!(["Уточните номер подъезда"])
+        );
+        assert_eq!(
+            value["sections"][0],
+            serde_json::json!({
+                "kind": "problem",
+                "source": "model",
+                "module": null,
+                "text": "На лестнице между третьим и четвёртым этажами не горит свет.",
+            })
+        );
+    }
+
+    #[test]
+    fn the_body_is_the_sections_joined_by_blank_lines_then_the_one_item() {
+        let request = lighting_request();
+        let catalogue = crate::legal::catalogue();
+        let texts: Vec<&str> = request.sections().iter().map(Section::text).collect();
+        assert_eq!(
+            request.body(),
+            format!(
+                "{}\n\nПрошу:\n1. {}",
+                texts.join("\n\n"),
+                request.item().text()
+            )
+        );
+        // The blank impact is left out; the rest keep their order and presentation form.
+        let kinds: Vec<SectionKind> = request.sections().iter().map(Section::kind).collect();
+        let legal_count = catalogue.common().paragraphs.len()
+            + catalogue
+                .subject(SubjectKind::CommonAreaPremisesLighting)
+                .paragraphs
+                .len();
+        let mut expected = vec![
+            SectionKind::Problem,
+            SectionKind::Circumstances,
+            SectionKind::Verification,
+        ];
+        expected.extend(std::iter::repeat_n(SectionKind::Legal, legal_count));
+        assert_eq!(kinds, expected);
+        assert_eq!(texts[1], "Подъезд 2; свет не горит неделю.");
+        assert_eq!(
+            request.plain_text(),
+            format!("Не работает освещение на лестнице\n\n{}", request.body())
+        );
+    }
+
+    #[test]
+    fn a_serialised_request_reads_back_equal() {
+        for legal in [
+            LegalDecision::Included(SubjectKind::CommonAreaPremisesLighting),
+            LegalDecision::Omitted(OmissionReason::EvidenceNotVerbatim),
+        ] {
+            for desired in [Some("заменить лампы"), None] {
+                let request =
+                    assemble(&lighting_text(), legal, desired, crate::legal::catalogue()).unwrap();
+                let text = serde_json::to_string(&request).unwrap();
+                let back: Request = serde_json::from_str(&text).unwrap();
+                assert_eq!(back, request);
+                assert_eq!(serde_json::to_string(&back).unwrap(), text);
+            }
+        }
+    }
+
+    /// Reading back a tampered document fails with a message that contains `expected`.
+    fn refused(value: serde_json::Value, expected: &str) {
+        let error = read_back(value).expect_err("a tampered request must be refused");
+        assert!(error.to_string().contains(expected), "{error}");
+    }
+
+    #[test]
+    fn a_tampered_body_is_refused() {
+        let mut value = serialised(&lighting_request());
+        let body = value["body"].as_str().unwrap().replace("Прошу:", "Требую:");
+        value["body"] = body.into();
+        refused(
+            value,
+            "the body is not what the sections and the item render to",
+        );
+
+        let mut value = serialised(&lighting_request());
+        let body = format!(
+            "{}\n2. Выплатить компенсацию.",
+            value["body"].as_str().unwrap()
+        );
+        value["body"] = body.into();
+        refused(value, "the body is not what");
+    }
+
+    #[test]
+    fn an_items_list_other_than_the_one_item_is_refused() {
+        for items in [
+            serde_json::json!(["Заменить лампы.", "Выплатить компенсацию."]),
+            serde_json::json!([]),
+            serde_json::json!(["Выплатить компенсацию."]),
+        ] {
+            let mut value = serialised(&lighting_request());
+            value["items"] = items;
+            refused(value, "items must hold exactly the one item");
+        }
+    }
+
+    #[test]
+    fn exactly_one_of_subject_module_and_legal_omission_is_required() {
+        let mut both = serialised(&lighting_request());
+        both["legal_omission"] = "not_confirmed".into();
+        let mut neither = serialised(&lighting_request());
+        neither["subject_module"] = serde_json::Value::Null;
+        for value in [both, neither] {
+            refused(
+                value,
+                "exactly one of subject_module and legal_omission must be set",
+            );
+        }
+    }
+
+    #[test]
+    fn a_request_that_does_not_start_with_its_problem_is_refused() {
+        let mut swapped = serialised(&lighting_request());
+        swapped["sections"].as_array_mut().unwrap().swap(0, 1);
+        let mut without_problem = serialised(&lighting_request());
+        without_problem["sections"]
+            .as_array_mut()
+            .unwrap()
+            .remove(0);
+        let mut empty = serialised(&lighting_request());
+        empty["sections"] = serde_json::json!([]);
+        for value in [swapped, without_problem, empty] {
+            refused(value, "a request starts with its problem section");
+        }
+    }
+
+    #[test]
+    fn an_unknown_field_or_an_over_long_body_is_refused_on_reading() {
+        let mut extra = serialised(&lighting_request());
+        extra["items_extra"] = serde_json::json!(["Выплатить компенсацию."]);
+        refused(extra, "unknown field");
+
+        // A stored request obeys the limit too, even when its body matches its sections.
+        let mut value = serialised(&lighting_request());
+        value["sections"][0]["text"] = "Я".repeat(BODY_LIMIT).into();
+        refused(value, "more than the limit of 2500");
+    }
+
+    #[test]
+    fn assembly_gives_the_same_bytes_every_time() {
+        let first = serde_json::to_vec(&lighting_request()).unwrap();
+        let second = serde_json::to_vec(&lighting_request()).unwrap();
+        assert_eq!(first, second);
+    }
 }

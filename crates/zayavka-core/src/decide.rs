@@ -246,16 +246,14 @@ mod tests {
                 "Причину отсутствия освещения нужно установить при осмотре.",
             ]
         );
-        let legal_texts: Vec<&String> = catalogue
+        let legal_texts: Vec<&str> = catalogue
             .common()
             .paragraphs
             .iter()
             .chain(&lighting.paragraphs)
+            .map(String::as_str)
             .collect();
-        assert_eq!(
-            texts[4..].iter().copied().collect::<Vec<_>>(),
-            legal_texts.iter().map(|t| t.as_str()).collect::<Vec<_>>()
-        );
+        assert_eq!(texts[4..], legal_texts[..]);
         assert_eq!(
             request.title(),
             "Не работает освещение на лестнице в подъезде 2"
