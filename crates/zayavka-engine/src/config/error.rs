@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use super::file::ProfileField;
 use super::set::SettingKey;
+use super::values::ProfileField;
 use super::values::ProfileName;
 use super::{ENV_BASE_URL, ENV_MODEL};
 
@@ -206,16 +206,16 @@ impl ConfigError {
                 expected,
             } => match origin {
                 SettingSource::File(path) => format!(
-                    "В файле настроек «{}» неверное значение поля «{field}»: нужно {expected}. \
+                    "В файле настроек «{}» неверное значение поля «{field}»: ожидается {expected}. \
                      Исправьте его в настройках или в текстовом редакторе.",
                     path.display()
                 ),
                 SettingSource::Environment => format!(
-                    "Неверное значение переменной окружения {field}: нужно {expected}. Исправьте \
+                    "Неверное значение переменной окружения {field}: ожидается {expected}. Исправьте \
                      значение или удалите переменную."
                 ),
                 SettingSource::CommandLine => {
-                    format!("Неверное значение для «{field}»: нужно {expected}.")
+                    format!("Неверное значение для «{field}»: ожидается {expected}.")
                 }
             },
             ConfigError::UnknownSettingKey { key } => format!(
@@ -249,6 +249,16 @@ impl ConfigError {
                  проверьте права доступа к папке.",
                 path.display()
             ),
+        }
+    }
+}
+
+impl From<super::values::InvalidValue> for ConfigError {
+    fn from(error: super::values::InvalidValue) -> ConfigError {
+        ConfigError::InvalidValue {
+            origin: SettingSource::CommandLine,
+            field: error.field,
+            expected: error.expected,
         }
     }
 }

@@ -9,8 +9,8 @@ use toml_edit::Item;
 
 use super::SchemaMode;
 use super::values::{
-    BaseUrl, ProfileName, ProviderKind, check_attempts, check_currency, check_model, check_price,
-    check_timeout_secs,
+    BaseUrl, ProfileField, ProfileName, ProviderKind, check_attempts, check_currency, check_model,
+    check_price, check_timeout_secs,
 };
 
 /// One `[profiles.NAME]` table as written: every field is optional and falls back to the preset.
@@ -56,95 +56,6 @@ pub struct Config {
     /// The `[profiles.NAME]` tables.
     pub profiles: BTreeMap<ProfileName, ProfileConfig>,
 }
-
-/// The fields of a `[profiles.NAME]` table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProfileField {
-    /// `kind`.
-    Kind,
-    /// `base_url`.
-    BaseUrl,
-    /// `model`.
-    Model,
-    /// `schema_mode`.
-    SchemaMode,
-    /// `needs_api_key`.
-    NeedsApiKey,
-    /// `price_input_per_million`.
-    PriceInputPerMillion,
-    /// `price_output_per_million`.
-    PriceOutputPerMillion,
-    /// `currency`.
-    Currency,
-    /// `timeout_secs`.
-    TimeoutSecs,
-    /// `attempts`.
-    Attempts,
-}
-
-impl ProfileField {
-    /// Every field, in the order they are documented.
-    pub const ALL: [ProfileField; 10] = [
-        ProfileField::Kind,
-        ProfileField::BaseUrl,
-        ProfileField::Model,
-        ProfileField::SchemaMode,
-        ProfileField::NeedsApiKey,
-        ProfileField::PriceInputPerMillion,
-        ProfileField::PriceOutputPerMillion,
-        ProfileField::Currency,
-        ProfileField::TimeoutSecs,
-        ProfileField::Attempts,
-    ];
-
-    /// The field's name in the file.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProfileField::Kind => "kind",
-            ProfileField::BaseUrl => "base_url",
-            ProfileField::Model => "model",
-            ProfileField::SchemaMode => "schema_mode",
-            ProfileField::NeedsApiKey => "needs_api_key",
-            ProfileField::PriceInputPerMillion => "price_input_per_million",
-            ProfileField::PriceOutputPerMillion => "price_output_per_million",
-            ProfileField::Currency => "currency",
-            ProfileField::TimeoutSecs => "timeout_secs",
-            ProfileField::Attempts => "attempts",
-        }
-    }
-
-    /// Finds a field by its name in the file.
-    pub fn parse(name: &str) -> Option<ProfileField> {
-        ProfileField::ALL
-            .into_iter()
-            .find(|field| field.as_str() == name)
-    }
-
-    /// What a valid value looks like, in Russian.
-    pub(super) fn expected(self) -> &'static str {
-        match self {
-            ProfileField::Kind => "одно из: openai, openrouter, ollama, lmstudio, llamacpp, custom",
-            ProfileField::BaseUrl => {
-                "адрес вида https://example.com/v1: схема http или https, без имени пользователя, \
-                 пароля, параметров запроса и #фрагмента"
-            }
-            ProfileField::Model => {
-                "непустое имя модели без управляющих символов, не длиннее 200 знаков"
-            }
-            ProfileField::SchemaMode => "json_schema или json_object",
-            ProfileField::NeedsApiKey => "true или false",
-            ProfileField::PriceInputPerMillion | ProfileField::PriceOutputPerMillion => {
-                "неотрицательное число — цена миллиона токенов"
-            }
-            ProfileField::Currency => "трёхбуквенный код валюты заглавными буквами, например USD",
-            ProfileField::TimeoutSecs => "целое число секунд от 1 до 3600",
-            ProfileField::Attempts => "целое число от 1 до 10",
-        }
-    }
-}
-
-pub(super) const EXPECTED_PROFILE_NAME: &str =
-    "имя профиля из латинских букв, цифр, «-» и «_», не длиннее 64 знаков";
 
 /// A checked value for one profile field.
 #[derive(Debug, Clone, PartialEq)]

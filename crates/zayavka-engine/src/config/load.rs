@@ -9,11 +9,9 @@ use std::path::Path;
 use toml_edit::{DocumentMut, TableLike};
 
 use super::error::{ConfigError, SettingSource};
-use super::file::{
-    Config, EXPECTED_PROFILE_NAME, FieldValue, ProfileConfig, ProfileField, apply_field,
-};
+use super::file::{Config, FieldValue, ProfileConfig, apply_field};
 use super::resolve::{Pricing, ProviderOverrides, ProviderSettings};
-use super::values::{BaseUrl, ProfileName, ProviderKind};
+use super::values::{BaseUrl, EXPECTED_PROFILE_NAME, ProfileField, ProfileName, ProviderKind};
 
 const TOP_LEVEL_FIELDS: [&str; 2] = ["active_profile", "profiles"];
 

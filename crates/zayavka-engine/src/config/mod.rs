@@ -49,12 +49,13 @@ mod test_support;
 mod values;
 
 pub use error::{ConfigError, SettingSource};
-pub use file::{Config, ProfileConfig, ProfileField};
+pub use file::{Config, ProfileConfig};
 pub use load::looks_like_secret_field;
 pub use resolve::{Pricing, ProviderOverrides, ProviderSettings, resolve_provider};
 pub use set::{SettingKey, set_value};
 pub use values::{
-    BaseUrl, ProfileName, ProviderKind, ProviderPreset, parse_attempts, parse_model,
+    BaseUrl, InvalidValue, MAX_ATTEMPTS, MAX_MODEL_CHARS, MAX_PROFILE_NAME_CHARS, MAX_TIMEOUT_SECS,
+    ProfileField, ProfileName, ProviderKind, ProviderPreset, parse_attempts, parse_model,
     parse_timeout_secs,
 };
 
@@ -81,12 +82,3 @@ pub const OVERRIDE_VARIABLES: [&str; 5] = [
     ENV_TIMEOUT_SECS,
     ENV_ATTEMPTS,
 ];
-
-/// The largest per-attempt timeout a profile may ask for, in seconds.
-pub const MAX_TIMEOUT_SECS: u64 = 3600;
-/// The largest number of attempts a profile may ask for.
-pub const MAX_ATTEMPTS: u32 = 10;
-/// The longest model name accepted.
-pub const MAX_MODEL_CHARS: usize = 200;
-/// The longest profile name accepted.
-pub const MAX_PROFILE_NAME_CHARS: usize = 64;

@@ -5,8 +5,8 @@
 //! look-ups in `load.rs`.
 
 use super::error::{ConfigError, SettingSource};
-use super::file::{Config, FieldValue, ProfileField};
-use super::values::{BaseUrl, ProfileName, ProviderKind};
+use super::file::{Config, FieldValue};
+use super::values::{BaseUrl, ProfileField, ProfileName, ProviderKind};
 use super::{
     ENV_ATTEMPTS, ENV_BASE_URL, ENV_MODEL, ENV_SCHEMA_MODE, ENV_TIMEOUT_SECS, OVERRIDE_VARIABLES,
     SchemaMode,

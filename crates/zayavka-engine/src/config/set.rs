@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use toml_edit::{DocumentMut, Item, TableLike};
 
 use super::error::{ConfigError, SettingSource};
-use super::file::{Config, EXPECTED_PROFILE_NAME, FieldValue, ProfileField};
+use super::file::{Config, FieldValue};
 use super::load::{
     config_from_document, looks_like_secret_field, parse_document, profile_of, read_config_text,
 };
-use super::values::ProfileName;
+use super::values::{EXPECTED_PROFILE_NAME, ProfileField, ProfileName};
 
 /// A key that `zayavka config set` accepts.
 #[derive(Debug, Clone, PartialEq, Eq)]

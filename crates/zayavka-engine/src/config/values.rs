@@ -7,9 +7,123 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::error::{ConfigError, SettingSource};
-use super::file::{EXPECTED_PROFILE_NAME, ProfileField};
-use super::{MAX_ATTEMPTS, MAX_MODEL_CHARS, MAX_PROFILE_NAME_CHARS, MAX_TIMEOUT_SECS, SchemaMode};
+use zayavka_core::SchemaMode;
+
+/// The longest per-attempt timeout a profile may set, in seconds.
+pub const MAX_TIMEOUT_SECS: u64 = 3600;
+/// The most attempts a profile may set.
+pub const MAX_ATTEMPTS: u32 = 10;
+/// The longest model name.
+pub const MAX_MODEL_CHARS: usize = 200;
+/// The longest profile name.
+pub const MAX_PROFILE_NAME_CHARS: usize = 64;
+
+/// A value given on the command line or in a form that is not what its field takes. The
+/// configuration's own error wraps it ([`super::ConfigError::InvalidValue`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Неверное значение для «{field}»: ожидается {expected}.")]
+pub struct InvalidValue {
+    /// The field, as the front end names it.
+    pub field: String,
+    /// What it takes, in Russian.
+    pub expected: &'static str,
+}
+
+fn invalid(field: impl Into<String>, expected: &'static str) -> InvalidValue {
+    InvalidValue {
+        field: field.into(),
+        expected,
+    }
+}
+
+/// The fields of a `[profiles.NAME]` table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProfileField {
+    /// `kind`.
+    Kind,
+    /// `base_url`.
+    BaseUrl,
+    /// `model`.
+    Model,
+    /// `schema_mode`.
+    SchemaMode,
+    /// `needs_api_key`.
+    NeedsApiKey,
+    /// `price_input_per_million`.
+    PriceInputPerMillion,
+    /// `price_output_per_million`.
+    PriceOutputPerMillion,
+    /// `currency`.
+    Currency,
+    /// `timeout_secs`.
+    TimeoutSecs,
+    /// `attempts`.
+    Attempts,
+}
+
+impl ProfileField {
+    /// Every field, in the order they are documented.
+    pub const ALL: [ProfileField; 10] = [
+        ProfileField::Kind,
+        ProfileField::BaseUrl,
+        ProfileField::Model,
+        ProfileField::SchemaMode,
+        ProfileField::NeedsApiKey,
+        ProfileField::PriceInputPerMillion,
+        ProfileField::PriceOutputPerMillion,
+        ProfileField::Currency,
+        ProfileField::TimeoutSecs,
+        ProfileField::Attempts,
+    ];
+
+    /// The field's name in the file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProfileField::Kind => "kind",
+            ProfileField::BaseUrl => "base_url",
+            ProfileField::Model => "model",
+            ProfileField::SchemaMode => "schema_mode",
+            ProfileField::NeedsApiKey => "needs_api_key",
+            ProfileField::PriceInputPerMillion => "price_input_per_million",
+            ProfileField::PriceOutputPerMillion => "price_output_per_million",
+            ProfileField::Currency => "currency",
+            ProfileField::TimeoutSecs => "timeout_secs",
+            ProfileField::Attempts => "attempts",
+        }
+    }
+
+    /// Finds a field by its name in the file.
+    pub fn parse(name: &str) -> Option<ProfileField> {
+        ProfileField::ALL
+            .into_iter()
+            .find(|field| field.as_str() == name)
+    }
+
+    /// What a valid value looks like, in Russian.
+    pub(crate) fn expected(self) -> &'static str {
+        match self {
+            ProfileField::Kind => "одно из: openai, openrouter, ollama, lmstudio, llamacpp, custom",
+            ProfileField::BaseUrl => {
+                "адрес вида https://example.com/v1: схема http или https, без имени пользователя, \
+                 пароля, параметров запроса и #фрагмента"
+            }
+            ProfileField::Model => {
+                "непустое имя модели без управляющих символов, не длиннее 200 знаков"
+            }
+            ProfileField::SchemaMode => "json_schema или json_object",
+            ProfileField::NeedsApiKey => "true или false",
+            ProfileField::PriceInputPerMillion | ProfileField::PriceOutputPerMillion => {
+                "неотрицательное число — цена миллиона токенов"
+            }
+            ProfileField::Currency => "трёхбуквенный код валюты заглавными буквами, например USD",
+            ProfileField::TimeoutSecs => "целое число секунд от 1 до 3600",
+            ProfileField::Attempts => "целое число от 1 до 10",
+        }
+    }
+}
+
+pub(crate) const EXPECTED_PROFILE_NAME: &str =
+    "имя профиля из латинских букв, цифр, «-» и «_», не длиннее 64 знаков";
 
 /// A profile name: 1–64 ASCII letters, digits, `-` or `_`.
 ///
@@ -24,12 +138,8 @@ impl ProfileName {
     pub const DEFAULT: &'static str = "default";
 
     /// Checks `name` and wraps it.
-    pub fn parse(name: &str) -> Result<ProfileName, ConfigError> {
-        ProfileName::check(name).ok_or_else(|| ConfigError::InvalidValue {
-            origin: SettingSource::CommandLine,
-            field: "profile".to_owned(),
-            expected: EXPECTED_PROFILE_NAME,
-        })
+    pub fn parse(name: &str) -> Result<ProfileName, InvalidValue> {
+        ProfileName::check(name).ok_or_else(|| invalid("profile".to_owned(), EXPECTED_PROFILE_NAME))
     }
 
     pub(super) fn check(name: &str) -> Option<ProfileName> {
@@ -59,7 +169,7 @@ impl fmt::Display for ProfileName {
 }
 
 impl FromStr for ProfileName {
-    type Err = ConfigError;
+    type Err = InvalidValue;
 
     fn from_str(name: &str) -> Result<Self, Self::Err> {
         ProfileName::parse(name)
@@ -212,14 +322,11 @@ impl fmt::Display for ProviderKind {
 }
 
 impl FromStr for ProviderKind {
-    type Err = ConfigError;
+    type Err = InvalidValue;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        ProviderKind::parse(text).ok_or_else(|| ConfigError::InvalidValue {
-            origin: SettingSource::CommandLine,
-            field: "kind".to_owned(),
-            expected: ProfileField::Kind.expected(),
-        })
+        ProviderKind::parse(text)
+            .ok_or_else(|| invalid("kind".to_owned(), ProfileField::Kind.expected()))
     }
 }
 
@@ -254,12 +361,9 @@ pub struct BaseUrl(url::Url);
 
 impl BaseUrl {
     /// Checks `text` and wraps it.
-    pub fn parse(text: &str) -> Result<BaseUrl, ConfigError> {
-        BaseUrl::check(text).ok_or_else(|| ConfigError::InvalidValue {
-            origin: SettingSource::CommandLine,
-            field: "base_url".to_owned(),
-            expected: ProfileField::BaseUrl.expected(),
-        })
+    pub fn parse(text: &str) -> Result<BaseUrl, InvalidValue> {
+        BaseUrl::check(text)
+            .ok_or_else(|| invalid("base_url".to_owned(), ProfileField::BaseUrl.expected()))
     }
 
     pub(super) fn check(text: &str) -> Option<BaseUrl> {
@@ -311,7 +415,7 @@ impl fmt::Display for BaseUrl {
 }
 
 impl FromStr for BaseUrl {
-    type Err = ConfigError;
+    type Err = InvalidValue;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         BaseUrl::parse(text)
@@ -325,39 +429,32 @@ impl serde::Serialize for BaseUrl {
 }
 
 /// Checks a model name given on the command line; usable as a clap value parser.
-pub fn parse_model(text: &str) -> Result<String, ConfigError> {
-    check_model(text).ok_or_else(|| ConfigError::InvalidValue {
-        origin: SettingSource::CommandLine,
-        field: "model".to_owned(),
-        expected: ProfileField::Model.expected(),
-    })
+pub fn parse_model(text: &str) -> Result<String, InvalidValue> {
+    check_model(text).ok_or_else(|| invalid("model".to_owned(), ProfileField::Model.expected()))
 }
 
 /// Checks a per-attempt timeout in seconds given on the command line; usable as a clap value
 /// parser.
-pub fn parse_timeout_secs(text: &str) -> Result<u64, ConfigError> {
+pub fn parse_timeout_secs(text: &str) -> Result<u64, InvalidValue> {
     text.trim()
         .parse::<u64>()
         .ok()
         .and_then(check_timeout_secs)
-        .ok_or_else(|| ConfigError::InvalidValue {
-            origin: SettingSource::CommandLine,
-            field: "timeout_secs".to_owned(),
-            expected: ProfileField::TimeoutSecs.expected(),
+        .ok_or_else(|| {
+            invalid(
+                "timeout_secs".to_owned(),
+                ProfileField::TimeoutSecs.expected(),
+            )
         })
 }
 
 /// Checks a number of attempts given on the command line; usable as a clap value parser.
-pub fn parse_attempts(text: &str) -> Result<u32, ConfigError> {
+pub fn parse_attempts(text: &str) -> Result<u32, InvalidValue> {
     text.trim()
         .parse::<u64>()
         .ok()
         .and_then(check_attempts)
-        .ok_or_else(|| ConfigError::InvalidValue {
-            origin: SettingSource::CommandLine,
-            field: "attempts".to_owned(),
-            expected: ProfileField::Attempts.expected(),
-        })
+        .ok_or_else(|| invalid("attempts".to_owned(), ProfileField::Attempts.expected()))
 }
 
 pub(super) fn check_model(text: &str) -> Option<String> {
