@@ -9,7 +9,7 @@ use crate::outcome::{NeedsUserReason, Outcome};
 use crate::policy::{LegalDecision, OmissionReason, decide_legal_module};
 use crate::reply::{ModelOutcome, ModelReply, decode_reply, semantic_findings};
 use crate::schema::RegisteredSchema;
-use crate::text::char_count;
+use crate::text::{char_count, join_lines};
 
 /// The warning that says no model was used.
 pub const NO_MODEL_WARNING: &str =
@@ -93,7 +93,9 @@ pub fn offline_request(input: &ResidentInput, catalogue: &LegalCatalogue) -> Out
     match assemble(&text, legal, input.desired_actions(), catalogue) {
         Ok(request) => Outcome::Ready(request),
         Err(too_long) => {
-            let actual = char_count(input.description());
+            // Counted as the body counts it: line breaks are joined into single spaces, so a
+            // blank line between paragraphs takes no room in the request.
+            let actual = char_count(&join_lines(input.description()));
             let excess = too_long.length - BODY_LIMIT;
             let error = InputError {
                 field: Some(InputField::Description),
@@ -531,5 +533,35 @@ mod tests {
         assert_eq!(char_count(request.body()), BODY_LIMIT);
         let (one_more, length) = offline_with_description(max + 1);
         assert_eq!(too_long_for_request(&one_more), (max, length));
+    }
+
+    /// Regression (issue 6): the offline maximum counts the description as the body does, so
+    /// blank lines between paragraphs do not make it too generous.
+    #[test]
+    fn the_offline_maximum_holds_for_a_description_with_blank_lines() {
+        let catalogue = crate::legal::catalogue();
+        let description = vec!["а".repeat(10); 150].join("\n\n");
+        let input = ResidentInput::parse(&crate::input::RawInput {
+            description: Some(description),
+            consequences: Some("б".repeat(500)),
+            ..Default::default()
+        })
+        .unwrap();
+        let Outcome::InvalidInput(errors) = offline_request(&input, catalogue) else {
+            panic!("expected the offline body to be too long");
+        };
+        let InputErrorKind::TooLongForRequest { max, .. } = errors.as_slice()[0].kind else {
+            panic!("expected too_long_for_request");
+        };
+        let fits = ResidentInput::parse(&crate::input::RawInput {
+            description: Some("а".repeat(max)),
+            consequences: Some("б".repeat(500)),
+            ..Default::default()
+        })
+        .unwrap();
+        assert!(matches!(
+            offline_request(&fits, catalogue),
+            Outcome::Ready(_)
+        ));
     }
 }

@@ -185,10 +185,7 @@ pub fn decode_reply(
                 Finding::new(
                     "",
                     FindingCode::NumberOutOfRange,
-                    format!(
-                        "В ответе модели слишком большое число: {}.",
-                        json_error_ru(&e)
-                    ),
+                    format!("В ответе модели {}.", json_error_ru(&e)),
                 ),
             );
         }
@@ -633,7 +630,7 @@ mod tests {
                 [(String::new(), FindingCode::NumberOutOfRange)]
             );
             let message = rejection.findings()[0].message();
-            assert!(message.starts_with("В ответе модели слишком большое число: в строке 1"));
+            assert!(message.starts_with("В ответе модели в строке 1"));
             assert_eq!(latin_words(message), Vec::<&str>::new(), "{message}");
             assert!(rejection.reason().may_reask());
         }
