@@ -1,5 +1,7 @@
 //! The workspace's one integration-test binary.
 //!
+//! - `architecture`: which crate may depend on which, SQL only in the store, and the list of
+//!   `ZAYAVKA_*` variables the tests clear, checked against `cargo metadata` and the sources.
 //! - `cases`: the data-driven assembly cases in `tests/cases/assemble/`, each checked against its
 //!   stated expectation and a golden snapshot, twice for determinism, and through the real
 //!   `zayavka assemble` binary.
@@ -11,11 +13,12 @@
 //! - `doctor`: `zayavka doctor` on a fresh install and against reachable, unreachable and
 //!   key-refusing providers.
 
+mod architecture;
 mod cases;
 mod cli;
 mod cli_ru;
 mod doctor;
-mod files;
 mod draft;
+mod files;
 mod keyring;
 mod support;

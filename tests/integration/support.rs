@@ -3,17 +3,48 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The freshly built `zayavka` binary.
+/// Every environment variable the `zayavka` binary reads, each cleared before a test runs it.
+///
+/// `architecture::every_zayavka_variable_in_the_sources_is_cleared` greps the sources for
+/// `"ZAYAVKA_` so that a variable added to the engine or the CLI cannot be forgotten here.
+pub const ZAYAVKA_VARIABLES: &[&str] = &[
+    // The data folder (`zayavka-engine/src/paths.rs`).
+    "ZAYAVKA_HOME",
+    // The API key override (`zayavka-engine/src/secrets.rs`).
+    "ZAYAVKA_API_KEY",
+    // The provider overrides (`zayavka-engine/src/config/`).
+    "ZAYAVKA_BASE_URL",
+    "ZAYAVKA_MODEL",
+    "ZAYAVKA_SCHEMA_MODE",
+    "ZAYAVKA_TIMEOUT_SECS",
+    "ZAYAVKA_ATTEMPTS",
+    // The log filter (`zayavka-cli/src/main.rs`).
+    "ZAYAVKA_LOG",
+];
+
+/// The freshly built `zayavka` binary, with none of the developer's own `ZAYAVKA_*` settings.
+///
+/// A test that needs a variable sets it on the returned command; `Command::env` after
+/// `Command::env_remove` wins, so the test's own value is the only one the binary sees.
 pub fn zayavka() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_zayavka"));
-    // Nothing from the developer's own environment may leak into a test run.
-    for variable in [
-        "ZAYAVKA_HOME",
-        "ZAYAVKA_API_KEY",
-        "ZAYAVKA_BASE_URL",
-        "ZAYAVKA_MODEL",
-    ] {
+    clear_zayavka_variables(&mut command);
+    command
+}
+
+/// Removes every `ZAYAVKA_*` variable from what `command` passes to its child.
+///
+/// The named list covers what the binary reads; every other `ZAYAVKA_*` name set in this
+/// process's environment is removed too, so a variable the list does not know yet still cannot
+/// leak from a developer's shell into a result.
+pub fn clear_zayavka_variables(command: &mut Command) -> &mut Command {
+    for variable in ZAYAVKA_VARIABLES {
         command.env_remove(variable);
+    }
+    for (variable, _) in std::env::vars_os() {
+        if variable.to_string_lossy().starts_with("ZAYAVKA_") {
+            command.env_remove(variable);
+        }
     }
     command
 }

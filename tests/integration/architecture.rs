@@ -1,0 +1,548 @@
+//! The workspace's architecture rules, checked against the real manifests and sources.
+//!
+//! ARCHITECTURE.md states which crate may depend on which; these tests hold the workspace to it
+//! so that a rule cannot be broken by one line in a `Cargo.toml`:
+//!
+//! - `zayavka-core` and `zayavka-llm` depend on no other Zayavka crate;
+//! - `zayavka-store` depends on no other Zayavka crate;
+//! - only `zayavka-llm` depends on an HTTP client crate;
+//! - only `zayavka-store` depends on an SQL crate, and only its sources contain SQL statements;
+//! - `tauri` and `tauri-*` crates appear only in a package whose manifest lives under
+//!   `src-tauri/`;
+//! - the command-line tool depends on no HTTP crate and no SQL crate directly.
+//!
+//! The dependency rules read the normal and build dependencies of every workspace member from
+//! `cargo metadata`; dev-dependencies are free, because tests may start servers and open
+//! databases. They also keep the list of `ZAYAVKA_*` variables the integration tests clear in
+//! step with the sources.
+
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::support::{ZAYAVKA_VARIABLES, files_under, zayavka};
+
+/// Crates that make or serve HTTP requests: only `zayavka-llm` may depend on one.
+const HTTP_CRATES: &[&str] = &[
+    "reqwest",
+    "hyper",
+    "hyper-util",
+    "h2",
+    "h3",
+    "ureq",
+    "isahc",
+    "surf",
+    "attohttpc",
+    "curl",
+    "awc",
+    "http-client",
+];
+
+/// Crates that talk to a database: only `zayavka-store` may depend on one.
+const SQL_CRATES: &[&str] = &[
+    "rusqlite",
+    "libsqlite3-sys",
+    "sqlite",
+    "sqlx",
+    "diesel",
+    "sea-orm",
+];
+
+/// `ZAYAVKA_*` names that only tests and test scripts read, never the binary, so the integration
+/// tests need not clear them.
+const READ_ONLY_BY_TESTS: &[&str] = &[
+    // Lets `scripts/test.sh` skip the engine's keyring unit test where no keyring can run.
+    "ZAYAVKA_NO_KEYRING_TEST",
+    // Marks the child process of the engine's keyring unit test.
+    "ZAYAVKA_TEST_CHILD_WITHOUT_DBUS",
+    // Set by `keyring-session.sh`; `keyring.rs` runs only inside that throw-away session.
+    "ZAYAVKA_THROWAWAY_KEYRING",
+];
+
+/// One workspace member as far as the dependency rules care.
+#[derive(Debug)]
+struct Package {
+    name: String,
+    /// The manifest's path relative to the workspace root, with `/` separators.
+    manifest: String,
+    /// The package names of its normal and build dependencies.
+    dependencies: Vec<String>,
+}
+
+impl Package {
+    fn new(name: &str, manifest: &str, dependencies: &[&str]) -> Package {
+        Package {
+            name: name.to_owned(),
+            manifest: manifest.to_owned(),
+            dependencies: dependencies.iter().map(|name| (*name).to_owned()).collect(),
+        }
+    }
+
+    fn manifest_is_under_src_tauri(&self) -> bool {
+        Path::new(&self.manifest)
+            .components()
+            .any(|component| component == Component::Normal("src-tauri".as_ref()))
+    }
+}
+
+/// One rule over a dependency edge: its statement and whether `package → dependency` breaks it.
+struct Rule {
+    statement: &'static str,
+    breaks: fn(&Package, &str) -> bool,
+}
+
+fn is_zayavka_crate(name: &str) -> bool {
+    name.starts_with("zayavka-")
+}
+
+fn is_http_crate(name: &str) -> bool {
+    HTTP_CRATES.contains(&name)
+}
+
+fn is_sql_crate(name: &str) -> bool {
+    SQL_CRATES.contains(&name)
+}
+
+fn is_tauri_crate(name: &str) -> bool {
+    name == "tauri" || name.starts_with("tauri-")
+}
+
+const RULES: &[Rule] = &[
+    Rule {
+        statement: "zayavka-core and zayavka-llm depend on no other Zayavka crate",
+        breaks: |package, dependency| {
+            matches!(package.name.as_str(), "zayavka-core" | "zayavka-llm")
+                && is_zayavka_crate(dependency)
+        },
+    },
+    Rule {
+        statement: "zayavka-store depends on no other Zayavka crate",
+        breaks: |package, dependency| {
+            package.name == "zayavka-store" && is_zayavka_crate(dependency)
+        },
+    },
+    Rule {
+        statement: "only zayavka-llm speaks HTTP",
+        breaks: |package, dependency| package.name != "zayavka-llm" && is_http_crate(dependency),
+    },
+    Rule {
+        statement: "only zayavka-store knows SQL",
+        breaks: |package, dependency| package.name != "zayavka-store" && is_sql_crate(dependency),
+    },
+    Rule {
+        statement: "tauri only in a package under src-tauri/",
+        breaks: |package, dependency| {
+            is_tauri_crate(dependency) && !package.manifest_is_under_src_tauri()
+        },
+    },
+    Rule {
+        statement: "the command-line tool depends on no HTTP or SQL crate directly",
+        breaks: |package, dependency| {
+            package.name == "zayavka-cli" && (is_http_crate(dependency) || is_sql_crate(dependency))
+        },
+    },
+];
+
+/// Every broken rule, one line per offending edge, naming the rule and the edge.
+fn dependency_rule_violations(packages: &[Package]) -> Vec<String> {
+    let mut violations = Vec::new();
+    for package in packages {
+        for dependency in &package.dependencies {
+            for rule in RULES {
+                if (rule.breaks)(package, dependency) {
+                    violations.push(format!(
+                        "rule «{}» broken by {} → {} (in {})",
+                        rule.statement, package.name, dependency, package.manifest
+                    ));
+                }
+            }
+        }
+    }
+    violations
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the workspace root exists")
+}
+
+/// The workspace members and their non-dev dependencies, from `cargo metadata`.
+///
+/// `--no-deps` is enough, because each member lists its own dependencies; it also means the
+/// command reads only the manifests and needs neither the lock file resolved nor the network.
+fn workspace_packages() -> Vec<Package> {
+    let root = workspace_root();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--offline",
+            "--no-deps",
+        ])
+        .arg("--manifest-path")
+        .arg(root.join("Cargo.toml"))
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        output.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let metadata: Value = serde_json::from_slice(&output.stdout).expect("the metadata is JSON");
+    let members: BTreeSet<&str> = metadata["workspace_members"]
+        .as_array()
+        .expect("workspace_members is a list")
+        .iter()
+        .map(|id| id.as_str().expect("a package id is text"))
+        .collect();
+    metadata["packages"]
+        .as_array()
+        .expect("packages is a list")
+        .iter()
+        .filter(|package| members.contains(package["id"].as_str().unwrap_or_default()))
+        .map(|package| {
+            let manifest = Path::new(package["manifest_path"].as_str().expect("a manifest path"));
+            let manifest = manifest.strip_prefix(&root).unwrap_or(manifest);
+            let dependencies = package["dependencies"]
+                .as_array()
+                .expect("dependencies is a list")
+                .iter()
+                // `kind` is null for a normal dependency, "build" or "dev" otherwise.
+                .filter(|dependency| dependency["kind"].as_str() != Some("dev"))
+                .map(|dependency| {
+                    dependency["name"]
+                        .as_str()
+                        .expect("a dependency name")
+                        .to_owned()
+                })
+                .collect();
+            Package {
+                name: package["name"].as_str().expect("a package name").to_owned(),
+                manifest: manifest.to_string_lossy().replace('\\', "/"),
+                dependencies,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_workspace_keeps_its_dependency_rules() {
+    let packages = workspace_packages();
+    let names: BTreeSet<&str> = packages
+        .iter()
+        .map(|package| package.name.as_str())
+        .collect();
+    // A renamed crate would otherwise make its rules check nothing.
+    for expected in [
+        "zayavka-core",
+        "zayavka-llm",
+        "zayavka-store",
+        "zayavka-engine",
+        "zayavka-cli",
+    ] {
+        assert!(
+            names.contains(expected),
+            "{expected} is not a workspace member: {names:?}"
+        );
+    }
+    // The edges are really read: the HTTP and SQL crates are seen where they belong.
+    let dependencies_of = |name: &str| {
+        &packages
+            .iter()
+            .find(|package| package.name == name)
+            .expect("the package is a member")
+            .dependencies
+    };
+    assert!(
+        dependencies_of("zayavka-llm")
+            .iter()
+            .any(|name| is_http_crate(name))
+    );
+    assert!(
+        dependencies_of("zayavka-store")
+            .iter()
+            .any(|name| is_sql_crate(name))
+    );
+
+    let violations = dependency_rule_violations(&packages);
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+#[test]
+fn each_dependency_rule_names_the_rule_and_the_edge_it_breaks() {
+    let packages = [
+        Package::new(
+            "zayavka-core",
+            "crates/zayavka-core/Cargo.toml",
+            &["zayavka-engine"],
+        ),
+        Package::new(
+            "zayavka-llm",
+            "crates/zayavka-llm/Cargo.toml",
+            &["reqwest", "zayavka-core"],
+        ),
+        Package::new(
+            "zayavka-store",
+            "crates/zayavka-store/Cargo.toml",
+            &["rusqlite", "zayavka-core"],
+        ),
+        Package::new(
+            "zayavka-engine",
+            "crates/zayavka-engine/Cargo.toml",
+            &["ureq", "libsqlite3-sys"],
+        ),
+        Package::new(
+            "zayavka-desktop",
+            "crates/zayavka-desktop/Cargo.toml",
+            &["tauri-plugin-shell"],
+        ),
+        Package::new(
+            "zayavka-app",
+            "src-tauri/Cargo.toml",
+            &["tauri", "zayavka-engine"],
+        ),
+        Package::new("zayavka-cli", "crates/zayavka-cli/Cargo.toml", &["hyper"]),
+    ];
+    let violations = dependency_rule_violations(&packages);
+    assert_eq!(
+        violations,
+        [
+            "rule «zayavka-core and zayavka-llm depend on no other Zayavka crate» broken by \
+             zayavka-core → zayavka-engine (in crates/zayavka-core/Cargo.toml)",
+            "rule «zayavka-core and zayavka-llm depend on no other Zayavka crate» broken by \
+             zayavka-llm → zayavka-core (in crates/zayavka-llm/Cargo.toml)",
+            "rule «zayavka-store depends on no other Zayavka crate» broken by \
+             zayavka-store → zayavka-core (in crates/zayavka-store/Cargo.toml)",
+            "rule «only zayavka-llm speaks HTTP» broken by zayavka-engine → ureq \
+             (in crates/zayavka-engine/Cargo.toml)",
+            "rule «only zayavka-store knows SQL» broken by zayavka-engine → libsqlite3-sys \
+             (in crates/zayavka-engine/Cargo.toml)",
+            "rule «tauri only in a package under src-tauri/» broken by zayavka-desktop → \
+             tauri-plugin-shell (in crates/zayavka-desktop/Cargo.toml)",
+            "rule «only zayavka-llm speaks HTTP» broken by zayavka-cli → hyper \
+             (in crates/zayavka-cli/Cargo.toml)",
+            "rule «the command-line tool depends on no HTTP or SQL crate directly» broken by \
+             zayavka-cli → hyper (in crates/zayavka-cli/Cargo.toml)",
+        ]
+    );
+}
+
+/// Words that begin an SQL statement, written the way this project writes SQL: in capitals.
+const SQL_STATEMENT_STARTS: &[&str] = &[
+    "CREATE TABLE",
+    "CREATE INDEX",
+    "INSERT INTO",
+    "DELETE FROM",
+    "DROP TABLE",
+    "ALTER TABLE",
+];
+
+/// How far after `SELECT ` a `FROM` still makes the two one query; queries span a few lines.
+const SELECT_FROM_DISTANCE: usize = 400;
+
+/// Each SQL statement in `text` as `line: the words found`.
+///
+/// Only capitals count: English prose such as «select the profile from the file» is not SQL,
+/// and every query in `zayavka-store` is written in capitals.
+fn sql_statements_in(text: &str) -> Vec<String> {
+    let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
+    let mut found = Vec::new();
+    for words in SQL_STATEMENT_STARTS {
+        for (offset, _) in text.match_indices(words) {
+            found.push((offset, (*words).to_owned()));
+        }
+    }
+    for (offset, _) in text.match_indices("SELECT ") {
+        let rest = &text[offset..];
+        let window = rest
+            .char_indices()
+            .nth(SELECT_FROM_DISTANCE)
+            .map_or(rest, |(end, _)| &rest[..end]);
+        let has_from = window
+            .split(|character: char| !character.is_ascii_alphanumeric() && character != '_')
+            .any(|word| word == "FROM");
+        if has_from {
+            found.push((offset, "SELECT … FROM".to_owned()));
+        }
+    }
+    found.sort();
+    found
+        .into_iter()
+        .map(|(offset, words)| format!("{}: {words}", line_of(offset)))
+        .collect()
+}
+
+#[test]
+fn only_the_store_crate_contains_sql() {
+    let root = workspace_root();
+    let store = root.join("crates/zayavka-store");
+    let mut offenders = Vec::new();
+    for file in files_under(&root.join("crates")) {
+        if file.starts_with(&store) {
+            continue;
+        }
+        let relative = file
+            .strip_prefix(&root)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        match file.extension().and_then(|extension| extension.to_str()) {
+            Some("sql") => offenders.push(format!("{relative}: an SQL file")),
+            Some("rs") => {
+                let text = std::fs::read_to_string(&file).expect("a source file is UTF-8 text");
+                for statement in sql_statements_in(&text) {
+                    offenders.push(format!("{relative}:{statement}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "rule «only zayavka-store knows SQL» broken by SQL outside crates/zayavka-store/:\n{}",
+        offenders.join("\n")
+    );
+}
+
+#[test]
+fn the_sql_check_finds_statements_and_ignores_prose() {
+    let source = "// Select the profile from the file.\n\
+                  const Q: &str = \"SELECT id,\n    body\n  FROM drafts\";\n\
+                  const I: &str = \"INSERT INTO drafts (id) VALUES (?1)\";\n\
+                  const S: &str = \"SELECT FROMAGE\";\n";
+    assert_eq!(
+        sql_statements_in(source),
+        ["2: SELECT … FROM", "5: INSERT INTO"]
+    );
+}
+
+/// Every `"ZAYAVKA_…` name in a string literal of `text`.
+fn zayavka_variables_in(text: &str) -> BTreeSet<String> {
+    text.match_indices("\"ZAYAVKA_")
+        .filter_map(|(offset, _)| {
+            let name: String = text[offset + 1..]
+                .chars()
+                .take_while(|character| {
+                    character.is_ascii_uppercase()
+                        || character.is_ascii_digit()
+                        || *character == '_'
+                })
+                .collect();
+            // A bare `"ZAYAVKA_` prefix, as in a test that no message names a variable, is no name.
+            (name.len() > "ZAYAVKA_".len()).then_some(name)
+        })
+        .collect()
+}
+
+#[test]
+fn every_zayavka_variable_in_the_sources_is_cleared() {
+    let root = workspace_root();
+    let this_list = [
+        root.join("tests/integration/support.rs"),
+        root.join("tests/integration/architecture.rs"),
+    ];
+    let mut sources = files_under(&root.join("crates"));
+    sources.extend(files_under(&root.join("tests/integration")));
+    let mut found = BTreeSet::new();
+    for file in sources {
+        if file.extension().is_none_or(|extension| extension != "rs") || this_list.contains(&file) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("a source file is UTF-8 text");
+        found.extend(zayavka_variables_in(&text));
+    }
+    let known: BTreeSet<String> = ZAYAVKA_VARIABLES
+        .iter()
+        .chain(READ_ONLY_BY_TESTS)
+        .map(|name| (*name).to_owned())
+        .collect();
+    let missing: Vec<_> = found.difference(&known).collect();
+    assert!(
+        missing.is_empty(),
+        "the sources read {missing:?}: add each to support::ZAYAVKA_VARIABLES (or, if only a test \
+         reads it, to READ_ONLY_BY_TESTS)"
+    );
+    let stale: Vec<_> = known.difference(&found).collect();
+    assert!(
+        stale.is_empty(),
+        "no source names {stale:?} any more: remove it from the list"
+    );
+}
+
+#[test]
+fn the_variable_scan_reads_names_in_string_literals_only() {
+    let source = "const A: &str = \"ZAYAVKA_MODEL\";\n\
+                  // ZAYAVKA_HOME_VARIABLE is a constant, not a variable.\n\
+                  assert!(text.contains(\"ZAYAVKA_API_KEY: задана неверно\"));\n\
+                  for word in [\"ZAYAVKA_\"] {}\n";
+    assert_eq!(
+        zayavka_variables_in(source),
+        BTreeSet::from(["ZAYAVKA_API_KEY".to_owned(), "ZAYAVKA_MODEL".to_owned()])
+    );
+}
+
+/// Regression test for issue 6: a developer's own `ZAYAVKA_*` settings changed test results.
+#[test]
+fn issue_6_the_test_binary_command_clears_every_zayavka_variable() {
+    let command = zayavka();
+    let envs: Vec<_> = command.get_envs().collect();
+    for variable in ZAYAVKA_VARIABLES {
+        assert!(
+            envs.contains(&(variable.as_ref(), None)),
+            "{variable} is not removed: {envs:?}"
+        );
+    }
+    for variable in [
+        "ZAYAVKA_BASE_URL",
+        "ZAYAVKA_MODEL",
+        "ZAYAVKA_API_KEY",
+        "ZAYAVKA_LOG",
+    ] {
+        assert!(
+            envs.contains(&(variable.as_ref(), None)),
+            "{variable} is not removed"
+        );
+    }
+}
+
+/// `zayavka config show --json` with each provider variable and the key set on `command` first.
+fn config_show_with_developer_settings(clear: bool) -> Value {
+    let home = tempfile::tempdir().unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_zayavka"));
+    command
+        .env("ZAYAVKA_BASE_URL", "http://127.0.0.1:9/v1")
+        .env("ZAYAVKA_MODEL", "developer-model")
+        .env("ZAYAVKA_SCHEMA_MODE", "json_schema")
+        .env("ZAYAVKA_TIMEOUT_SECS", "7")
+        .env("ZAYAVKA_ATTEMPTS", "1")
+        .env("ZAYAVKA_API_KEY", "sk-developer-0123456789abcdef")
+        .env("ZAYAVKA_LOG", "trace");
+    if clear {
+        crate::support::clear_zayavka_variables(&mut command);
+    }
+    command.env("ZAYAVKA_HOME", home.path());
+    let (output, stdout, stderr) = crate::support::run(command.args(["config", "show", "--json"]));
+    assert!(output.status.success(), "{stderr}");
+    serde_json::from_str(&stdout).expect("config show --json prints JSON")
+}
+
+/// Regression test for issue 6, end to end: the developer's settings reach the binary unless the
+/// helper clears them, and once cleared the binary sees none of them.
+#[test]
+fn issue_6_cleared_variables_do_not_reach_the_binary() {
+    let leaked = config_show_with_developer_settings(false);
+    assert_ne!(leaked["overridden"], serde_json::json!([]), "{leaked:#}");
+    assert_eq!(leaked["api_key"]["status"]["environment_override"], true);
+
+    let cleared = config_show_with_developer_settings(true);
+    // With nothing set and no file, there is no provider, so no key is looked for either.
+    assert_eq!(cleared["overridden"], serde_json::json!([]), "{cleared:#}");
+    assert_eq!(cleared["provider"], Value::Null, "{cleared:#}");
+    assert_eq!(cleared["api_key"], Value::Null, "{cleared:#}");
+}
