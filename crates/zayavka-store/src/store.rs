@@ -171,12 +171,12 @@ pub(crate) fn sha256_hex(text: &str) -> String {
 fn prepare_file(path: &Path) -> Result<(), StoreError> {
     if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         // The nearest existing ancestor tells a file in the way from a missing folder.
-        if let Some(existing) = folder.ancestors().find(|a| a.exists()) {
-            if !existing.is_dir() {
-                return Err(StoreError::NotAFolder {
-                    path: existing.to_owned(),
-                });
-            }
+        if let Some(existing) = folder.ancestors().find(|a| a.exists())
+            && !existing.is_dir()
+        {
+            return Err(StoreError::NotAFolder {
+                path: existing.to_owned(),
+            });
         }
         create_private_folders(folder).map_err(|error| match error.kind() {
             ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => StoreError::ReadOnly {
