@@ -372,6 +372,14 @@ fn check_file_type(
 /// file is checked again in case the path was replaced in between. At most `max_bytes + 1` bytes
 /// are read, so a file that lies about its size cannot exhaust memory.
 pub fn read_text_file(path: &Path, role: FileRole, max_bytes: u64) -> Result<String, ReadError> {
+    let bytes = read_file_bytes(path, role, max_bytes)?;
+    decode(path, role, bytes)
+}
+
+/// Reads a file's bytes with the same checks as [`read_text_file`] (a regular file, at most
+/// `max_bytes` bytes, never blocking) but no decoding, for formats that decide their own
+/// encoding, such as batch files (a workbook, or a CSV saved in Windows-1251).
+pub fn read_file_bytes(path: &Path, role: FileRole, max_bytes: u64) -> Result<Vec<u8>, ReadError> {
     let io_error = |error: std::io::Error| from_io_error(path, role, &error);
     let metadata = std::fs::metadata(path).map_err(io_error)?;
     check_file_type(path, role, &metadata)?;
@@ -393,7 +401,7 @@ pub fn read_text_file(path: &Path, role: FileRole, max_bytes: u64) -> Result<Str
     if bytes.len() as u64 > max_bytes {
         return Err(too_large(None));
     }
-    decode(path, role, bytes)
+    Ok(bytes)
 }
 
 /// Decodes the bytes as UTF-8 after dropping one leading byte order mark.

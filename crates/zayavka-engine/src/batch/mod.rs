@@ -1,0 +1,14 @@
+//! Batches: many requests in one file, for a building activist who prepares a whole entrance at
+//! once.
+//!
+//! [`file`] reads the file (CSV as Excel and LibreOffice save it, the first sheet of an XLSX
+//! workbook, or JSON Lines) into rows that are each checked against the resident input contract
+//! before anything is sent, so that an invalid row is reported by its spreadsheet row number and
+//! never silently dropped (ADR 13).
+
+pub mod file;
+
+pub use file::{
+    BatchFile, BatchFileError, BatchFormat, BatchRow, ContentError, InvalidRow, MAX_ROWS, RowError,
+    RowHeader, TextEncoding,
+};
