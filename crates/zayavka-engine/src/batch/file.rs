@@ -622,8 +622,8 @@ fn read_csv(text: &str, delimiter: u8, table: &mut Table) -> Result<(), ContentE
         .from_reader(text.as_bytes());
     let mut record = csv::StringRecord::new();
     // The csv reader skips empty lines, but a spreadsheet shows each as a row, so they are
-    // counted from the line where each record starts.
-    let mut next_line = 1u64;
+    // counted where each record starts: the reader's position there is just after the record
+    // before, ahead of any empty lines it skipped.
     let mut row_number = 0u32;
     loop {
         match reader.read_record(&mut record) {
@@ -635,13 +635,22 @@ fn read_csv(text: &str, delimiter: u8, table: &mut Table) -> Result<(), ContentE
                 });
             }
         }
-        let start_line = record.position().map_or(next_line, csv::Position::line);
-        for _ in next_line..start_line {
+        let mut start = record
+            .position()
+            .map_or(0, |position| position.byte() as usize);
+        // After a record that ends in `\r\n` the position may sit between the two bytes; that
+        // `\n` ends the record before, not an empty line.
+        if start > 0
+            && text.as_bytes()[start - 1] == b'\r'
+            && text.as_bytes().get(start) == Some(&b'\n')
+        {
+            start += 1;
+        }
+        for _ in 0..leading_empty_lines(text.get(start..).unwrap_or("")) {
             row_number += 1;
             table.blank(row_number);
         }
         row_number += 1;
-        next_line = reader.position().line();
         let cells: Vec<&str> = record.iter().collect();
         table.push(row_number, 0, &cells)?;
         if table.done {
@@ -649,6 +658,20 @@ fn read_csv(text: &str, delimiter: u8, table: &mut Table) -> Result<(), ContentE
         }
     }
     Ok(())
+}
+
+/// How many empty lines (`\n`, `\r\n` or `\r`, the line ends the csv reader knows) the text
+/// starts with.
+fn leading_empty_lines(mut text: &str) -> usize {
+    let mut count = 0;
+    while let Some(rest) = text
+        .strip_prefix("\r\n")
+        .or_else(|| text.strip_prefix(['\n', '\r']))
+    {
+        count += 1;
+        text = rest;
+    }
+    count
 }
 
 fn read_xlsx(bytes: &[u8], table: &mut Table) -> Result<(), ContentError> {
@@ -686,9 +709,10 @@ fn read_xlsx(bytes: &[u8], table: &mut Table) -> Result<(), ContentError> {
 
 fn read_jsonl(text: &str, table: &mut Table) -> Result<(), ContentError> {
     table.columns = Some(Vec::new());
-    for (index, line) in text.split('\n').enumerate() {
+    // `lines` ends a line at `\n` or `\r\n` and yields nothing after the last line end, as a
+    // text editor numbers lines.
+    for (index, line) in text.lines().enumerate() {
         let line_number = index as u32 + 1;
-        let line = line.strip_suffix('\r').unwrap_or(line);
         if line.trim().is_empty() {
             table.blank(line_number);
             continue;
@@ -973,3 +997,6 @@ fn header_columns(cells: &[&str], first_column: u32) -> Result<Vec<Option<Column
     }
     Ok(columns)
 }
+
+#[cfg(test)]
+mod tests;
