@@ -520,25 +520,155 @@ fn a_model_that_obeys_an_injection_changes_neither_the_item_nor_the_legal_block(
 }
 
 #[test]
-fn a_failed_draft_keeps_the_residents_text_and_says_how_to_rerun() {
-    let stand_in = StandIn::start(Script::always(Reply::status(503, "down")).repeat_last());
+fn a_failed_draft_is_stored_and_sent_again_by_id() {
+    let stand_in = StandIn::start(Script::new().then(Reply::status(503, "down")).then(ok()));
     let run = draft(&stand_in.base_url(), &["--attempts", "1"]);
     assert_eq!(run.report["outcome"], "failed");
-    let pending: Vec<_> = crate::support::files_under(run.home.path())
+    let id = run.report["draft_id"]
+        .as_i64()
+        .expect("the draft is stored");
+    // The input is in the database, not in loose files.
+    let files: Vec<_> = crate::support::files_under(run.home.path())
         .into_iter()
         .filter(|path| path.extension().is_some_and(|e| e == "json"))
         .collect();
-    assert_eq!(pending.len(), 1, "{pending:?}");
-    let saved: Value =
-        serde_json::from_str(&std::fs::read_to_string(&pending[0]).unwrap()).unwrap();
-    assert_eq!(saved["description"], DESCRIPTION);
-    assert_eq!(saved["confirmed_subject"], "common_area_premises_lighting");
+    assert!(files.is_empty(), "{files:?}");
+    let rerun = format!(
+        "zayavka drafts retry {id} --base-url {}",
+        stand_in.base_url()
+    );
+    assert!(run.stderr.contains(&rerun), "{}", run.stderr);
     assert!(
         run.stderr
-            .contains(&format!("zayavka draft --input {}", pending[0].display())),
-        "{}",
-        run.stderr
+            .contains(&format!("Ваш текст сохранён в черновике № {id}."))
     );
+
+    let (output, stdout, stderr) = run_in(
+        run.home.path(),
+        &["drafts", "show", &id.to_string(), "--json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let shown: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(shown["draft"]["outcome"], "failed");
+    assert_eq!(shown["draft"]["input"]["description"], DESCRIPTION);
+    assert_eq!(
+        shown["draft"]["input"]["confirmed_subject"],
+        "common_area_premises_lighting"
+    );
+
+    let (output, stdout, stderr) = crate::support::run(
+        zayavka()
+            .env("ZAYAVKA_HOME", run.home.path())
+            .env("ZAYAVKA_API_KEY", CANARY_KEY)
+            .args(["drafts", "retry", &id.to_string(), "--json"])
+            .args([
+                "--base-url",
+                &stand_in.base_url(),
+                "--model",
+                "stand-in-model",
+            ]),
+    );
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let retried: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(retried["outcome"], "ready");
+    assert_eq!(retried["draft_id"], id, "the same draft, not a second one");
+
+    let (_, stdout, _) = run_in(run.home.path(), &["drafts", "list", "--json"]);
+    let listed: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed[0]["outcome"], "ready");
+    // A ready draft is not sent again.
+    let (output, _, stderr) = run_in(run.home.path(), &["drafts", "retry", &id.to_string()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("уже составлен"), "{stderr}");
+}
+
+/// Runs the binary with only `ZAYAVKA_HOME` set.
+fn run_in(home: &Path, args: &[&str]) -> (std::process::Output, String, String) {
+    run(zayavka().env("ZAYAVKA_HOME", home).args(args))
+}
+
+#[test]
+fn every_draft_is_stored_searched_shown_replayed_and_deleted_offline() {
+    let stand_in = StandIn::start(Script::always(ok()));
+    let run = draft(&stand_in.base_url(), &[]);
+    assert_eq!(run.report["outcome"], "ready");
+    let id = run.report["draft_id"].as_i64().unwrap().to_string();
+    drop(stand_in);
+    let home = run.home.path();
+    // Search as people type: another case, «е» for «ё», a word's beginning.
+    for query in ["ЛЕСТНИЦЕ", "четвертым", "подъезд"] {
+        let (output, stdout, stderr) = run_in(home, &["drafts", "search", query, "--json"]);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        let found: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(found.as_array().unwrap().len(), 1, "{query}: {found}");
+        for key in [
+            "id",
+            "created_at",
+            "outcome",
+            "reason",
+            "title",
+            "subject_module",
+            "batch_id",
+            "input",
+        ] {
+            assert!(found[0].get(key).is_some(), "{key} in {found}");
+        }
+    }
+    let (_, stdout, _) = run_in(home, &["drafts", "list", "--outcome", "failed", "--json"]);
+    assert_eq!(stdout.trim(), "[]");
+    let (output, stdout, stderr) = run_in(home, &["replay", &id, "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let replayed: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(replayed["identical"], true, "{replayed}");
+    assert_eq!(replayed["request"], run.report["request"]);
+    let (output, stdout, _) = run_in(home, &["drafts", "delete", &id]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout.contains("удалён"));
+    let (_, stdout, _) = run_in(home, &["drafts", "search", "лестнице", "--json"]);
+    assert_eq!(stdout.trim(), "[]");
+    // No byte of the description is left in any file of the data folder.
+    let (output, _, _) = run_in(home, &["drafts", "list"]);
+    assert_eq!(output.status.code(), Some(0));
+    for file in crate::support::files_under(home) {
+        let bytes = std::fs::read(&file).unwrap();
+        let needle = "четвёртым этажами".as_bytes();
+        assert!(
+            !bytes.windows(needle.len()).any(|window| window == needle),
+            "{} still holds the deleted text",
+            file.display()
+        );
+    }
+    let (output, _, stderr) = run_in(home, &["drafts", "show", &id]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("черновика с номером"), "{stderr}");
+}
+
+#[test]
+fn a_draft_killed_during_the_call_is_stored_as_pending() {
+    let stand_in = StandIn::start(Script::always(Reply::NeverAnswer));
+    let home = tempfile::tempdir().unwrap();
+    let mut child = draft_command(home.path(), &stand_in.base_url(), true)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while stand_in.request_count() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the call never arrived"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL: no chance to clean up.
+    child.wait().unwrap();
+    let (output, stdout, stderr) = run_in(home.path(), &["drafts", "list", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let listed: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed[0]["outcome"], "pending");
+    assert_eq!(listed[0]["input"]["description"], DESCRIPTION);
 }
 
 #[test]
@@ -709,4 +839,24 @@ fn a_reask_shows_the_model_its_answer_and_what_was_wrong() {
     assert!(record.responses[0].reask.is_empty());
     assert_eq!(record.responses[1].reask.len(), 2);
     assert_eq!(record.responses[1].verdict.code(), "ready");
+}
+
+#[test]
+fn inputs_kept_in_the_pending_folder_by_earlier_versions_are_imported() {
+    let home = tempfile::tempdir().unwrap();
+    let pending = home.path().join("data/pending");
+    std::fs::create_dir_all(&pending).unwrap();
+    let kept = pending.join("input-1764590000000-0.json");
+    std::fs::write(&kept, json!({"description": DESCRIPTION}).to_string()).unwrap();
+    let (output, stdout, stderr) = run_in(home.path(), &["drafts", "list", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let listed: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed[0]["outcome"], "pending");
+    assert_eq!(listed[0]["input"]["description"], DESCRIPTION);
+    assert!(!kept.exists(), "the imported file is removed once it is in the database");
+    // Opening again imports nothing twice.
+    let (_, stdout, _) = run_in(home.path(), &["drafts", "list", "--json"]);
+    let listed: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1);
 }

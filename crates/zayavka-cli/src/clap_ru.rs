@@ -753,13 +753,16 @@ mod tests {
 
     #[test]
     fn a_mistyped_command_suggests_the_right_one() {
-        let text = run(&["drat"]).text();
+        let text = run(&["asemble"]).text();
         assert_russian(&text);
         assert!(
-            text.starts_with("zayavka: неизвестная команда «drat».\n"),
+            text.starts_with("zayavka: неизвестная команда «asemble».\n"),
             "{text}"
         );
-        assert!(text.contains("Возможно, вы имели в виду draft?"), "{text}");
+        assert!(
+            text.contains("Возможно, вы имели в виду assemble?"),
+            "{text}"
+        );
         assert!(text.ends_with("Справка: zayavka --help\n"), "{text}");
         let text = run(&["key", "stats"]).text();
         assert!(text.contains("Возможно, вы имели в виду status?"), "{text}");
@@ -787,7 +790,7 @@ mod tests {
         );
         let text = run(&["replay"]).text();
         assert!(
-            text.contains("не хватает обязательного аргумента <RECORD.json>."),
+            text.contains("не хватает обязательного аргумента <ЧЕРНОВИК>."),
             "{text}"
         );
     }

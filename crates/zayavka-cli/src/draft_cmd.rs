@@ -44,6 +44,21 @@ pub struct DraftArgs {
     /// Составить без модели: из ваших слов, без обращения к сети и без ключа.
     #[arg(long)]
     pub offline: bool,
+    /// Настройки провайдера для этого запуска.
+    #[command(flatten)]
+    pub provider: ProviderArgs,
+    /// Вывести один объект JSON вместо текста заявки.
+    #[arg(long)]
+    pub json: bool,
+    /// Записать в файл запись о том, что видела модель и что она ответила (без ключа).
+    #[arg(long, value_name = "ФАЙЛ.json")]
+    pub record: Option<PathBuf>,
+}
+
+/// Provider settings for one run, above the environment and the configuration file; shared by
+/// `draft` and `drafts retry`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ProviderArgs {
     /// Профиль провайдера вместо активного.
     #[arg(long, value_name = "ИМЯ")]
     pub profile: Option<ProfileName>,
@@ -62,12 +77,48 @@ pub struct DraftArgs {
     /// Сколько попыток делать при временных сбоях.
     #[arg(long, value_name = "N", value_parser = zayavka_engine::config::parse_attempts)]
     pub attempts: Option<u32>,
-    /// Вывести один объект JSON вместо текста заявки.
-    #[arg(long)]
-    pub json: bool,
-    /// Записать в файл запись о том, что видела модель и что она ответила (без ключа).
-    #[arg(long, value_name = "ФАЙЛ.json")]
-    pub record: Option<PathBuf>,
+}
+
+impl ProviderArgs {
+    pub(crate) fn overrides(&self) -> ProviderOverrides {
+        ProviderOverrides {
+            profile: self.profile.clone(),
+            base_url: self.base_url.clone(),
+            model: self.model.clone(),
+            schema_mode: self.schema_mode,
+            timeout_secs: self.timeout,
+            attempts: self.attempts,
+        }
+    }
+
+    /// The flags as given, to repeat them in a rerun line.
+    fn words(&self) -> Vec<String> {
+        let options: [(&str, Option<String>); 6] = [
+            (
+                "--profile",
+                self.profile.as_ref().map(|p| p.as_str().to_owned()),
+            ),
+            (
+                "--base-url",
+                self.base_url.as_ref().map(|u| u.as_str().to_owned()),
+            ),
+            ("--model", self.model.clone()),
+            (
+                "--schema-mode",
+                self.schema_mode.map(|m| m.as_str().to_owned()),
+            ),
+            ("--timeout", self.timeout.map(|t| t.to_string())),
+            ("--attempts", self.attempts.map(|a| a.to_string())),
+        ];
+        let mut words = Vec::new();
+        for (flag, value) in options {
+            if let Some(value) = value {
+                words.push(flag.to_owned());
+                words.push(value);
+            }
+        }
+        words
+    }
 }
 
 /// A spinner with the elapsed time on stderr, so a resident waiting for a slow provider sees
@@ -110,29 +161,56 @@ pub fn run(args: DraftArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::R
             confirmed_subject: args.subject.map(|kind| kind.as_str().to_owned()),
         }),
     };
+    let command = DraftCommand {
+        input,
+        retry_of: None,
+        offline: args.offline,
+        overrides: args.provider.overrides(),
+    };
+    let typed = typed_words(&args);
+    let options = RunOptions {
+        offline: args.offline,
+        json: args.json,
+        record: args.record.as_deref(),
+        provider: &args.provider,
+        typed: &typed,
+    };
+    execute(command, &options, paths, store)
+}
+
+/// How a draft run is shown and repeated.
+pub struct RunOptions<'a> {
+    /// Drafted without a model.
+    pub offline: bool,
+    /// Print one JSON object.
+    pub json: bool,
+    /// Where to write the context record.
+    pub record: Option<&'a std::path::Path>,
+    /// The provider flags as given.
+    pub provider: &'a ProviderArgs,
+    /// The input flags as given, for a rerun line when the input could be kept nowhere.
+    pub typed: &'a [String],
+}
+
+/// Runs a draft command and prints it: the outcome, the details, where the text is kept, the
+/// next steps as commands, and the context record when asked for.
+pub fn execute(
+    command: DraftCommand,
+    options: &RunOptions<'_>,
+    paths: &Paths,
+    store: &dyn SecretStore,
+) -> anyhow::Result<ExitCode> {
     let environment = EnvironmentOverrides {
-        provider: if args.offline {
+        provider: if options.offline {
             ProviderOverrides::default()
         } else {
             ProviderOverrides::from_env().map_err(|e| anyhow::anyhow!(e.message_ru()))?
         },
-        api_key: if args.offline {
+        api_key: if options.offline {
             None
         } else {
             zayavka_engine::secrets::api_key_from_env()
                 .map_err(|e| anyhow::anyhow!(e.message_ru()))?
-        },
-    };
-    let command = DraftCommand {
-        input,
-        offline: args.offline,
-        overrides: ProviderOverrides {
-            profile: args.profile.clone(),
-            base_url: args.base_url.clone(),
-            model: args.model.clone(),
-            schema_mode: args.schema_mode,
-            timeout_secs: args.timeout,
-            attempts: args.attempts,
         },
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -147,7 +225,7 @@ pub fn run(args: DraftArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::R
                 on_interrupt.cancel();
             }
         });
-        let spinner = (!args.offline && std::io::stderr().is_terminal()).then(progress_spinner);
+        let spinner = (!options.offline && std::io::stderr().is_terminal()).then(progress_spinner);
         let result = run_draft_command(command, paths, store, environment, &cancel).await;
         if let Some(spinner) = spinner {
             spinner.finish_and_clear();
@@ -156,16 +234,26 @@ pub fn run(args: DraftArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::R
     });
     // The outcome is printed first: a record that cannot be written must not hide it.
     let outcome = &result.run.outcome;
-    let rerun = rerun_command(&args, &result.kept_input, paths);
-    print_outcome(outcome, result.report(), args.json, Some(&rerun))?;
+    let rerun = rerun_command(options, &result.kept_input, paths);
+    print_outcome(outcome, &result.report(), options.json, Some(&rerun))?;
     let mut stderr = std::io::stderr().lock();
     if let Outcome::Failed(failure) = outcome
         && !failure.detail.is_empty()
     {
         writeln!(stderr, "Подробности: {}", sentence(&failure.detail))?;
     }
+    if let Some(error) = &result.store_error {
+        writeln!(
+            stderr,
+            "Черновик не записан в базу черновиков: {}",
+            sentence(&error.message_ru())
+        )?;
+    }
     match &result.kept_input {
         KeptInput::NotNeeded => {}
+        KeptInput::Stored(id) => {
+            writeln!(stderr, "Ваш текст сохранён в черновике № {id}.")?;
+        }
         KeptInput::Kept(kept) => {
             writeln!(stderr, "Ваш текст сохранён в файле {}.", kept.display())?;
         }
@@ -178,7 +266,7 @@ pub fn run(args: DraftArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::R
         }
     }
     let mut code = exit_code(outcome);
-    if let (Some(path), Some(record)) = (&args.record, &result.run.record) {
+    if let (Some(path), Some(record)) = (options.record, &result.run.record) {
         let json = serde_json::to_string_pretty(record)? + "\n";
         if let Err(error) = std::fs::write(path, json) {
             writeln!(
@@ -206,69 +294,67 @@ fn sentence(detail: &str) -> String {
     }
 }
 
-/// The command that repeats this draft with the same flags: the typed text replaced by the file
-/// that now keeps it, `--offline` and every provider option as given. A `--record` is left out
-/// so that a rerun does not overwrite the first record.
-fn rerun_command(args: &DraftArgs, kept: &KeptInput, paths: &Paths) -> Rerun {
-    let mut words: Vec<String> = vec!["zayavka".into(), "draft".into()];
-    let input_file = match kept {
-        KeptInput::Kept(path) | KeptInput::InFile(path) => Some(path.clone()),
-        KeptInput::NotNeeded | KeptInput::NotKept { .. } => args.input.clone(),
-    };
-    match input_file {
-        Some(path) => {
-            words.push("--input".into());
-            words.push(path.display().to_string());
-        }
-        None => {
-            let typed = [
-                ("--description", &args.description),
-                ("--location", &args.location),
-                ("--consequences", &args.consequences),
-                ("--desired-actions", &args.desired_actions),
-            ];
-            for (flag, value) in typed {
-                if let Some(value) = value {
-                    words.push(flag.into());
-                    words.push(value.clone());
-                }
-            }
-            if let Some(subject) = args.subject {
-                words.push("--subject".into());
-                words.push(subject.as_str().into());
-            }
-        }
+/// The input flags of a typed draft, as given.
+fn typed_words(args: &DraftArgs) -> Vec<String> {
+    let mut words = Vec::new();
+    if let Some(path) = &args.input {
+        words.push("--input".into());
+        words.push(path.display().to_string());
+        return words;
     }
-    if args.offline {
-        words.push("--offline".into());
-    }
-    let options: [(&str, Option<String>); 6] = [
-        (
-            "--profile",
-            args.profile.as_ref().map(|p| p.as_str().to_owned()),
-        ),
-        (
-            "--base-url",
-            args.base_url.as_ref().map(|u| u.as_str().to_owned()),
-        ),
-        ("--model", args.model.clone()),
-        (
-            "--schema-mode",
-            args.schema_mode.map(|m| m.as_str().to_owned()),
-        ),
-        ("--timeout", args.timeout.map(|t| t.to_string())),
-        ("--attempts", args.attempts.map(|a| a.to_string())),
+    let typed = [
+        ("--description", &args.description),
+        ("--location", &args.location),
+        ("--consequences", &args.consequences),
+        ("--desired-actions", &args.desired_actions),
     ];
-    for (flag, value) in options {
+    for (flag, value) in typed {
         if let Some(value) = value {
             words.push(flag.into());
-            words.push(value);
+            words.push(value.clone());
         }
     }
-    if args.json {
+    if let Some(subject) = args.subject {
+        words.push("--subject".into());
+        words.push(subject.as_str().into());
+    }
+    words
+}
+
+/// The command that repeats this draft with the same flags: the stored draft sent again, or the
+/// typed text replaced by the file that keeps it; `--offline` and every provider option as
+/// given. A `--record` is left out so that a rerun does not overwrite the first record.
+fn rerun_command(options: &RunOptions<'_>, kept: &KeptInput, paths: &Paths) -> Rerun {
+    let mut words: Vec<String> = match kept {
+        KeptInput::Stored(id) => {
+            vec![
+                "zayavka".into(),
+                "drafts".into(),
+                "retry".into(),
+                id.to_string(),
+            ]
+        }
+        KeptInput::Kept(path) | KeptInput::InFile(path) => vec![
+            "zayavka".into(),
+            "draft".into(),
+            "--input".into(),
+            path.display().to_string(),
+        ],
+        KeptInput::NotNeeded | KeptInput::NotKept { .. } => {
+            let mut words = vec!["zayavka".to_owned(), "draft".to_owned()];
+            words.extend(options.typed.iter().cloned());
+            words
+        }
+    };
+    if options.offline {
+        words.push("--offline".into());
+    }
+    words.extend(options.provider.words());
+    if options.json {
         words.push("--json".into());
     }
-    let profile = args
+    let profile = options
+        .provider
         .profile
         .as_ref()
         .map(|p| p.as_str().to_owned())

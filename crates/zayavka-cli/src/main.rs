@@ -8,6 +8,7 @@ mod clap_ru;
 mod config_cmd;
 mod doctor_cmd;
 mod draft_cmd;
+mod drafts_cmd;
 mod key;
 mod output;
 
@@ -35,6 +36,8 @@ enum Command {
     Assemble(AssembleArgs),
     /// Повторить без сети сборку заявки из записи (--record) прошлого запуска draft.
     Replay(ReplayArgs),
+    /// Сохранённые черновики: список, поиск, просмотр, удаление, повтор — без сети.
+    Drafts(drafts_cmd::DraftsArgs),
     /// API-ключ провайдера в хранилище ключей ОС.
     Key(key::KeyArgs),
     /// Настройки провайдеров.
@@ -59,8 +62,8 @@ struct AssembleArgs {
 
 #[derive(Debug, clap::Args)]
 struct ReplayArgs {
-    /// Запись, сделанная командой `zayavka draft --record ФАЙЛ`.
-    #[arg(value_name = "RECORD.json")]
+    /// Номер черновика или запись, сделанная командой `zayavka draft --record ФАЙЛ`.
+    #[arg(value_name = "ЧЕРНОВИК")]
     record: PathBuf,
     /// Вывести один объект JSON вместо текста заявки.
     #[arg(long)]
@@ -119,6 +122,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let store = KeyringStore::new();
     match command {
         Command::Draft(args) => draft_cmd::run(*args, &paths, &store),
+        Command::Drafts(args) => drafts_cmd::run(args, &paths, &store),
         Command::Key(args) => key::run(args, &paths, &store),
         Command::Config(args) => config_cmd::run(args, &paths, &store),
         Command::Doctor(args) => doctor_cmd::run(args, &paths, &store),
@@ -126,18 +130,75 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `zayavka replay ID`: the stored draft's response evaluated again, and whether today's request
+/// is byte-identical to the stored one.
+fn replay_stored(id: zayavka_store::DraftId, json: bool) -> anyhow::Result<ExitCode> {
+    let paths = Paths::resolve().map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let store = zayavka_engine::drafts::open_store(&paths)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let stored = zayavka_engine::drafts::replay_stored(&store, id)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let outcome = &stored.replay.outcome;
+    #[derive(serde::Serialize)]
+    struct ReplayReport<'a> {
+        #[serde(flatten)]
+        report: zayavka_core::Report<'a>,
+        identical: bool,
+        changed: &'a [&'static str],
+    }
+    let report = ReplayReport {
+        report: outcome.report(),
+        identical: stored.identical,
+        changed: &stored.changed,
+    };
+    output::print_outcome(outcome, &report, json, None)?;
+    if !json {
+        if stored.identical {
+            eprintln!("Повтор совпадает с сохранённой заявкой байт в байт.");
+        } else {
+            let changed: Vec<&str> = stored
+                .changed
+                .iter()
+                .map(|what| match *what {
+                    "legal_catalogue" => "правовые модули",
+                    "schema" => "схема ответа модели",
+                    "prompt" => "инструкция для модели",
+                    other => other,
+                })
+                .collect();
+            eprintln!(
+                "Повтор отличается от сохранённой заявки{}.",
+                if changed.is_empty() {
+                    String::new()
+                } else {
+                    format!(": с тех пор изменились {}", changed.join(", "))
+                }
+            );
+        }
+    }
+    Ok(ExitCode::from(output::exit_code(outcome)))
+}
+
 fn assemble(args: AssembleArgs) -> anyhow::Result<ExitCode> {
     let input = read_file(&args.input, FileRole::Input)?;
     let response = read_file(&args.response, FileRole::ModelResponse)?;
     let outcome = zayavka_engine::assemble::assemble_from_texts(&input, &response);
-    output::print_outcome(&outcome, outcome.report(), args.json, None)?;
+    output::print_outcome(&outcome, &outcome.report(), args.json, None)?;
     Ok(ExitCode::from(output::exit_code(&outcome)))
 }
 
 fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
+    if !args.record.exists()
+        && let Some(id) = args
+            .record
+            .to_str()
+            .and_then(|text| text.parse::<zayavka_store::DraftId>().ok())
+    {
+        return replay_stored(id, args.json);
+    }
     let text = read_file(&args.record, FileRole::ContextRecord)?;
-    let record: zayavka_engine::draft::ContextRecord = serde_json::from_str(&text)
-        .map_err(|error| {
+    let record: zayavka_engine::draft::ContextRecord =
+        serde_json::from_str(&text).map_err(|error| {
             anyhow::anyhow!(
                 "«{}» — не запись команды `zayavka draft --record` ({}). Укажите файл, который \
                  записала эта команда",
@@ -154,7 +215,7 @@ fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let outcome = &replay.outcome;
-    output::print_outcome(outcome, outcome.report(), args.json, None)?;
+    output::print_outcome(outcome, &outcome.report(), args.json, None)?;
     Ok(ExitCode::from(output::exit_code(outcome)))
 }
 

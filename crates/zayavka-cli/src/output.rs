@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use zayavka_core::{NextStep, Outcome, Report};
+use zayavka_core::{NextStep, Outcome};
 use zayavka_engine::config::{ConfigError, ProfileName, SettingSource};
 use zayavka_engine::secrets::SecretError;
 
@@ -100,18 +100,19 @@ fn next_step_ru(step: NextStep, rerun: &Rerun) -> String {
 /// steps are printed as commands.
 pub fn print_outcome(
     outcome: &Outcome,
-    report: Report<'_>,
+    report: &impl serde::Serialize,
     json: bool,
     rerun: Option<&Rerun>,
 ) -> anyhow::Result<()> {
+    let next_steps = outcome.next_steps();
     let mut stdout = std::io::stdout().lock();
     let mut stderr = std::io::stderr().lock();
     if json {
-        serde_json::to_writer_pretty(&mut stdout, &report)?;
+        serde_json::to_writer_pretty(&mut stdout, report)?;
         writeln!(stdout)?;
         // The next steps go to stderr even then: a script reads stdout, a person the rest.
         if let Some(rerun) = rerun {
-            print_next_steps(&mut stderr, &report.next_steps, rerun)?;
+            print_next_steps(&mut stderr, &next_steps, rerun)?;
         }
         return Ok(());
     }
@@ -162,7 +163,7 @@ pub fn print_outcome(
         }
     }
     if let Some(rerun) = rerun {
-        print_next_steps(&mut stderr, &report.next_steps, rerun)?;
+        print_next_steps(&mut stderr, &next_steps, rerun)?;
     }
     Ok(())
 }

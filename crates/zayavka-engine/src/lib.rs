@@ -10,6 +10,7 @@ pub mod batch;
 pub mod config;
 pub mod doctor;
 pub mod draft;
+pub mod drafts;
 pub mod paths;
 pub mod read;
 pub mod secrets;

@@ -59,6 +59,8 @@ impl InputSource {
 pub struct DraftCommand {
     /// The resident's input.
     pub input: InputSource,
+    /// The stored draft this run sends again, instead of storing a new one.
+    pub retry_of: Option<zayavka_store::DraftId>,
     /// Draft without a model.
     pub offline: bool,
     /// Settings from the command line or the form, above the environment and the file.
@@ -70,6 +72,8 @@ pub struct DraftCommand {
 pub enum KeptInput {
     /// Nothing to keep: the draft is ready.
     NotNeeded,
+    /// The input is in the drafts database under this id (every run is stored there).
+    Stored(zayavka_store::DraftId),
     /// The input came from this file and stays there.
     InFile(PathBuf),
     /// The typed input was written to this file.
@@ -89,20 +93,38 @@ pub enum KeptInput {
 pub struct DraftCommandResult {
     /// The run.
     pub run: DraftRun,
+    /// The stored draft, when the database could be used.
+    pub draft_id: Option<zayavka_store::DraftId>,
+    /// Why the drafts database could not be used, when it could not; the input was then kept
+    /// as a file (or shown) instead.
+    pub store_error: Option<zayavka_store::StoreError>,
     /// What became of the typed input.
     pub kept_input: KeptInput,
     /// Whether a model was used.
     pub model_used: bool,
 }
 
+/// The machine-readable report of a draft run: the outcome's report and the stored draft's id.
+#[derive(Debug, serde::Serialize)]
+pub struct DraftReport<'a> {
+    /// The outcome, request, errors, next steps, retry verdict and attempts.
+    #[serde(flatten)]
+    pub report: Report<'a>,
+    /// The stored draft's id; null when the drafts database could not be used.
+    pub draft_id: Option<i64>,
+}
+
 impl DraftCommandResult {
-    /// The machine-readable report of the run, with the attempts made and whether a retry may
-    /// help.
-    pub fn report(&self) -> Report<'_> {
+    /// The machine-readable report of the run, with the attempts made, whether a retry may
+    /// help, and the stored draft's id.
+    pub fn report(&self) -> DraftReport<'_> {
         let mut report = self.run.outcome.report();
         report.retryable = Some(self.run.retryable());
         report.attempts = Some(self.run.attempt_count());
-        report
+        DraftReport {
+            report,
+            draft_id: self.draft_id.map(|id| id.get()),
+        }
     }
 }
 
@@ -116,20 +138,50 @@ pub async fn run_draft_command(
     environment: EnvironmentOverrides,
     cancel: &CancellationToken,
 ) -> DraftCommandResult {
-    let (run, model_used) = draft_for_command(&command, paths, store, environment, cancel).await;
-    let kept_input = match (&run.outcome, &command.input) {
-        (Outcome::Ready(_), _) => KeptInput::NotNeeded,
-        (_, InputSource::File { path, .. }) => KeptInput::InFile(path.clone()),
-        (_, typed) => {
-            let json = typed.json_text();
-            match pending::keep_input(&paths.pending_dir(), &json) {
-                Ok(path) => KeptInput::Kept(path),
-                Err(error) => KeptInput::NotKept { error, json },
+    // The input is committed before the model is called: a crash, a timeout, Ctrl-C or a kill
+    // during the call leaves a pending draft that can be sent again.
+    let json = command.input.json_text();
+    let (database, stored, store_error) = match crate::drafts::open_store(paths) {
+        Ok(database) => {
+            let checked = ResidentInput::from_json_str(&json).ok();
+            let id = match command.retry_of {
+                Some(id) => database.begin_retry(id).map(|()| id),
+                None => database.create_draft(&crate::drafts::new_draft(&json, checked.as_ref())),
+            };
+            match id {
+                Ok(id) => (Some(database), Some(id), None),
+                Err(error) => (None, None, Some(error)),
             }
         }
+        Err(error) => (None, None, Some(error)),
+    };
+    let (run, model_used) = draft_for_command(&command, paths, store, environment, cancel).await;
+    let mut store_error = store_error;
+    let mut draft_id = stored;
+    if let (Some(database), Some(id)) = (&database, stored)
+        && let Err(error) = crate::drafts::finish(database, id, &run, model_used)
+    {
+        // The input is stored as pending; only the result could not be added.
+        tracing::warn!(
+            code = error.code(),
+            "the draft's result could not be stored"
+        );
+        store_error = Some(error);
+        draft_id = Some(id);
+    }
+    let kept_input = match (&run.outcome, &command.input, draft_id) {
+        (Outcome::Ready(_), _, _) => KeptInput::NotNeeded,
+        (_, _, Some(id)) => KeptInput::Stored(id),
+        (_, InputSource::File { path, .. }, None) => KeptInput::InFile(path.clone()),
+        (_, _, None) => match pending::keep_input(&paths.pending_dir(), &json) {
+            Ok(path) => KeptInput::Kept(path),
+            Err(error) => KeptInput::NotKept { error, json },
+        },
     };
     DraftCommandResult {
         run,
+        draft_id,
+        store_error,
         kept_input,
         model_used,
     }

@@ -1,0 +1,275 @@
+//! `zayavka drafts`: the stored drafts, with no network and no key — list, search, show,
+//! delete, and send again one that did not finish.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use zayavka_core::SubjectKind;
+use zayavka_engine::draft::{DraftCommand, InputSource};
+use zayavka_engine::drafts::{self, DraftListItem};
+use zayavka_engine::paths::Paths;
+use zayavka_engine::secrets::SecretStore;
+use zayavka_store::{DraftFilter, DraftId, DraftOutcome, Store};
+
+use crate::draft_cmd::{ProviderArgs, RunOptions};
+
+/// `zayavka drafts …`
+#[derive(Debug, clap::Args)]
+pub struct DraftsArgs {
+    #[command(subcommand)]
+    command: DraftsCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum DraftsCommand {
+    /// Черновики, новые сначала.
+    List(ListArgs),
+    /// Найти черновики по словам описания и заявки.
+    Search(SearchArgs),
+    /// Показать черновик.
+    Show(ShowArgs),
+    /// Удалить черновик насовсем.
+    Delete(IdArgs),
+    /// Отправить модели ещё раз черновик, который не был составлен (сбой, отмена, прерванный
+    /// запуск).
+    Retry(Box<RetryArgs>),
+}
+
+#[derive(Debug, clap::Args)]
+struct ListArgs {
+    /// Только с этим итогом: pending, ready, needs_user, rejected, failed, invalid_input.
+    #[arg(long, value_name = "ИТОГ", value_parser = outcome)]
+    outcome: Option<DraftOutcome>,
+    /// Только о проблеме этого вида (например common_area_roof).
+    #[arg(long, value_name = "ВИД", value_parser = subject)]
+    subject: Option<SubjectKind>,
+    /// Только созданные с этого дня (ГГГГ-ММ-ДД).
+    #[arg(long, value_name = "ДАТА", value_parser = since)]
+    since: Option<jiff::Timestamp>,
+    /// Не больше стольких черновиков.
+    #[arg(long, value_name = "N")]
+    limit: Option<u32>,
+    /// Вывести массив JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct SearchArgs {
+    /// Слова для поиска: регистр и «ё»/«е» не важны, начало слова находит слово.
+    #[arg(value_name = "ТЕКСТ")]
+    text: String,
+    /// Не больше стольких черновиков.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    limit: u32,
+    /// Вывести массив JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct ShowArgs {
+    /// Номер черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+    /// Вывести объект JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct IdArgs {
+    /// Номер черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+}
+
+#[derive(Debug, clap::Args)]
+struct RetryArgs {
+    /// Номер черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+    /// Составить без модели: из ваших слов, без обращения к сети и без ключа.
+    #[arg(long)]
+    offline: bool,
+    #[command(flatten)]
+    provider: ProviderArgs,
+    /// Вывести один объект JSON вместо текста заявки.
+    #[arg(long)]
+    json: bool,
+}
+
+fn outcome(text: &str) -> Result<DraftOutcome, String> {
+    DraftOutcome::from_code(text).ok_or_else(|| {
+        "допустимы pending, ready, needs_user, rejected, failed и invalid_input".to_owned()
+    })
+}
+
+fn subject(text: &str) -> Result<SubjectKind, String> {
+    text.parse().map_err(|_| {
+        let kinds: Vec<&str> = SubjectKind::ALL.iter().map(|k| k.as_str()).collect();
+        format!("неизвестный вид проблемы; допустимы: {}", kinds.join(", "))
+    })
+}
+
+fn since(text: &str) -> Result<jiff::Timestamp, String> {
+    let date: jiff::civil::Date = text
+        .parse()
+        .map_err(|_| "нужна дата в виде ГГГГ-ММ-ДД, например 2026-12-01".to_owned())?;
+    date.to_zoned(jiff::tz::TimeZone::system())
+        .map(|zoned| zoned.timestamp())
+        .map_err(|_| "такой даты нет в календаре".to_owned())
+}
+
+fn open(paths: &Paths) -> anyhow::Result<Store> {
+    drafts::open_store(paths).map_err(|error| anyhow::anyhow!(error.message_ru()))
+}
+
+fn drafts_error(error: drafts::DraftsError) -> anyhow::Error {
+    anyhow::anyhow!(error.message_ru())
+}
+
+/// Runs `zayavka drafts`.
+pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    match args.command {
+        DraftsCommand::List(list) => {
+            let store = open(paths)?;
+            let filter = DraftFilter {
+                outcome: list.outcome,
+                subject: list.subject.map(|kind| kind.as_str().to_owned()),
+                since: list.since,
+                batch_id: None,
+                limit: list.limit,
+            };
+            let items = drafts::list(&store, &filter).map_err(drafts_error)?;
+            print_items(&mut stdout, &items, list.json)?;
+        }
+        DraftsCommand::Search(search) => {
+            let store = open(paths)?;
+            let items = drafts::search(&store, &search.text, search.limit).map_err(drafts_error)?;
+            print_items(&mut stdout, &items, search.json)?;
+        }
+        DraftsCommand::Show(show) => {
+            let store = open(paths)?;
+            let draft = drafts::get(&store, show.id).map_err(drafts_error)?;
+            let request = drafts::stored_request(&draft).map_err(drafts_error)?;
+            let item = DraftListItem::from(&draft.summary);
+            if show.json {
+                let shown = serde_json::json!({
+                    "draft": item,
+                    "retryable": draft.retryable,
+                    "model_used": draft.model_used,
+                    "request": request,
+                    "versions": draft.versions.iter().map(|v| serde_json::json!({
+                        "version": v.version, "author": v.author, "title": v.title,
+                        "body": v.body, "created_at": v.created_at.to_string(),
+                    })).collect::<Vec<_>>(),
+                    "attempts": draft.attempts.len(),
+                });
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&shown)?)?;
+            } else {
+                writeln!(stdout, "{}", heading(&item))?;
+                match &request {
+                    Some(request) => writeln!(stdout, "\n{}", request.plain_text())?,
+                    None => writeln!(
+                        stdout,
+                        "\nЗаявка не составлена. Текст, который вы ввели:\n{}",
+                        serde_json::to_string_pretty(&item.input)?
+                    )?,
+                }
+                if let Some(latest) = draft.versions.last() {
+                    writeln!(
+                        stdout,
+                        "\nВаша правка (версия {}):\n{}\n\n{}",
+                        latest.version, latest.title, latest.body
+                    )?;
+                }
+            }
+        }
+        DraftsCommand::Delete(delete) => {
+            let store = open(paths)?;
+            drafts::delete(&store, delete.id).map_err(drafts_error)?;
+            writeln!(stdout, "Черновик № {} удалён насовсем.", delete.id)?;
+        }
+        DraftsCommand::Retry(retry) => {
+            let store = open(paths)?;
+            let draft = drafts::get(&store, retry.id).map_err(drafts_error)?;
+            if !drafts::may_retry(&draft) {
+                anyhow::bail!(
+                    "черновик № {} уже составлен ({}); повторять его не нужно. Чтобы составить \
+                     заявку заново, начните новый черновик",
+                    retry.id,
+                    draft.summary.outcome.as_str()
+                );
+            }
+            drop(store);
+            let command = DraftCommand {
+                input: InputSource::Typed(drafts::stored_input(&draft)),
+                retry_of: Some(retry.id),
+                offline: retry.offline,
+                overrides: retry.provider.overrides(),
+            };
+            let options = RunOptions {
+                offline: retry.offline,
+                json: retry.json,
+                record: None,
+                provider: &retry.provider,
+                typed: &[],
+            };
+            drop(stdout);
+            return crate::draft_cmd::execute(command, &options, paths, secrets);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn outcome_ru(outcome: &str) -> &'static str {
+    match outcome {
+        "pending" => "не составлен (запуск прерван)",
+        "ready" => "готов",
+        "needs_user" => "нужно уточнить описание",
+        "rejected" => "ответ модели не принят",
+        "failed" => "технический сбой",
+        "invalid_input" => "нужно исправить поля",
+        _ => "неизвестно",
+    }
+}
+
+fn heading(item: &DraftListItem) -> String {
+    let title = item
+        .title
+        .clone()
+        .or_else(|| {
+            item.input
+                .get("description")
+                .and_then(|d| d.as_str())
+                .map(|d| d.chars().take(60).collect())
+        })
+        .unwrap_or_default();
+    format!(
+        "№ {} · {} · {} · {}",
+        item.id,
+        item.created_at,
+        outcome_ru(item.outcome),
+        zayavka_core::escape_invisible(&title)
+    )
+}
+
+fn print_items(
+    out: &mut dyn std::io::Write,
+    items: &[DraftListItem],
+    json: bool,
+) -> anyhow::Result<()> {
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(items)?)?;
+        return Ok(());
+    }
+    if items.is_empty() {
+        writeln!(out, "Черновиков нет.")?;
+    }
+    for item in items {
+        writeln!(out, "{}", heading(item))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,326 @@
+//! The drafts a resident and an auditor can trust: every draft run stored whatever its outcome,
+//! the input committed before the model is called, and the stored drafts listed, searched,
+//! shown, replayed, retried and deleted with no network. The SQL lives in `zayavka-store`; this
+//! module maps the engine's typed values onto its plain ones.
+
+use serde::Serialize;
+use zayavka_core::{Outcome, RawInput, Request, ResidentInput};
+use zayavka_store::{
+    DraftFilter, DraftId, DraftOutcome, DraftSummary, FinalOutcome, FinishedDraft, NewAttempt,
+    NewContextRecord, NewDraft, Store, StoreError, StoredDraft,
+};
+
+use crate::draft::{ContextRecord, DraftRun, Replay, ReplayError};
+use crate::paths::Paths;
+
+/// Opens the database in the data folder, creating it on first use. On the first open, the
+/// typed inputs that earlier versions kept as files in the pending folder are imported as
+/// pending drafts (and the files removed once they are in the database), so nothing typed
+/// before the store existed is lost.
+pub fn open_store(paths: &Paths) -> Result<Store, StoreError> {
+    let store = Store::open(&paths.database_file())?;
+    import_pending_files(&store, paths);
+    Ok(store)
+}
+
+/// Imports `pending/input-*.json` files; a file that cannot be read or stored stays where it
+/// is, to be tried again next time.
+fn import_pending_files(store: &Store, paths: &Paths) {
+    let Ok(entries) = std::fs::read_dir(paths.pending_dir()) else {
+        return;
+    };
+    let mut files: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| name.starts_with("input-") && name.ends_with(".json"))
+        })
+        .collect();
+    files.sort();
+    for file in files {
+        let Ok(text) = crate::read::read_text_file(
+            &file,
+            crate::read::FileRole::Input,
+            crate::read::FileRole::Input.max_bytes(),
+        ) else {
+            continue;
+        };
+        let new = new_draft(&text, ResidentInput::from_json_str(&text).ok().as_ref());
+        if store.create_draft(&new).is_ok() {
+            let _ = std::fs::remove_file(&file);
+        }
+    }
+}
+
+/// The stored form of an input: as typed, and as checked when it passes the contract.
+pub(crate) fn new_draft(raw_input_json: &str, checked: Option<&ResidentInput>) -> NewDraft {
+    NewDraft {
+        raw_input_json: raw_input_json.to_owned(),
+        checked_input_json: checked.map(|input| {
+            serde_json::to_string(&input.to_raw()).expect("a checked input serialises")
+        }),
+    }
+}
+
+fn final_outcome(outcome: &Outcome) -> FinalOutcome {
+    match outcome {
+        Outcome::Ready(_) => FinalOutcome::Ready,
+        Outcome::NeedsUser { .. } => FinalOutcome::NeedsUser,
+        Outcome::Rejected(_) => FinalOutcome::Rejected,
+        Outcome::Failed(_) => FinalOutcome::Failed,
+        Outcome::InvalidInput(_) => FinalOutcome::InvalidInput,
+    }
+}
+
+/// Stores how a draft run ended: the outcome, the assembled request with its sections, the
+/// context record and every attempt, in one transaction.
+pub(crate) fn finish(
+    store: &Store,
+    id: DraftId,
+    run: &DraftRun,
+    model_used: bool,
+) -> Result<(), StoreError> {
+    let outcome = &run.outcome;
+    let request = outcome.request();
+    let finished = FinishedDraft {
+        outcome: final_outcome(outcome),
+        reason: outcome.reason().map(str::to_owned),
+        retryable: matches!(outcome, Outcome::Failed(_)).then(|| outcome.retryable()),
+        title: request.map(|r| r.title().to_owned()),
+        body: request.map(|r| r.body().to_owned()),
+        request_json: request.map(|r| serde_json::to_string(r).expect("a request serialises")),
+        warnings_json: serde_json::to_string(&request.map_or(&[][..], |r| r.warnings()))
+            .expect("warnings serialise"),
+        subject_module: request
+            .and_then(Request::subject_module)
+            .map(|kind| kind.as_str().to_owned()),
+        legal_omission: request
+            .and_then(Request::legal_omission)
+            .map(|reason| reason.code().to_owned()),
+        model_used,
+    };
+    let record = run.record.as_ref().map(new_context_record);
+    let attempts: Vec<NewAttempt> = run
+        .record
+        .as_ref()
+        .map(|record| record.attempts.iter().map(new_attempt).collect())
+        .unwrap_or_default();
+    store.finish_draft(id, &finished, record.as_ref(), &attempts)
+}
+
+fn new_context_record(record: &ContextRecord) -> NewContextRecord {
+    NewContextRecord {
+        format_version: record.format_version,
+        record_json: serde_json::to_string(record).expect("a record serialises"),
+        app_version: record.app_version.clone(),
+        prompt_version: record.prompt_version.clone(),
+        prompt_sha256: record.prompt_sha256.clone(),
+        schema_id: record.schema_id.clone(),
+        schema_version: record.schema_version,
+        schema_sha256: record.schema_sha256.clone(),
+        transport_schema_sha256: record.transport_schema_sha256.clone(),
+        legal_catalogue_version: record.legal_catalogue_version.clone(),
+        provider_profile: record.provider_profile.clone(),
+        provider_host: record.provider_host.clone(),
+        model: record.model.clone(),
+    }
+}
+
+fn new_attempt(attempt: &zayavka_llm::Attempt) -> NewAttempt {
+    NewAttempt {
+        number: attempt.number,
+        started_at_unix_ms: attempt.started_at_unix_ms,
+        duration_ms: attempt.duration_ms,
+        http_status: attempt.http_status,
+        error_kind: attempt.error_kind.map(|kind| kind.as_str().to_owned()),
+        retry_reason: attempt
+            .retry_reason
+            .map(|reason| reason.as_str().into_owned()),
+        prompt_tokens: attempt.usage.map(|usage| usage.prompt_tokens),
+        completion_tokens: attempt.usage.map(|usage| usage.completion_tokens),
+        total_tokens: attempt.usage.map(|usage| usage.total_tokens),
+        cost: None,
+    }
+}
+
+/// One stored draft as front ends list it.
+#[derive(Debug, Clone, Serialize)]
+pub struct DraftListItem {
+    /// The id.
+    pub id: i64,
+    /// When it was created, RFC 3339.
+    pub created_at: String,
+    /// `pending`, `ready`, `needs_user`, `rejected`, `failed` or `invalid_input`.
+    pub outcome: &'static str,
+    /// The reason code.
+    pub reason: Option<String>,
+    /// The request's title, when one was assembled.
+    pub title: Option<String>,
+    /// The subject whose legal paragraph the request includes.
+    pub subject_module: Option<String>,
+    /// The batch the draft belongs to.
+    pub batch_id: Option<String>,
+    /// The batch row, as a spreadsheet numbers it.
+    pub batch_row: Option<u32>,
+    /// The resident's input as typed.
+    pub input: serde_json::Value,
+}
+
+impl From<&DraftSummary> for DraftListItem {
+    fn from(summary: &DraftSummary) -> DraftListItem {
+        DraftListItem {
+            id: summary.id.get(),
+            created_at: summary.created_at.to_string(),
+            outcome: summary.outcome.as_str(),
+            reason: summary.reason.clone(),
+            title: summary.title.clone(),
+            subject_module: summary.subject_module.clone(),
+            batch_id: summary.batch.as_ref().map(|b| b.batch_id.clone()),
+            batch_row: summary.batch.as_ref().map(|b| b.row),
+            // What was typed may not even be JSON (a file the resident wrote by hand): it is
+            // then shown as the text it is.
+            input: serde_json::from_str(&summary.raw_input_json)
+                .unwrap_or_else(|_| serde_json::Value::String(summary.raw_input_json.clone())),
+        }
+    }
+}
+
+/// Why a stored draft could not be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DraftsError {
+    /// The database could not be opened or used.
+    #[error("{}", .0.message_ru())]
+    Store(#[from] StoreError),
+    /// No draft has this id.
+    #[error("черновика с номером {0} нет: проверьте номер в списке черновиков")]
+    NotFound(DraftId),
+    /// The draft holds no model response to replay.
+    #[error("{0}")]
+    Replay(#[from] ReplayError),
+    /// A stored document does not read back (the database was changed by hand or is damaged).
+    #[error(
+        "запись черновика {0} повреждена и не читается; остальные черновики в порядке, а этот \
+         можно удалить"
+    )]
+    Damaged(DraftId),
+}
+
+impl DraftsError {
+    /// What happened and what to do, in Russian.
+    pub fn message_ru(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// The stored drafts, newest first, narrowed by the filter.
+pub fn list(store: &Store, filter: &DraftFilter) -> Result<Vec<DraftListItem>, DraftsError> {
+    Ok(store
+        .list_drafts(filter)?
+        .iter()
+        .map(DraftListItem::from)
+        .collect())
+}
+
+/// The stored drafts whose words or request match `text`, best first.
+pub fn search(store: &Store, text: &str, limit: u32) -> Result<Vec<DraftListItem>, DraftsError> {
+    Ok(store
+        .search_drafts(text, limit)?
+        .iter()
+        .map(DraftListItem::from)
+        .collect())
+}
+
+/// A stored draft in full.
+pub fn get(store: &Store, id: DraftId) -> Result<StoredDraft, DraftsError> {
+    store.get_draft(id)?.ok_or(DraftsError::NotFound(id))
+}
+
+/// The assembled request of a stored draft, read back through the core's checks.
+pub fn stored_request(draft: &StoredDraft) -> Result<Option<Request>, DraftsError> {
+    draft
+        .request_json
+        .as_deref()
+        .map(|json| serde_json::from_str(json).map_err(|_| DraftsError::Damaged(draft.summary.id)))
+        .transpose()
+}
+
+/// The latest context record of a stored draft.
+pub fn stored_record(draft: &StoredDraft) -> Result<Option<ContextRecord>, DraftsError> {
+    draft
+        .records
+        .last()
+        .map(|stored| {
+            serde_json::from_str(&stored.record.record_json)
+                .map_err(|_| DraftsError::Damaged(draft.summary.id))
+        })
+        .transpose()
+}
+
+/// A stored draft replayed offline, and whether today's result is byte-identical to the stored
+/// one, and if not, what changed.
+#[derive(Debug)]
+pub struct StoredReplay {
+    /// The replay itself.
+    pub replay: Replay,
+    /// Whether the request assembled today equals the stored one byte for byte.
+    pub identical: bool,
+    /// What differs between the record and today's rules, when anything does.
+    pub changed: Vec<&'static str>,
+}
+
+/// Replays a stored draft: validation, policy and assembly on the stored raw response with the
+/// stored input.
+pub fn replay_stored(store: &Store, id: DraftId) -> Result<StoredReplay, DraftsError> {
+    let draft = get(store, id)?;
+    let record = stored_record(&draft)?.ok_or(ReplayError::NoResponse)?;
+    let replay = crate::draft::replay(&record)?;
+    let stored = stored_request(&draft)?;
+    let identical = match (replay.outcome.request(), &stored) {
+        (Some(today), Some(then)) => {
+            serde_json::to_string(today).ok() == serde_json::to_string(then).ok()
+        }
+        (None, None) => replay.outcome.reason().map(str::to_owned) == draft.summary.reason,
+        _ => false,
+    };
+    let mut changed = Vec::new();
+    if !replay.same_catalogue {
+        changed.push("legal_catalogue");
+    }
+    let schema = zayavka_core::request_draft_schema();
+    if record.schema_sha256 != schema.sha256() {
+        changed.push("schema");
+    }
+    if record.prompt_sha256 != zayavka_core::system_prompt().sha256() {
+        changed.push("prompt");
+    }
+    Ok(StoredReplay {
+        replay,
+        identical,
+        changed,
+    })
+}
+
+/// Deletes a stored draft for good: its text leaves the database file, its log and the search
+/// index; the audit log keeps only that a draft with this id was deleted.
+pub fn delete(store: &Store, id: DraftId) -> Result<(), DraftsError> {
+    get(store, id)?;
+    store.delete_draft(id)?;
+    Ok(())
+}
+
+/// The typed input of a stored draft, to send again.
+pub fn stored_input(draft: &StoredDraft) -> RawInput {
+    serde_json::from_str(&draft.summary.raw_input_json).unwrap_or_default()
+}
+
+/// Whether a stored draft may be sent again: one that never finished (a crash, a kill, Ctrl-C
+/// during the call) or that ended in a technical failure or a rejected answer.
+pub fn may_retry(draft: &StoredDraft) -> bool {
+    matches!(
+        draft.summary.outcome,
+        DraftOutcome::Pending | DraftOutcome::Failed | DraftOutcome::Rejected
+    )
+}
