@@ -854,9 +854,65 @@ fn inputs_kept_in_the_pending_folder_by_earlier_versions_are_imported() {
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
     assert_eq!(listed[0]["outcome"], "pending");
     assert_eq!(listed[0]["input"]["description"], DESCRIPTION);
-    assert!(!kept.exists(), "the imported file is removed once it is in the database");
+    assert!(
+        !kept.exists(),
+        "the imported file is removed once it is in the database"
+    );
     // Opening again imports nothing twice.
     let (_, stdout, _) = run_in(home.path(), &["drafts", "list", "--json"]);
     let listed: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(listed.as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_resident_edit_is_a_new_version_and_the_export_files_it() {
+    let stand_in = StandIn::start(Script::always(ok()));
+    let drafted = draft(&stand_in.base_url(), &[]);
+    let id = drafted.report["draft_id"].as_i64().unwrap().to_string();
+    drop(stand_in);
+    let home = drafted.home.path();
+    let edited = home.join("edited.txt");
+    std::fs::write(
+        &edited,
+        "Не горит свет\n\nСвет не горит. Прошу:\n1. Заменить лампы.\n",
+    )
+    .unwrap();
+    let (output, stdout, stderr) = run(zayavka()
+        .env("ZAYAVKA_HOME", home)
+        .args(["drafts", "edit", &id, "--body-file"])
+        .arg(&edited));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("версия 1"), "{stdout}");
+    // An editor from EDITOR gets the current text and its changes are kept as version 2.
+    let (output, _, stderr) = run(zayavka()
+        .env("ZAYAVKA_HOME", home)
+        .env("EDITOR", "sed -i s/лампы/светильники/")
+        .args(["drafts", "edit", &id]));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let (_, text, _) = run_in(home, &["drafts", "export", &id, "--format", "txt"]);
+    assert_eq!(
+        text,
+        "Не горит свет\n\nСвет не горит. Прошу:\n1. Заменить светильники.\n"
+    );
+    let (_, json, _) = run_in(home, &["drafts", "export", &id, "--format", "json"]);
+    let exported: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(exported["versions"].as_array().unwrap().len(), 2);
+    // The model's version stays.
+    assert_eq!(exported["request"], drafted.report["request"]);
+    let copy = home.join("copy.sqlite3");
+    let (output, _, stderr) = run(zayavka()
+        .env("ZAYAVKA_HOME", home)
+        .args(["drafts", "backup"])
+        .arg(&copy));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(copy.is_file());
+    let (output, _, stderr) = run(zayavka()
+        .env("ZAYAVKA_HOME", home)
+        .args(["drafts", "backup"])
+        .arg(&copy));
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "an existing file is never overwritten: {stderr}"
+    );
 }

@@ -30,6 +30,12 @@ enum DraftsCommand {
     Show(ShowArgs),
     /// Удалить черновик насовсем.
     Delete(IdArgs),
+    /// Исправить текст заявки: правка сохраняется как ваша версия, составленная остаётся.
+    Edit(EditArgs),
+    /// Сохранить заявку в файл: txt — текст для подачи, json — всё о черновике.
+    Export(ExportArgs),
+    /// Записать согласованную копию всей базы черновиков в файл (можно при открытом приложении).
+    Backup(BackupArgs),
     /// Отправить модели ещё раз черновик, который не был составлен (сбой, отмена, прерванный
     /// запуск).
     Retry(Box<RetryArgs>),
@@ -82,6 +88,37 @@ struct IdArgs {
     /// Номер черновика.
     #[arg(value_name = "НОМЕР")]
     id: DraftId,
+}
+
+#[derive(Debug, clap::Args)]
+struct EditArgs {
+    /// Номер черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+    /// Файл с новым текстом: первая строка — заголовок, после пустой строки — текст заявки.
+    /// Без него откроется редактор из переменной EDITOR.
+    #[arg(long, value_name = "ФАЙЛ")]
+    body_file: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+struct ExportArgs {
+    /// Номер черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+    /// txt или json.
+    #[arg(long, value_name = "ФОРМАТ", value_parser = ["txt", "json"])]
+    format: String,
+    /// Куда записать; без него — в стандартный вывод.
+    #[arg(long, value_name = "ФАЙЛ")]
+    out: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+struct BackupArgs {
+    /// Файл копии; существующий файл не перезаписывается.
+    #[arg(value_name = "ФАЙЛ")]
+    file: std::path::PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -156,17 +193,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             let request = drafts::stored_request(&draft).map_err(drafts_error)?;
             let item = DraftListItem::from(&draft.summary);
             if show.json {
-                let shown = serde_json::json!({
-                    "draft": item,
-                    "retryable": draft.retryable,
-                    "model_used": draft.model_used,
-                    "request": request,
-                    "versions": draft.versions.iter().map(|v| serde_json::json!({
-                        "version": v.version, "author": v.author, "title": v.title,
-                        "body": v.body, "created_at": v.created_at.to_string(),
-                    })).collect::<Vec<_>>(),
-                    "attempts": draft.attempts.len(),
-                });
+                let shown = shown_json(&draft, request.as_ref());
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&shown)?)?;
             } else {
                 writeln!(stdout, "{}", heading(&item))?;
@@ -191,6 +218,61 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             let store = open(paths)?;
             drafts::delete(&store, delete.id).map_err(drafts_error)?;
             writeln!(stdout, "Черновик № {} удалён насовсем.", delete.id)?;
+        }
+        DraftsCommand::Edit(edit) => {
+            let store = open(paths)?;
+            let draft = drafts::get(&store, edit.id).map_err(drafts_error)?;
+            let text = match &edit.body_file {
+                Some(path) => crate::read_file(path, zayavka_engine::read::FileRole::Input)?,
+                None => edit_in_editor(&drafts::filed_text(&draft).map_err(drafts_error)?)?,
+            };
+            let (title, body) = split_title(&text);
+            let version = drafts::edit(&store, edit.id, title, body).map_err(drafts_error)?;
+            writeln!(
+                stdout,
+                "Правка сохранена как ваша версия {version} черновика № {}; составленный текст \
+                 остаётся в черновике.",
+                edit.id
+            )?;
+        }
+        DraftsCommand::Export(export) => {
+            let store = open(paths)?;
+            let draft = drafts::get(&store, export.id).map_err(drafts_error)?;
+            let text =
+                if export.format == "txt" {
+                    drafts::filed_text(&draft).map_err(drafts_error)?.ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "в черновике № {} нет заявки: она не была составлена. Выгрузите его в \
+                         json, чтобы увидеть введённый текст",
+                        export.id
+                    )
+                })? + "\n"
+                } else {
+                    let request = drafts::stored_request(&draft).map_err(drafts_error)?;
+                    serde_json::to_string_pretty(&shown_json(&draft, request.as_ref()))? + "\n"
+                };
+            match &export.out {
+                Some(path) => {
+                    std::fs::write(path, text).map_err(|error| {
+                        anyhow::anyhow!(
+                            "не удалось записать «{}»: {}",
+                            path.display(),
+                            zayavka_engine::paths::io_error_ru(&error)
+                        )
+                    })?;
+                    eprintln!("Черновик № {} записан в {}.", export.id, path.display());
+                }
+                None => write!(stdout, "{text}")?,
+            }
+        }
+        DraftsCommand::Backup(backup) => {
+            let store = open(paths)?;
+            drafts::backup(&store, &backup.file).map_err(drafts_error)?;
+            writeln!(
+                stdout,
+                "Копия базы черновиков записана в {}.",
+                backup.file.display()
+            )?;
         }
         DraftsCommand::Retry(retry) => {
             let store = open(paths)?;
@@ -222,6 +304,71 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Everything about a stored draft, as `show --json` and `export --format json` print it.
+fn shown_json(
+    draft: &zayavka_store::StoredDraft,
+    request: Option<&zayavka_core::Request>,
+) -> serde_json::Value {
+    serde_json::json!({
+        "draft": DraftListItem::from(&draft.summary),
+        "retryable": draft.retryable,
+        "model_used": draft.model_used,
+        "request": request,
+        "versions": draft.versions.iter().map(|v| serde_json::json!({
+            "version": v.version, "author": v.author, "title": v.title,
+            "body": v.body, "created_at": v.created_at.to_string(),
+        })).collect::<Vec<_>>(),
+        "attempts": draft.attempts.len(),
+    })
+}
+
+/// The title (the first non-empty line) and the body (everything after it) of an edited text.
+fn split_title(text: &str) -> (&str, &str) {
+    let text = text.trim_start_matches(['\n', '\r']);
+    match text.split_once('\n') {
+        Some((title, body)) => (title.trim(), body.trim_matches(['\n', '\r'])),
+        None => (text.trim(), ""),
+    }
+}
+
+/// Opens the resident's editor (`VISUAL`, else `EDITOR`) on the current text and returns what
+/// they saved.
+fn edit_in_editor(current: &Option<String>) -> anyhow::Result<String> {
+    let editor = std::env::var_os("VISUAL")
+        .or_else(|| std::env::var_os("EDITOR"))
+        .filter(|e| !e.is_empty())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "не задан редактор: укажите его в переменной EDITOR (например EDITOR=nano) или \
+                 передайте текст файлом: --body-file ФАЙЛ"
+            )
+        })?;
+    let mut file = tempfile::Builder::new()
+        .prefix("zayavka-edit-")
+        .suffix(".txt")
+        .tempfile()?;
+    std::io::Write::write_all(&mut file, current.clone().unwrap_or_default().as_bytes())?;
+    let words = shell_words::split(&editor.to_string_lossy())
+        .map_err(|_| anyhow::anyhow!("переменная EDITOR не читается как команда"))?;
+    let (program, arguments) = words
+        .split_first()
+        .ok_or_else(|| anyhow::anyhow!("переменная EDITOR пуста"))?;
+    let status = std::process::Command::new(program)
+        .args(arguments)
+        .arg(file.path())
+        .status()
+        .map_err(|error| {
+            anyhow::anyhow!(
+                "не удалось запустить редактор «{program}»: {}",
+                zayavka_engine::paths::io_error_ru(&error)
+            )
+        })?;
+    if !status.success() {
+        anyhow::bail!("редактор завершился с ошибкой; черновик не изменён");
+    }
+    crate::read_file(file.path(), zayavka_engine::read::FileRole::Input)
 }
 
 fn outcome_ru(outcome: &str) -> &'static str {

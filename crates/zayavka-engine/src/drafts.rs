@@ -75,12 +75,13 @@ fn final_outcome(outcome: &Outcome) -> FinalOutcome {
 }
 
 /// Stores how a draft run ended: the outcome, the assembled request with its sections, the
-/// context record and every attempt, in one transaction.
+/// context record and every attempt (priced when the profile has prices), in one transaction.
 pub(crate) fn finish(
     store: &Store,
     id: DraftId,
     run: &DraftRun,
     model_used: bool,
+    pricing: Option<&crate::config::Pricing>,
 ) -> Result<(), StoreError> {
     let outcome = &run.outcome;
     let request = outcome.request();
@@ -105,7 +106,13 @@ pub(crate) fn finish(
     let attempts: Vec<NewAttempt> = run
         .record
         .as_ref()
-        .map(|record| record.attempts.iter().map(new_attempt).collect())
+        .map(|record| {
+            record
+                .attempts
+                .iter()
+                .map(|attempt| new_attempt(attempt, pricing))
+                .collect()
+        })
         .unwrap_or_default();
     store.finish_draft(id, &finished, record.as_ref(), &attempts)
 }
@@ -128,7 +135,10 @@ fn new_context_record(record: &ContextRecord) -> NewContextRecord {
     }
 }
 
-fn new_attempt(attempt: &zayavka_llm::Attempt) -> NewAttempt {
+fn new_attempt(
+    attempt: &zayavka_llm::Attempt,
+    pricing: Option<&crate::config::Pricing>,
+) -> NewAttempt {
     NewAttempt {
         number: attempt.number,
         started_at_unix_ms: attempt.started_at_unix_ms,
@@ -141,7 +151,12 @@ fn new_attempt(attempt: &zayavka_llm::Attempt) -> NewAttempt {
         prompt_tokens: attempt.usage.map(|usage| usage.prompt_tokens),
         completion_tokens: attempt.usage.map(|usage| usage.completion_tokens),
         total_tokens: attempt.usage.map(|usage| usage.total_tokens),
-        cost: None,
+        // Priced as the context record's total is, so that the batch's summed cost and the
+        // records agree.
+        cost: pricing.zip(attempt.usage).map(|(pricing, usage)| {
+            usage.prompt_tokens as f64 * pricing.input_per_million / 1e6
+                + usage.completion_tokens as f64 * pricing.output_per_million / 1e6
+        }),
     }
 }
 
@@ -200,6 +215,9 @@ pub enum DraftsError {
     /// The draft holds no model response to replay.
     #[error("{0}")]
     Replay(#[from] ReplayError),
+    /// An edit with an empty title or body.
+    #[error("правка пустая: в ней должны быть заголовок (первая строка) и текст заявки")]
+    EmptyEdit,
     /// A stored document does not read back (the database was changed by hand or is damaged).
     #[error(
         "запись черновика {0} повреждена и не читается; остальные черновики в порядке, а этот \
@@ -309,6 +327,39 @@ pub fn delete(store: &Store, id: DraftId) -> Result<(), DraftsError> {
     get(store, id)?;
     store.delete_draft(id)?;
     Ok(())
+}
+
+/// Stores the resident's own version of a draft's request; the assembled version stays.
+/// Returns the new version's number.
+pub fn edit(store: &Store, id: DraftId, title: &str, body: &str) -> Result<u32, DraftsError> {
+    get(store, id)?;
+    let title = title.trim();
+    let body = body.trim_end();
+    if title.is_empty() || body.trim().is_empty() {
+        return Err(DraftsError::EmptyEdit);
+    }
+    Ok(store.add_version(
+        id,
+        &zayavka_store::NewVersion {
+            author: "resident".to_owned(),
+            title: title.to_owned(),
+            body: body.to_owned(),
+        },
+    )?)
+}
+
+/// The text a resident files: their latest edit if they made one, else the assembled
+/// request; `None` when no request was assembled.
+pub fn filed_text(draft: &StoredDraft) -> Result<Option<String>, DraftsError> {
+    if let Some(latest) = draft.versions.last() {
+        return Ok(Some(format!("{}\n\n{}", latest.title, latest.body)));
+    }
+    Ok(stored_request(draft)?.map(|request| request.plain_text()))
+}
+
+/// Writes a consistent copy of the whole database to `target` while others may use it.
+pub fn backup(store: &Store, target: &std::path::Path) -> Result<(), DraftsError> {
+    Ok(store.backup_to(target)?)
 }
 
 /// The typed input of a stored draft, to send again.
