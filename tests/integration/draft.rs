@@ -615,6 +615,18 @@ fn every_draft_is_stored_searched_shown_replayed_and_deleted_offline() {
             assert!(found[0].get(key).is_some(), "{key} in {found}");
         }
     }
+    let (output, explained, stderr) = run_in(home, &["drafts", "show", &id, "--explain"]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    for expected in [
+        "Как получен результат",
+        "Модель: stand-in-model",
+        "Попытка 1: HTTP 200",
+        "добавлен",
+        "[user]",
+    ] {
+        assert!(explained.contains(expected), "{expected:?} in {explained}");
+    }
+    assert!(!explained.contains(CANARY_KEY));
     let (_, stdout, _) = run_in(home, &["drafts", "list", "--outcome", "failed", "--json"]);
     assert_eq!(stdout.trim(), "[]");
     let (output, stdout, stderr) = run_in(home, &["replay", &id, "--json"]);

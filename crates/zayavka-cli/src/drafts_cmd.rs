@@ -78,6 +78,10 @@ struct ShowArgs {
     /// Номер черновика.
     #[arg(value_name = "НОМЕР")]
     id: DraftId,
+    /// Показать, как получен результат: модель, попытки, что было отправлено, решение о
+    /// правовом абзаце.
+    #[arg(long)]
+    explain: bool,
     /// Вывести объект JSON.
     #[arg(long)]
     json: bool,
@@ -192,8 +196,13 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             let draft = drafts::get(&store, show.id).map_err(drafts_error)?;
             let request = drafts::stored_request(&draft).map_err(drafts_error)?;
             let item = DraftListItem::from(&draft.summary);
+            let record = drafts::stored_record(&draft).map_err(drafts_error)?;
             if show.json {
-                let shown = shown_json(&draft, request.as_ref());
+                let mut shown = shown_json(&draft, request.as_ref());
+                if show.explain {
+                    shown["record"] = serde_json::to_value(&record)?;
+                    shown["legal_decision"] = legal_decision_ru(request.as_ref()).into();
+                }
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&shown)?)?;
             } else {
                 writeln!(stdout, "{}", heading(&item))?;
@@ -211,6 +220,9 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                         "\nВаша правка (версия {}):\n{}\n\n{}",
                         latest.version, latest.title, latest.body
                     )?;
+                }
+                if show.explain {
+                    explain(&mut stdout, &draft, record.as_ref(), request.as_ref())?;
                 }
             }
         }
@@ -304,6 +316,99 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The legal decision in one plain sentence.
+fn legal_decision_ru(request: Option<&zayavka_core::Request>) -> String {
+    match request {
+        None => "Заявка не составлена, поэтому о правовом абзаце решение не принималось.".into(),
+        Some(request) => match (request.subject_module(), request.legal_omission()) {
+            (Some(kind), _) => format!(
+                "Правовой абзац о виде имущества «{}» добавлен: вы подтвердили вид проблемы, \
+                 модель независимо определила тот же вид, и её цитаты дословно есть в вашем \
+                 тексте.",
+                kind.title_ru()
+            ),
+            (None, Some(reason)) => reason.message_ru().to_owned(),
+            (None, None) => String::new(),
+        },
+    }
+}
+
+/// How a stored draft was reached, for `show --explain`.
+fn explain(
+    out: &mut dyn std::io::Write,
+    draft: &zayavka_store::StoredDraft,
+    record: Option<&zayavka_engine::draft::ContextRecord>,
+    request: Option<&zayavka_core::Request>,
+) -> anyhow::Result<()> {
+    writeln!(out, "\nКак получен результат")?;
+    writeln!(out, "— {}", legal_decision_ru(request))?;
+    let Some(record) = record else {
+        writeln!(
+            out,
+            "— Модель не вызывалась: {}.",
+            if draft.model_used {
+                "запись о вызове не сохранилась"
+            } else {
+                "заявка составлена из ваших слов"
+            }
+        )?;
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "— Модель: {} (профиль {}, сервер {}), программа {}.",
+        record.model, record.provider_profile, record.provider_host, record.app_version
+    )?;
+    writeln!(
+        out,
+        "— Инструкция {} (SHA-256 {}…), схема ответа {} v{}, правовые модули {}.",
+        record.prompt_version,
+        &record.prompt_sha256[..12.min(record.prompt_sha256.len())],
+        record.schema_id,
+        record.schema_version,
+        record.legal_catalogue_version
+    )?;
+    for attempt in &record.attempts {
+        let status = attempt
+            .http_status
+            .map_or_else(|| "без ответа".to_owned(), |s| format!("HTTP {s}"));
+        let failure = attempt
+            .error_kind
+            .map(|kind| format!(", сбой {}", kind.as_str()))
+            .unwrap_or_default();
+        let retry = attempt
+            .retry_reason
+            .map(|reason| format!(", повтор: {}", reason.as_str()))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "— Попытка {}: {status}, {} мс{failure}{retry}.",
+            attempt.number, attempt.duration_ms
+        )?;
+    }
+    for response in &record.responses {
+        writeln!(out, "— Ответ модели: {}.", response.verdict.code())?;
+    }
+    writeln!(out, "— Модели отправлено:")?;
+    for message in &record.messages {
+        let text = serde_json::to_value(message)?;
+        let role = text["role"].as_str().unwrap_or_default().to_owned();
+        let content = text["content"].as_str().unwrap_or_default();
+        let shown: String = content.chars().take(400).collect();
+        let more = if content.chars().count() > 400 {
+            "…"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "  [{role}] {}{more}",
+            zayavka_core::escape_invisible(&shown)
+        )?;
+    }
+    Ok(())
 }
 
 /// Everything about a stored draft, as `show --json` and `export --format json` print it.
