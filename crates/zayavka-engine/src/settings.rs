@@ -11,9 +11,35 @@ use crate::config::{self, Config, ConfigError, ProfileName, ProviderOverrides, P
 use crate::paths::{Paths, PathsOrigin};
 use crate::secrets::{self, ApiKey, ApiKeySource, KeyStatus, SecretError, SecretStore};
 
-/// An error as front ends receive it: a stable code and a Russian message.
-fn serialize_config_error<S: Serializer>(
-    error: &Option<ConfigError>,
+/// An error that front ends receive as a stable code and a Russian message.
+trait ShownError {
+    fn code(&self) -> &'static str;
+    fn message_ru(&self) -> String;
+}
+
+impl ShownError for ConfigError {
+    fn code(&self) -> &'static str {
+        ConfigError::code(self)
+    }
+
+    fn message_ru(&self) -> String {
+        ConfigError::message_ru(self)
+    }
+}
+
+impl ShownError for SecretError {
+    fn code(&self) -> &'static str {
+        SecretError::code(self)
+    }
+
+    fn message_ru(&self) -> String {
+        SecretError::message_ru(self)
+    }
+}
+
+/// Serialises an optional error as `{code, message}` or null.
+fn serialize_error<S: Serializer, E: ShownError>(
+    error: &Option<E>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     #[derive(Serialize)]
@@ -68,7 +94,7 @@ pub struct ProfileOverview {
     /// Its settings, when they are complete.
     pub settings: Option<ProviderSettings>,
     /// Why it is not ready.
-    #[serde(serialize_with = "serialize_config_error")]
+    #[serde(serialize_with = "serialize_error")]
     pub error: Option<ConfigError>,
 }
 
@@ -84,7 +110,7 @@ pub struct SettingsOverview {
     /// The effective provider, when one is chosen and complete.
     pub provider: Option<ProviderSettings>,
     /// Why the chosen provider does not work.
-    #[serde(serialize_with = "serialize_config_error")]
+    #[serde(serialize_with = "serialize_error")]
     pub provider_error: Option<ConfigError>,
     /// The key of the provider in use.
     pub api_key: Option<KeyOverview>,
@@ -193,26 +219,8 @@ pub struct KeyStatusReport {
     /// Where the key will be taken from, if anywhere.
     pub usable_source: Option<ApiKeySource>,
     /// Why `ZAYAVKA_API_KEY` cannot be used, when it is set but invalid.
-    #[serde(serialize_with = "serialize_secret_error")]
+    #[serde(serialize_with = "serialize_error")]
     pub environment_error: Option<SecretError>,
-}
-
-fn serialize_secret_error<S: Serializer>(
-    error: &Option<SecretError>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    #[derive(Serialize)]
-    struct Shown<'a> {
-        code: &'a str,
-        message: String,
-    }
-    error
-        .as_ref()
-        .map(|error| Shown {
-            code: error.code(),
-            message: error.message_ru(),
-        })
-        .serialize(serializer)
 }
 
 /// The key status of a profile, given what the environment holds.
