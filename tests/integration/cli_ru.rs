@@ -164,7 +164,10 @@ fn issue_6_an_unknown_command_suggests_the_right_one() {
         text.starts_with("zayavka: неизвестная команда «asemble».\n"),
         "{text}"
     );
-    assert!(text.contains("Возможно, вы имели в виду assemble?"), "{text}");
+    assert!(
+        text.contains("Возможно, вы имели в виду assemble?"),
+        "{text}"
+    );
     assert!(text.ends_with("Справка: zayavka --help\n"), "{text}");
 }
 
