@@ -847,6 +847,18 @@ fn a_reask_shows_the_model_its_answer_and_what_was_wrong() {
     let record: zayavka_engine::draft::ContextRecord =
         serde_json::from_str(&std::fs::read_to_string(&record_file).unwrap()).unwrap();
     assert_eq!(record.responses.len(), 2);
+    // Regression (issue 6): attempt numbers stay unique across the re-ask.
+    let numbers: Vec<u32> = record.attempts.iter().map(|a| a.number).collect();
+    assert_eq!(numbers, [1, 2]);
+    assert_eq!(
+        record.format_version,
+        zayavka_engine::draft::RECORD_FORMAT_VERSION
+    );
+    // The transport schema is kept exactly when one was sent.
+    assert_eq!(
+        record.transport_schema.is_some(),
+        record.schema_mode == zayavka_core::SchemaMode::JsonSchema
+    );
     assert_eq!(record.responses[0].verdict.code(), "schema_violation");
     assert!(record.responses[0].reask.is_empty());
     assert_eq!(record.responses[1].reask.len(), 2);
@@ -927,4 +939,23 @@ fn a_resident_edit_is_a_new_version_and_the_export_files_it() {
         Some(2),
         "an existing file is never overwritten: {stderr}"
     );
+}
+
+/// Regression (issue 6): a `--record` that cannot be written no longer hides the outcome.
+#[test]
+fn a_record_that_cannot_be_written_does_not_hide_the_request() {
+    let stand_in = StandIn::start(Script::always(ok()));
+    let home = tempfile::tempdir().unwrap();
+    let (output, stdout, stderr) = run(draft_command(home.path(), &stand_in.base_url(), true)
+        .arg("--record")
+        .arg(home.path().join("no such folder/record.json")));
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["outcome"], "ready");
+    assert!(report["request"]["body"].as_str().is_some());
+    assert!(
+        stderr.contains("Не удалось записать запись о запуске"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("папка не найдена"), "{stderr}");
+    assert_eq!(output.status.code(), Some(2));
 }
