@@ -198,11 +198,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             let item = DraftListItem::from(&draft.summary);
             let record = drafts::stored_record(&draft).map_err(drafts_error)?;
             if show.json {
-                let mut shown = shown_json(&draft, request.as_ref());
-                if show.explain {
-                    shown["record"] = serde_json::to_value(&record)?;
-                    shown["legal_decision"] = legal_decision_ru(request.as_ref()).into();
-                }
+                let shown = drafts::view(&draft, show.explain).map_err(drafts_error)?;
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&shown)?)?;
             } else {
                 writeln!(stdout, "{}", heading(&item))?;
@@ -260,8 +256,8 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                     )
                 })? + "\n"
                 } else {
-                    let request = drafts::stored_request(&draft).map_err(drafts_error)?;
-                    serde_json::to_string_pretty(&shown_json(&draft, request.as_ref()))? + "\n"
+                    let shown = drafts::view(&draft, true).map_err(drafts_error)?;
+                    serde_json::to_string_pretty(&shown)? + "\n"
                 };
             match &export.out {
                 Some(path) => {
@@ -318,23 +314,6 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
     Ok(ExitCode::SUCCESS)
 }
 
-/// The legal decision in one plain sentence.
-fn legal_decision_ru(request: Option<&zayavka_core::Request>) -> String {
-    match request {
-        None => "Заявка не составлена, поэтому о правовом абзаце решение не принималось.".into(),
-        Some(request) => match (request.subject_module(), request.legal_omission()) {
-            (Some(kind), _) => format!(
-                "Правовой абзац о виде имущества «{}» добавлен: вы подтвердили вид проблемы, \
-                 модель независимо определила тот же вид, и её цитаты дословно есть в вашем \
-                 тексте.",
-                kind.title_ru()
-            ),
-            (None, Some(reason)) => reason.message_ru().to_owned(),
-            (None, None) => String::new(),
-        },
-    }
-}
-
 /// How a stored draft was reached, for `show --explain`.
 fn explain(
     out: &mut dyn std::io::Write,
@@ -343,7 +322,7 @@ fn explain(
     request: Option<&zayavka_core::Request>,
 ) -> anyhow::Result<()> {
     writeln!(out, "\nКак получен результат")?;
-    writeln!(out, "— {}", legal_decision_ru(request))?;
+    writeln!(out, "— {}", drafts::legal_decision_ru(request))?;
     let Some(record) = record else {
         writeln!(
             out,
@@ -409,24 +388,6 @@ fn explain(
         )?;
     }
     Ok(())
-}
-
-/// Everything about a stored draft, as `show --json` and `export --format json` print it.
-fn shown_json(
-    draft: &zayavka_store::StoredDraft,
-    request: Option<&zayavka_core::Request>,
-) -> serde_json::Value {
-    serde_json::json!({
-        "draft": DraftListItem::from(&draft.summary),
-        "retryable": draft.retryable,
-        "model_used": draft.model_used,
-        "request": request,
-        "versions": draft.versions.iter().map(|v| serde_json::json!({
-            "version": v.version, "author": v.author, "title": v.title,
-            "body": v.body, "created_at": v.created_at.to_string(),
-        })).collect::<Vec<_>>(),
-        "attempts": draft.attempts.len(),
-    })
 }
 
 /// The title (the first non-empty line) and the body (everything after it) of an edited text.

@@ -329,6 +329,94 @@ pub fn delete(store: &Store, id: DraftId) -> Result<(), DraftsError> {
     Ok(())
 }
 
+/// One version of a draft's text written by the resident.
+#[derive(Debug, Clone, Serialize)]
+pub struct VersionView {
+    /// The version number, from 1.
+    pub version: u32,
+    /// Who wrote it (`resident`).
+    pub author: String,
+    /// The title.
+    pub title: String,
+    /// The body.
+    pub body: String,
+    /// When it was stored, RFC 3339.
+    pub created_at: String,
+}
+
+/// Everything a front end shows about one stored draft.
+#[derive(Debug, Serialize)]
+pub struct DraftView {
+    /// The summary, as lists show it.
+    pub draft: DraftListItem,
+    /// For a technical failure: whether trying again may help.
+    pub retryable: Option<bool>,
+    /// Whether a model wrote the description.
+    pub model_used: bool,
+    /// The assembled request with its sections, when one was assembled.
+    pub request: Option<Request>,
+    /// The resident's versions, oldest first.
+    pub versions: Vec<VersionView>,
+    /// How many HTTP attempts were made.
+    pub attempts: usize,
+    /// With an explanation: the latest context record (never the key).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<ContextRecord>,
+    /// With an explanation: the legal decision in one plain sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_decision: Option<String>,
+}
+
+/// The view of a stored draft; with `explain`, how it was reached.
+pub fn view(draft: &StoredDraft, explain: bool) -> Result<DraftView, DraftsError> {
+    let request = stored_request(draft)?;
+    let (record, legal_decision) = if explain {
+        (
+            stored_record(draft)?,
+            Some(legal_decision_ru(request.as_ref())),
+        )
+    } else {
+        (None, None)
+    };
+    Ok(DraftView {
+        draft: DraftListItem::from(&draft.summary),
+        retryable: draft.retryable,
+        model_used: draft.model_used,
+        request,
+        versions: draft
+            .versions
+            .iter()
+            .map(|v| VersionView {
+                version: v.version,
+                author: v.author.clone(),
+                title: v.title.clone(),
+                body: v.body.clone(),
+                created_at: v.created_at.to_string(),
+            })
+            .collect(),
+        attempts: draft.attempts.len(),
+        record,
+        legal_decision,
+    })
+}
+
+/// The legal decision of a request in one plain sentence, for «Как получен результат».
+pub fn legal_decision_ru(request: Option<&Request>) -> String {
+    match request {
+        None => "Заявка не составлена, поэтому о правовом абзаце решение не принималось.".into(),
+        Some(request) => match (request.subject_module(), request.legal_omission()) {
+            (Some(kind), _) => format!(
+                "Правовой абзац о виде имущества «{}» добавлен: вы подтвердили вид проблемы, \
+                 модель независимо определила тот же вид, и её цитаты дословно есть в вашем \
+                 тексте.",
+                kind.title_ru()
+            ),
+            (None, Some(reason)) => reason.message_ru().to_owned(),
+            (None, None) => String::new(),
+        },
+    }
+}
+
 /// Stores the resident's own version of a draft's request; the assembled version stays.
 /// Returns the new version's number.
 pub fn edit(store: &Store, id: DraftId, title: &str, body: &str) -> Result<u32, DraftsError> {
