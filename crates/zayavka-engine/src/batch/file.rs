@@ -653,9 +653,6 @@ fn read_csv(text: &str, delimiter: u8, table: &mut Table) -> Result<(), ContentE
         row_number += 1;
         let cells: Vec<&str> = record.iter().collect();
         table.push(row_number, 0, &cells)?;
-        if table.done {
-            break;
-        }
     }
     Ok(())
 }
@@ -700,9 +697,6 @@ fn read_xlsx(bytes: &[u8], table: &mut Table) -> Result<(), ContentError> {
         }));
         let borrowed: Vec<&str> = cells.iter().map(AsRef::as_ref).collect();
         table.push(row_number, first_column, &borrowed)?;
-        if table.done {
-            break;
-        }
     }
     Ok(())
 }
@@ -742,7 +736,7 @@ fn jsonl_row(line_number: u32, line: &str) -> BatchRow {
         ("phone", &mut header.phone),
     ] {
         let value = match object.get(name) {
-            Some(serde_json::Value::String(text)) => Some(text.trim().to_owned()),
+            Some(serde_json::Value::String(text)) => Some(header_value(text)),
             // A flat or a phone number written as a JSON number is still that number.
             Some(serde_json::Value::Number(number)) => Some(number.to_string()),
             Some(serde_json::Value::Null) => None,
@@ -770,6 +764,13 @@ fn jsonl_row(line_number: u32, line: &str) -> BatchRow {
         header,
         checked: ResidentInput::from_json_str(&rest),
     }
+}
+
+/// A document header value: one line with single spaces, and invisible characters shown as
+/// `\u{..}`. The core does not check these values, yet they are printed, so they are made safe
+/// here rather than trusted.
+fn header_value(cell: &str) -> String {
+    zayavka_core::escape_invisible(&cell.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// What a header cell names.
@@ -861,24 +862,18 @@ fn column_letters(index: u32) -> String {
 struct Table {
     /// The header's columns, once the header row has been seen (a JSONL file has none).
     columns: Option<Vec<Option<Column>>>,
-    /// The spreadsheet column index of the first cell of each row.
-    first_column: u32,
     rows: Vec<BatchRow>,
     skipped_blank: Vec<u32>,
     max_rows: usize,
-    /// Set when a reader may stop early.
-    done: bool,
 }
 
 impl Table {
     fn new(max_rows: usize) -> Table {
         Table {
             columns: None,
-            first_column: 0,
             rows: Vec::new(),
             skipped_blank: Vec::new(),
             max_rows,
-            done: false,
         }
     }
 
@@ -901,7 +896,6 @@ impl Table {
         }
         let Some(columns) = &self.columns else {
             self.columns = Some(header_columns(cells, first_column)?);
-            self.first_column = first_column;
             return Ok(());
         };
         let mut raw = RawInput::default();
@@ -917,7 +911,6 @@ impl Table {
                     column: column_letters(first_column + index as u32),
                 });
             };
-            let kept = |cell: &str| Some(cell.trim().to_owned());
             match column {
                 Column::Input(InputField::ConfirmedSubject) => {
                     raw.confirmed_subject = Some(subject_cell(cell));
@@ -928,9 +921,9 @@ impl Table {
                 Column::Input(InputField::DesiredActions) => {
                     raw.desired_actions = Some((*cell).into());
                 }
-                Column::FullName => header.full_name = kept(cell),
-                Column::Apartment => header.apartment = kept(cell),
-                Column::Phone => header.phone = kept(cell),
+                Column::FullName => header.full_name = Some(header_value(cell)),
+                Column::Apartment => header.apartment = Some(header_value(cell)),
+                Column::Phone => header.phone = Some(header_value(cell)),
             }
         }
         self.add_row(BatchRow::new(row_number, raw, header))
@@ -938,7 +931,6 @@ impl Table {
 
     fn add_row(&mut self, row: BatchRow) -> Result<(), ContentError> {
         if self.rows.len() == self.max_rows {
-            self.done = true;
             return Err(ContentError::TooManyRows { max: self.max_rows });
         }
         self.rows.push(row);

@@ -343,7 +343,7 @@ fn blank_rows_are_skipped_and_listed() {
 #[test]
 fn header_columns_are_kept_apart_from_the_input() {
     let text = format!(
-        "ФИО;Квартира;Телефон;Описание\nИванова Мария Петровна ; 12;+7 900 000-00-00;{LEAK}\n"
+        "ФИО;Квартира;Телефон;Описание\n\"Иванова  Мария\nПетровна \"; 12;+7 900\u{1b}[2J 000-00-00;{LEAK}\n"
     );
     let batch = parse("people.csv", text.as_bytes()).unwrap();
     let row = &batch.rows()[0];
@@ -352,7 +352,7 @@ fn header_columns_are_kept_apart_from_the_input() {
         &RowHeader {
             full_name: Some("Иванова Мария Петровна".to_owned()),
             apartment: Some("12".to_owned()),
-            phone: Some("+7 900 000-00-00".to_owned()),
+            phone: Some("+7 900\\u{1b}[2J 000-00-00".to_owned()),
         }
     );
     assert_eq!(
@@ -644,4 +644,17 @@ fn unreadable_files_keep_the_readers_messages() {
         BatchFile::read(Path::new("/dev/zero")).unwrap_err().code(),
         "not_regular_file"
     );
+}
+
+#[test]
+fn a_file_over_the_batch_cap_is_refused_before_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.csv");
+    // A sparse file: its size is over the cap, yet it takes no room and is never read.
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(FileRole::BATCH_MAX_BYTES + 1).unwrap();
+    let error = BatchFile::read(&path).unwrap_err();
+    assert_eq!(error.code(), "too_large");
+    let message = error.message_ru();
+    assert!(message.contains("не больше 256 МБ"), "{message}");
 }
