@@ -188,8 +188,8 @@ impl BatchFile {
             let (text, encoding) =
                 decode_text(bytes).map_err(|offset| BatchFileError::NotText {
                     file_name: file_name.to_owned(),
-                    byte_offset: offset,
-                    utf16: offset == 0,
+                    byte_offset: offset.unwrap_or(0),
+                    utf16: offset.is_none(),
                 })?;
             if text.trim().is_empty() {
                 return Err(failed(ContentError::Empty));
@@ -565,17 +565,17 @@ fn unsupported(bytes: &[u8], extension: &str) -> Option<&'static str> {
 }
 
 /// Decodes a text file: UTF-8 with or without a byte order mark, otherwise Windows-1251. The
-/// error is the offset of the first byte that cannot be decoded (0 for UTF-16).
-fn decode_text(bytes: &[u8]) -> Result<(Cow<'_, str>, TextEncoding), u64> {
+/// error is the offset of the first byte that cannot be decoded, or `None` for UTF-16.
+fn decode_text(bytes: &[u8]) -> Result<(Cow<'_, str>, TextEncoding), Option<u64>> {
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        return Err(0);
+        return Err(None);
     }
     if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
         // A byte order mark says UTF-8 outright, so broken bytes after it are not another
         // encoding but damage.
         return match std::str::from_utf8(rest) {
             Ok(text) => Ok((Cow::Borrowed(text), TextEncoding::Utf8WithBom)),
-            Err(error) => Err(3 + error.valid_up_to() as u64),
+            Err(error) => Err(Some(3 + error.valid_up_to() as u64)),
         };
     }
     if let Ok(text) = std::str::from_utf8(bytes) {
