@@ -4,9 +4,11 @@
 //! [`file`] reads the file (CSV as Excel and LibreOffice save it, the first sheet of an XLSX
 //! workbook, or JSON Lines) into rows that are each checked against the resident input contract
 //! before anything is sent, so that an invalid row is reported by its spreadsheet row number and
-//! never silently dropped (ADR 13).
+//! never silently dropped (ADR 13); [`run`] drafts the rows with bounded concurrency, a rate
+//! limit and a cost cap, and resumes after a crash (ADR 14).
 
 pub mod file;
+pub mod run;
 
 pub use file::{
     BatchFile, BatchFileError, BatchFormat, BatchRow, ContentError, InvalidRow, MAX_ROWS, RowError,

@@ -155,11 +155,12 @@ pub async fn run_draft_command(
         }
         Err(error) => (None, None, Some(error)),
     };
-    let (run, model_used) = draft_for_command(&command, paths, store, environment, cancel).await;
+    let (run, model_used, pricing) =
+        draft_for_command(&command, paths, store, environment, cancel).await;
     let mut store_error = store_error;
     let mut draft_id = stored;
     if let (Some(database), Some(id)) = (&database, stored)
-        && let Err(error) = crate::drafts::finish(database, id, &run, model_used)
+        && let Err(error) = crate::drafts::finish(database, id, &run, model_used, pricing.as_ref())
     {
         // The input is stored as pending; only the result could not be added.
         tracing::warn!(
@@ -196,15 +197,49 @@ pub struct EnvironmentOverrides {
     pub api_key: Option<crate::secrets::ApiKey>,
 }
 
-fn technical(reason: FailureReason, detail: String) -> DraftRun {
-    DraftRun {
-        outcome: Outcome::Failed(Failure {
-            reason,
-            retryable: false,
-            detail,
-        }),
-        record: None,
+fn technical(reason: FailureReason, detail: String) -> Failure {
+    Failure {
+        reason,
+        retryable: false,
+        detail,
     }
+}
+
+/// The provider settings and the key of a model-backed run: the configuration file, the
+/// overrides given for this run above the environment's, and the key from the environment or
+/// the keyring. Shared by a single draft and a batch, which resolves them once for all rows.
+pub(crate) fn model_settings(
+    overrides: &crate::config::ProviderOverrides,
+    paths: &crate::paths::Paths,
+    store: &dyn crate::secrets::SecretStore,
+    environment: EnvironmentOverrides,
+) -> Result<ModelSettings, Failure> {
+    let config = crate::config::Config::load(&paths.config_file())
+        .map_err(|error| technical(FailureReason::BadConfig, error.message_ru()))?;
+    let overrides = overrides.clone().or(environment.provider);
+    let provider = match crate::config::resolve_provider(&config, &overrides) {
+        Ok(Some(provider)) => provider,
+        Ok(None) => {
+            let detail = "провайдер модели не выбран: выберите его в настройках (например \
+                          openai или ollama) или укажите адрес сервера и модель"
+                .to_owned();
+            return Err(technical(FailureReason::BadConfig, detail));
+        }
+        Err(error) => return Err(technical(FailureReason::BadConfig, error.message_ru())),
+    };
+    let key = match crate::secrets::resolve_api_key(store, &provider.profile, environment.api_key) {
+        Ok(key) => key.map(|(_, key)| key.to_transport()),
+        // A local provider needs no key, so an unreachable keyring only matters when one does.
+        Err(error) if provider.needs_api_key => {
+            return Err(technical(FailureReason::NoApiKey, error.message_ru()));
+        }
+        Err(_) => None,
+    };
+    Ok(ModelSettings {
+        provider,
+        api_key: key,
+        max_reasks: MAX_REASKS,
+    })
 }
 
 async fn draft_for_command(
@@ -213,7 +248,7 @@ async fn draft_for_command(
     store: &dyn crate::secrets::SecretStore,
     environment: EnvironmentOverrides,
     cancel: &CancellationToken,
-) -> (DraftRun, bool) {
+) -> (DraftRun, bool, Option<crate::config::Pricing>) {
     let input = match ResidentInput::from_json_str(&command.input.json_text()) {
         Ok(input) => input,
         Err(errors) => {
@@ -221,7 +256,7 @@ async fn draft_for_command(
                 outcome: Outcome::InvalidInput(errors),
                 record: None,
             };
-            return (run, false);
+            return (run, false, None);
         }
     };
     if command.offline {
@@ -232,48 +267,19 @@ async fn draft_for_command(
                 record: None,
             },
             false,
+            None,
         );
     }
-    let config = match crate::config::Config::load(&paths.config_file()) {
-        Ok(config) => config,
-        Err(error) => {
-            return (
-                technical(FailureReason::BadConfig, error.message_ru()),
-                false,
-            );
+    let settings = match model_settings(&command.overrides, paths, store, environment) {
+        Ok(settings) => settings,
+        Err(failure) => {
+            let run = DraftRun {
+                outcome: Outcome::Failed(failure),
+                record: None,
+            };
+            return (run, false, None);
         }
     };
-    let overrides = command.overrides.clone().or(environment.provider);
-    let provider = match crate::config::resolve_provider(&config, &overrides) {
-        Ok(Some(provider)) => provider,
-        Ok(None) => {
-            let detail = "провайдер модели не выбран: выберите его в настройках (например \
-                          openai или ollama) или укажите адрес сервера и модель"
-                .to_owned();
-            return (technical(FailureReason::BadConfig, detail), false);
-        }
-        Err(error) => {
-            return (
-                technical(FailureReason::BadConfig, error.message_ru()),
-                false,
-            );
-        }
-    };
-    let key = match crate::secrets::resolve_api_key(store, &provider.profile, environment.api_key) {
-        Ok(key) => key.map(|(_, key)| key.to_transport()),
-        // A local provider needs no key, so an unreachable keyring only matters when one does.
-        Err(error) if provider.needs_api_key => {
-            return (
-                technical(FailureReason::NoApiKey, error.message_ru()),
-                false,
-            );
-        }
-        Err(_) => None,
-    };
-    let settings = ModelSettings {
-        provider,
-        api_key: key,
-        max_reasks: MAX_REASKS,
-    };
-    (draft_with_model(&input, &settings, cancel).await, true)
+    let run = draft_with_model(&input, &settings, cancel).await;
+    (run, true, settings.provider.pricing)
 }

@@ -1,0 +1,903 @@
+//! Running a batch: every valid row of a file drafted once, with bounded concurrency, an
+//! optional requests-per-minute limit shared by all rows, a pause for the whole batch when the
+//! provider answers `429`, and an optional cap on the priced cost — resumable after a crash,
+//! Ctrl-C or `kill -9` (ADR 14).
+//!
+//! The batch's id is the file's content hash, so running the same file again finds the same
+//! stored batch. A row's draft is created in the transaction that claims the row, and a row is
+//! marked done only after its draft has finished; every state a kill can leave behind is one of
+//! those the next run knows what to do with:
+//!
+//! | row state          | draft        | next run                                        |
+//! |--------------------|--------------|-------------------------------------------------|
+//! | pending            | none         | claimed and sent                                |
+//! | pending            | pending      | sent (the earlier call was interrupted)         |
+//! | pending            | finished     | marked from the draft's outcome, not sent again |
+//! | failed_retryable   | failed       | set back to pending and sent again              |
+//! | done or failed     | any          | not run                                         |
+
+use std::num::{NonZeroU32, NonZeroUsize};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use serde::Serialize;
+use zayavka_core::{
+    FailureReason, InputErrors, Outcome, RawInput, ResidentInput, legal_catalogue, offline_request,
+    render_prompt, request_draft_schema,
+};
+use zayavka_llm::CancellationToken;
+use zayavka_store::{
+    BatchRow as StoredRow, DraftOutcome, NewBatch, NewBatchRow, RowState, Store, StoreError,
+};
+
+use super::file::{BatchFile, InvalidRow, RowError};
+use crate::config::{Pricing, ProviderOverrides};
+use crate::draft::{
+    DraftRun, EnvironmentOverrides, MAX_TOKENS, ModelSettings, chat_request, draft_with_model,
+};
+use crate::paths::Paths;
+use crate::secrets::SecretStore;
+
+/// The first pause of the whole batch after the provider answered `429`; each further `429`
+/// in a row doubles it, up to [`RATE_LIMIT_PAUSE_MAX`].
+pub const RATE_LIMIT_PAUSE: Duration = Duration::from_secs(2);
+
+/// The longest pause after repeated `429` answers.
+pub const RATE_LIMIT_PAUSE_MAX: Duration = Duration::from_secs(60);
+
+/// Room for the re-ask instruction in the cost estimate, in tokens: the instruction lists at
+/// most ten findings, far below this.
+const REASK_ALLOWANCE_TOKENS: u64 = 2_000;
+
+/// How a batch runs.
+#[derive(Debug, Clone)]
+pub struct BatchSettings {
+    /// How many rows are sent at once.
+    pub concurrency: NonZeroUsize,
+    /// At most this many requests a minute, over all rows.
+    pub rpm: Option<NonZeroU32>,
+    /// Stop sending before the priced total of the batch would pass this amount.
+    pub max_cost: Option<f64>,
+    /// Draft every row without a model.
+    pub offline: bool,
+    /// Provider settings for this run, above the environment and the configuration file.
+    pub overrides: ProviderOverrides,
+}
+
+/// How far a run has got, reported after each row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BatchProgress {
+    /// The rows this run has to do.
+    pub to_run: u32,
+    /// How many of them are finished (or found finished).
+    pub finished: u32,
+    /// The HTTP requests this run has sent.
+    pub sent: u64,
+}
+
+/// Why a run stopped before every row was done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The next row could have passed the cost cap.
+    CostCap,
+    /// The run was cancelled (Ctrl-C).
+    Cancelled,
+    /// The provider refused in a way every other row would meet too (the key, the quota, the
+    /// schema mode, the settings), so nothing more was sent.
+    ProviderRefused,
+}
+
+/// The totals of a batch, as a run leaves it or as `status` reads it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BatchSummary {
+    /// The batch's id: the file's SHA-256.
+    pub batch_id: String,
+    /// The data rows of the file, valid or not.
+    pub rows: u32,
+    /// The rows that failed their checks and are never sent.
+    pub invalid: Vec<InvalidRow>,
+    /// Rows whose request is ready.
+    pub ready: u32,
+    /// Rows where the resident must change the description.
+    pub needs_user: u32,
+    /// Rows whose model output could not be used.
+    pub rejected: u32,
+    /// Rows that ended in a technical failure.
+    pub failed: u32,
+    /// Of the failed rows, those a later run sends again.
+    pub failed_retryable: u32,
+    /// Valid rows not finished yet: never run, interrupted, or held back by the cost cap.
+    pub unfinished: u32,
+    /// The HTTP requests this run sent (0 for `status`).
+    pub sent: u64,
+    /// Tokens over every attempt of the batch, all runs together.
+    pub tokens: u64,
+    /// The priced cost of the batch, all runs together, when the profile has prices.
+    pub cost: Option<f64>,
+    /// The largest upper bound this run estimated for one row's cost, which the cost cap is
+    /// checked with; `None` when nothing was priced.
+    pub row_cost_bound: Option<f64>,
+    /// Why this run stopped early, if it did.
+    pub stopped: Option<StopReason>,
+}
+
+impl BatchSummary {
+    /// Whether every valid row finished: nothing failed and nothing is left to run.
+    pub fn complete(&self) -> bool {
+        self.failed == 0 && self.unfinished == 0
+    }
+
+    /// How many rows passed their checks.
+    pub fn valid(&self) -> u32 {
+        self.rows.saturating_sub(self.invalid.len() as u32)
+    }
+}
+
+/// Why a batch could not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BatchError {
+    /// The drafts database could not be opened or used.
+    #[error("{}", .0.message_ru())]
+    Store(#[from] StoreError),
+    /// The provider settings or the key could not be resolved; nothing was sent.
+    #[error("{0}")]
+    Settings(String),
+    /// A cost cap was asked for, but the profile has no prices to estimate with.
+    #[error(
+        "ограничение стоимости нельзя соблюсти: в профиле провайдера не указаны цены за токены \
+         (price_input_per_million и price_output_per_million)"
+    )]
+    NoPrices,
+    /// The cost cap is not a positive amount.
+    #[error("ограничение стоимости должно быть положительным числом")]
+    InvalidCap,
+    /// No batch has this id.
+    #[error("пакета {0} нет: проверьте номер в списке пакетов")]
+    NotFound(String),
+}
+
+impl BatchError {
+    /// What happened and what to do, in Russian.
+    pub fn message_ru(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// The errors of one row, in the shape the file reader reports them.
+fn row_errors(errors: &InputErrors) -> Vec<RowError> {
+    errors
+        .iter()
+        .map(|error| RowError {
+            field: error.field_name(),
+            code: error.code().to_owned(),
+            message: error.message_ru(),
+        })
+        .collect()
+}
+
+/// The stored form of the file's rows: every row, invalid ones with no checked input, so that
+/// the batch keeps all of them and `status` can report the invalid ones too.
+fn new_rows(file: &BatchFile) -> Vec<NewBatchRow> {
+    file.rows()
+        .iter()
+        .map(|row| NewBatchRow {
+            row_number: row.row_number(),
+            raw_input_json: serde_json::to_string(row.raw()).expect("a raw input serialises"),
+            checked_input_json: row.checked().ok().map(|input| {
+                serde_json::to_string(&input.to_raw()).expect("a checked input serialises")
+            }),
+            header_json: Some(serde_json::to_string(row.header()).expect("a header serialises")),
+        })
+        .collect()
+}
+
+/// The row state a finished draft leaves its row in.
+fn row_state(outcome: &Outcome) -> RowState {
+    match outcome {
+        Outcome::Failed(failure) => failed_state(failure.reason, failure.retryable),
+        _ => RowState::Done,
+    }
+}
+
+/// A technical failure is never a judgement on the row, so most are tried again on the next
+/// run: transient ones, and those the resident fixes in the settings (the key, the quota, the
+/// schema mode). Only a request the server refused as malformed, or an answer over the size
+/// cap, would fail the same way again.
+fn failed_state(reason: FailureReason, retryable: bool) -> RowState {
+    if retryable {
+        return RowState::FailedRetryable;
+    }
+    match reason {
+        FailureReason::BadRequest | FailureReason::ResponseTooLarge => RowState::Failed,
+        _ => RowState::FailedRetryable,
+    }
+}
+
+/// Failures every further row would meet too: the run stops sending after one of them.
+fn halts_the_batch(reason: FailureReason) -> bool {
+    matches!(
+        reason,
+        FailureReason::Auth
+            | FailureReason::NoApiKey
+            | FailureReason::InsufficientQuota
+            | FailureReason::SchemaModeUnsupported
+            | FailureReason::BadConfig
+    )
+}
+
+/// An upper bound of one row's cost: every request the draft may make (the first and each
+/// re-ask) with all it sends counted as tokens byte for byte (a token is at least one byte),
+/// plus the previous answer and the re-ask instruction, and `max_tokens` of output each time.
+pub fn row_cost_estimate(
+    input: &ResidentInput,
+    settings: &ModelSettings,
+    pricing: &Pricing,
+) -> f64 {
+    let provider = &settings.provider;
+    let schema = request_draft_schema();
+    let prompt = render_prompt(input, provider.schema_mode, schema);
+    let request = chat_request(&prompt, &provider.model, provider.schema_mode, schema);
+    let request_bytes = serde_json::to_vec(&request).map_or(0, |bytes| bytes.len()) as u64;
+    let calls = u64::from(settings.max_reasks) + 1;
+    let input_tokens = request_bytes + u64::from(MAX_TOKENS) + REASK_ALLOWANCE_TOKENS;
+    let per_call = input_tokens as f64 * pricing.input_per_million / 1e6
+        + f64::from(MAX_TOKENS) * pricing.output_per_million / 1e6;
+    calls as f64 * per_call
+}
+
+/// What every row task shares.
+struct Shared {
+    store: Mutex<Store>,
+    batch_id: String,
+    model: Option<ModelSettings>,
+    cancel: CancellationToken,
+    limiter: Option<governor::DefaultDirectRateLimiter>,
+    /// No request is sent before this instant: set for the whole batch after a `429`.
+    not_before: Mutex<Option<tokio::time::Instant>>,
+    /// The next pause after a `429`.
+    pause: Mutex<Duration>,
+    /// The cost cap's bookkeeping: what the batch has cost, and what rows in flight may cost.
+    budget: Mutex<CostBudget>,
+    stopped: Mutex<Option<StopReason>>,
+    sent: AtomicU64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct CostBudget {
+    cap: Option<f64>,
+    spent: f64,
+    reserved: f64,
+    /// The largest estimate seen, for the summary.
+    largest_estimate: Option<f64>,
+}
+
+impl CostBudget {
+    /// Reserves `estimate` if the spent, the reserved and it stay within the cap.
+    fn reserve(&mut self, estimate: f64) -> bool {
+        self.largest_estimate = Some(self.largest_estimate.map_or(estimate, |l| l.max(estimate)));
+        let Some(cap) = self.cap else {
+            return true;
+        };
+        if self.spent + self.reserved + estimate > cap {
+            return false;
+        }
+        self.reserved += estimate;
+        true
+    }
+
+    /// Replaces a reservation with what the row really cost.
+    fn settle(&mut self, estimate: f64, actual: f64) {
+        if self.cap.is_some() {
+            self.reserved = (self.reserved - estimate).max(0.0);
+        }
+        self.spent += actual;
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Shared {
+    fn stop(&self, reason: StopReason) {
+        lock(&self.stopped).get_or_insert(reason);
+    }
+
+    fn is_stopped(&self) -> bool {
+        lock(&self.stopped).is_some() || self.cancel.is_cancelled()
+    }
+
+    /// Waits out a `429` pause and the requests-per-minute limiter; `false` when cancelled.
+    async fn wait_for_turn(&self) -> bool {
+        loop {
+            let until = *lock(&self.not_before);
+            match until {
+                Some(until) if until > tokio::time::Instant::now() => {
+                    tokio::select! {
+                        () = tokio::time::sleep_until(until) => {}
+                        () = self.cancel.cancelled() => return false,
+                    }
+                }
+                _ => break,
+            }
+        }
+        if let Some(limiter) = &self.limiter {
+            tokio::select! {
+                () = limiter.until_ready() => {}
+                () = self.cancel.cancelled() => return false,
+            }
+        }
+        !self.cancel.is_cancelled()
+    }
+
+    /// After a row: a `429` anywhere in its attempts pauses the whole batch, longer each time;
+    /// a row without one resets the pause.
+    fn note_rate_limits(&self, run: &DraftRun) {
+        let limited = run.record.as_ref().is_some_and(|record| {
+            record
+                .attempts
+                .iter()
+                .any(|attempt| attempt.http_status == Some(429))
+        });
+        let mut pause = lock(&self.pause);
+        if limited {
+            let until = tokio::time::Instant::now() + *pause;
+            let mut not_before = lock(&self.not_before);
+            *not_before = Some(not_before.map_or(until, |current| current.max(until)));
+            *pause = (*pause * 2).min(RATE_LIMIT_PAUSE_MAX);
+        } else {
+            *pause = RATE_LIMIT_PAUSE;
+        }
+    }
+}
+
+/// What became of one row in this run.
+enum RowResult {
+    /// It finished, or was found finished.
+    Finished,
+    /// It was not run: the run stopped or was cancelled first.
+    NotRun,
+}
+
+/// Runs one row: claims it (its one draft), and sends it unless its draft already finished.
+async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, StoreError> {
+    let batch_id = shared.batch_id.as_str();
+    let row_number = row.row_number;
+    let raw: RawInput = row
+        .checked_input_json
+        .as_deref()
+        .and_then(|json| serde_json::from_str(json).ok())
+        .unwrap_or_default();
+    let input = match ResidentInput::parse(&raw) {
+        Ok(input) => input,
+        Err(_) => {
+            // The stored checked input no longer passes today's checks: it is not sent.
+            lock(&shared.store).finish_row(batch_id, row_number, RowState::Failed)?;
+            return Ok(RowResult::Finished);
+        }
+    };
+    let claimed = lock(&shared.store).claim_row(batch_id, row_number)?;
+    match claimed.outcome {
+        DraftOutcome::Pending => {}
+        DraftOutcome::Failed => {
+            let store = lock(&shared.store);
+            let draft = store.get_draft(claimed.draft_id)?;
+            let reason = draft
+                .as_ref()
+                .and_then(|d| d.summary.reason.as_deref())
+                .and_then(FailureReason::from_code)
+                .unwrap_or(FailureReason::Unavailable);
+            let retryable = draft.and_then(|d| d.retryable).unwrap_or(false);
+            let state = failed_state(reason, retryable);
+            if state == RowState::Failed {
+                store.finish_row(batch_id, row_number, state)?;
+                return Ok(RowResult::Finished);
+            }
+            // A failure a later run may fix: this is that later run.
+            store.begin_retry(claimed.draft_id)?;
+        }
+        finished => {
+            // An earlier run finished the draft and was stopped before it recorded the row's
+            // state: the row is done and must not be sent again.
+            let state = match finished {
+                DraftOutcome::Failed => RowState::FailedRetryable,
+                _ => RowState::Done,
+            };
+            lock(&shared.store).finish_row(batch_id, row_number, state)?;
+            return Ok(RowResult::Finished);
+        }
+    }
+    let Some(model) = &shared.model else {
+        let run = DraftRun {
+            outcome: offline_request(&input, legal_catalogue()),
+            record: None,
+        };
+        let store = lock(&shared.store);
+        crate::drafts::finish(&store, claimed.draft_id, &run, false, None)?;
+        store.finish_row(batch_id, row_number, row_state(&run.outcome))?;
+        return Ok(RowResult::Finished);
+    };
+    if shared.is_stopped() || !shared.wait_for_turn().await || shared.is_stopped() {
+        return Ok(RowResult::NotRun);
+    }
+    let pricing = model.provider.pricing.as_ref();
+    let estimate = pricing.map(|pricing| row_cost_estimate(&input, model, pricing));
+    if let Some(estimate) = estimate
+        && !lock(&shared.budget).reserve(estimate)
+    {
+        shared.stop(StopReason::CostCap);
+        return Ok(RowResult::NotRun);
+    }
+    let run = draft_with_model(&input, model, &shared.cancel).await;
+    shared
+        .sent
+        .fetch_add(u64::from(run.attempt_count()), Ordering::SeqCst);
+    let actual = run
+        .record
+        .as_ref()
+        .and_then(|record| record.cost)
+        .unwrap_or(0.0);
+    lock(&shared.budget).settle(estimate.unwrap_or(0.0), actual);
+    if let Outcome::Failed(failure) = &run.outcome
+        && failure.reason == FailureReason::Cancelled
+        && shared.cancel.is_cancelled()
+    {
+        // Interrupted, not failed: the draft stays pending and the next run sends it.
+        return Ok(RowResult::NotRun);
+    }
+    shared.note_rate_limits(&run);
+    if let Outcome::Failed(failure) = &run.outcome
+        && halts_the_batch(failure.reason)
+    {
+        shared.stop(StopReason::ProviderRefused);
+    }
+    let store = lock(&shared.store);
+    crate::drafts::finish(&store, claimed.draft_id, &run, true, pricing)?;
+    store.finish_row(batch_id, row_number, row_state(&run.outcome))?;
+    Ok(RowResult::Finished)
+}
+
+/// Runs a batch file: stores it (or finds it stored: the same content resumes the same batch),
+/// then drafts every row still to do. Every row was checked when the file was read; a file
+/// with no valid row sends nothing and is not stored.
+pub async fn run_batch(
+    file: &BatchFile,
+    settings: &BatchSettings,
+    paths: &Paths,
+    secrets: &dyn SecretStore,
+    environment: EnvironmentOverrides,
+    cancel: &CancellationToken,
+    progress: &dyn Fn(BatchProgress),
+) -> Result<BatchSummary, BatchError> {
+    let invalid = file.invalid();
+    let rows = file.rows().len() as u32;
+    if file.valid_count() == 0 {
+        return Ok(BatchSummary {
+            batch_id: file.content_sha256().to_owned(),
+            rows,
+            invalid,
+            ready: 0,
+            needs_user: 0,
+            rejected: 0,
+            failed: 0,
+            failed_retryable: 0,
+            unfinished: 0,
+            sent: 0,
+            tokens: 0,
+            cost: None,
+            row_cost_bound: None,
+            stopped: None,
+        });
+    }
+    if settings
+        .max_cost
+        .is_some_and(|cap| !(cap.is_finite() && cap > 0.0))
+    {
+        return Err(BatchError::InvalidCap);
+    }
+    let model = if settings.offline {
+        None
+    } else {
+        let model = crate::draft::model_settings(&settings.overrides, paths, secrets, environment)
+            .map_err(|failure| BatchError::Settings(failure.detail))?;
+        if settings.max_cost.is_some() && model.provider.pricing.is_none() {
+            return Err(BatchError::NoPrices);
+        }
+        Some(model)
+    };
+    let store = crate::drafts::open_store(paths)?;
+    let batch_id = file.content_sha256().to_owned();
+    let new_batch = NewBatch {
+        id: batch_id.clone(),
+        file_name: file.file_name().to_owned(),
+        row_count: rows,
+        settings_json: serde_json::json!({
+            "concurrency": settings.concurrency.get(),
+            "rpm": settings.rpm.map(NonZeroU32::get),
+            "max_cost": settings.max_cost,
+            "offline": settings.offline,
+        })
+        .to_string(),
+    };
+    store.ensure_batch(&new_batch, &new_rows(file))?;
+    let mut to_run = Vec::new();
+    for row in store.rows_to_run(&batch_id)? {
+        if row.checked_input_json.is_none() {
+            // An invalid row is failed for good the first time a run sees it.
+            store.finish_row(&batch_id, row.row_number, RowState::Failed)?;
+        } else {
+            to_run.push(row);
+        }
+    }
+    let spent = store
+        .batch_status(&batch_id)?
+        .and_then(|status| status.cost)
+        .unwrap_or(0.0);
+    let limiter = match (&model, settings.rpm) {
+        // One request every 60/rpm seconds, with no burst, so no minute ever sees more.
+        (Some(_), Some(rpm)) => Some(governor::RateLimiter::direct(
+            governor::Quota::per_minute(rpm).allow_burst(NonZeroU32::MIN),
+        )),
+        _ => None,
+    };
+    let shared = Arc::new(Shared {
+        store: Mutex::new(store),
+        batch_id: batch_id.clone(),
+        model,
+        cancel: cancel.clone(),
+        limiter,
+        not_before: Mutex::new(None),
+        pause: Mutex::new(RATE_LIMIT_PAUSE),
+        budget: Mutex::new(CostBudget {
+            cap: settings.max_cost,
+            spent,
+            reserved: 0.0,
+            largest_estimate: None,
+        }),
+        stopped: Mutex::new(None),
+        sent: AtomicU64::new(0),
+    });
+    let mut report = BatchProgress {
+        to_run: to_run.len() as u32,
+        finished: 0,
+        sent: 0,
+    };
+    progress(report);
+    let semaphore = Arc::new(tokio::sync::Semaphore::new(settings.concurrency.get()));
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut first_error: Option<StoreError> = None;
+    let mut handle = |result: Result<Result<RowResult, StoreError>, tokio::task::JoinError>,
+                      shared: &Shared,
+                      report: &mut BatchProgress| {
+        match result {
+            Ok(Ok(RowResult::Finished)) => report.finished += 1,
+            Ok(Ok(RowResult::NotRun)) => {}
+            Ok(Err(error)) => {
+                shared.cancel.cancel();
+                first_error.get_or_insert(error);
+            }
+            Err(join_error) => std::panic::resume_unwind(join_error.into_panic()),
+        }
+        report.sent = shared.sent.load(Ordering::SeqCst);
+        progress(*report);
+    };
+    for row in to_run {
+        let permit = tokio::select! {
+            permit = Arc::clone(&semaphore).acquire_owned() => {
+                permit.expect("the semaphore is never closed")
+            }
+            () = cancel.cancelled() => break,
+        };
+        if shared.is_stopped() {
+            break;
+        }
+        let task_shared = Arc::clone(&shared);
+        tasks.spawn(async move {
+            let _permit = permit;
+            run_row(task_shared, row).await
+        });
+        while let Some(result) = tasks.try_join_next() {
+            handle(result, &shared, &mut report);
+        }
+    }
+    while let Some(result) = tasks.join_next().await {
+        handle(result, &shared, &mut report);
+    }
+    if let Some(error) = first_error {
+        return Err(error.into());
+    }
+    if cancel.is_cancelled() {
+        shared.stop(StopReason::Cancelled);
+    }
+    let stopped = *lock(&shared.stopped);
+    let row_cost_bound = lock(&shared.budget).largest_estimate;
+    let sent = shared.sent.load(Ordering::SeqCst);
+    let store = lock(&shared.store);
+    let mut summary = batch_summary(&store, &batch_id)?;
+    summary.sent = sent;
+    summary.stopped = stopped;
+    summary.row_cost_bound = row_cost_bound;
+    Ok(summary)
+}
+
+/// The totals of a stored batch, read from the database: rows by their draft's outcome, the
+/// invalid rows with their errors, tokens and cost.
+pub fn batch_summary(store: &Store, batch_id: &str) -> Result<BatchSummary, BatchError> {
+    let Some(batch) = store
+        .list_batches()?
+        .into_iter()
+        .find(|batch| batch.id == batch_id)
+    else {
+        return Err(BatchError::NotFound(batch_id.to_owned()));
+    };
+    let status = store
+        .batch_status(batch_id)?
+        .ok_or_else(|| BatchError::NotFound(batch_id.to_owned()))?;
+    let rows = store.batch_rows(batch_id)?;
+    let mut summary = BatchSummary {
+        batch_id: batch_id.to_owned(),
+        rows: batch.row_count,
+        invalid: Vec::new(),
+        ready: status.ready,
+        needs_user: status.needs_user,
+        rejected: status.rejected + status.invalid_input,
+        failed: status.failed,
+        failed_retryable: status.failed_retryable_rows,
+        unfinished: 0,
+        sent: 0,
+        tokens: status.total_tokens,
+        cost: status.cost,
+        row_cost_bound: None,
+        stopped: None,
+    };
+    for row in &rows {
+        if row.checked_input_json.is_none() {
+            let raw: RawInput = serde_json::from_str(&row.raw_input_json).unwrap_or_default();
+            let errors = ResidentInput::parse(&raw)
+                .err()
+                .map(|errors| row_errors(&errors))
+                .unwrap_or_default();
+            summary.invalid.push(InvalidRow {
+                row: row.row_number,
+                errors,
+            });
+        } else if row.state == RowState::Pending {
+            // Never run, interrupted (its draft pending), or held back by the cost cap.
+            summary.unfinished += 1;
+        }
+    }
+    Ok(summary)
+}
+
+/// One stored batch as `batch list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BatchListItem {
+    /// The batch's id: the file's SHA-256.
+    pub batch_id: String,
+    /// The file's name when it was first run.
+    pub file_name: String,
+    /// When it was first run, RFC 3339.
+    pub created_at: String,
+    /// The file's data rows.
+    pub rows: u32,
+}
+
+/// Every stored batch, newest first.
+pub fn list_batches(store: &Store) -> Result<Vec<BatchListItem>, BatchError> {
+    Ok(store
+        .list_batches()?
+        .into_iter()
+        .map(|batch| BatchListItem {
+            batch_id: batch.id,
+            file_name: batch.file_name,
+            created_at: batch.created_at.to_string(),
+            rows: batch.row_count,
+        })
+        .collect())
+}
+
+/// The form of a batch export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportFormat {
+    /// One text file per row with a request: the text to file.
+    Txt,
+    /// One JSON Lines file for the batch, a line per row.
+    Jsonl,
+    /// One CSV file for the batch (UTF-8 with a byte order mark, so Excel reads it), a line per
+    /// row.
+    Csv,
+}
+
+/// What an export wrote.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExportReport {
+    /// The files written.
+    pub files: Vec<std::path::PathBuf>,
+    /// The rows exported.
+    pub rows: u32,
+    /// For text, the rows left out because they have no request.
+    pub without_request: Vec<u32>,
+}
+
+/// Why an export failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExportError {
+    /// The batch could not be read.
+    #[error("{}", .0.message_ru())]
+    Batch(#[from] BatchError),
+    /// A stored draft could not be read back.
+    #[error("{}", .0.message_ru())]
+    Draft(#[from] crate::drafts::DraftsError),
+    /// A file could not be written.
+    #[error("не удалось записать «{}»: {}. Укажите другую папку", .path.display(), crate::paths::io_error_ru(.error))]
+    Write {
+        /// The file or folder.
+        path: std::path::PathBuf,
+        /// The cause.
+        error: std::io::Error,
+    },
+}
+
+impl ExportError {
+    /// What happened and what to do, in Russian.
+    pub fn message_ru(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// One row of a JSONL or CSV export.
+#[derive(Debug, Serialize)]
+struct ExportedRow {
+    row: u32,
+    state: &'static str,
+    draft_id: Option<i64>,
+    outcome: Option<&'static str>,
+    reason: Option<String>,
+    title: Option<String>,
+    text: Option<String>,
+}
+
+/// Writes a stored batch into `out_dir` (created if missing): for text, one file per row that
+/// has a request (`row-0002.txt`, its filed text: the resident's latest edit or the assembled
+/// request); for JSONL and CSV, one file for the whole batch.
+pub fn export_batch(
+    store: &Store,
+    batch_id: &str,
+    format: ExportFormat,
+    out_dir: &std::path::Path,
+) -> Result<ExportReport, ExportError> {
+    let write_error = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |error| ExportError::Write { path, error }
+    };
+    if store
+        .list_batches()
+        .map_err(BatchError::from)?
+        .iter()
+        .all(|batch| batch.id != batch_id)
+    {
+        return Err(BatchError::NotFound(batch_id.to_owned()).into());
+    }
+    std::fs::create_dir_all(out_dir).map_err(write_error(out_dir))?;
+    let rows = store.batch_rows(batch_id).map_err(BatchError::from)?;
+    let mut report = ExportReport {
+        files: Vec::new(),
+        rows: 0,
+        without_request: Vec::new(),
+    };
+    let mut exported = Vec::new();
+    for row in &rows {
+        let draft = match row.draft_id {
+            Some(id) => Some(crate::drafts::get(store, id)?),
+            None => None,
+        };
+        let text = draft
+            .as_ref()
+            .map(crate::drafts::filed_text)
+            .transpose()?
+            .flatten();
+        if format == ExportFormat::Txt {
+            let Some(text) = text else {
+                report.without_request.push(row.row_number);
+                continue;
+            };
+            let path = out_dir.join(format!("row-{:04}.txt", row.row_number));
+            std::fs::write(&path, text + "\n").map_err(write_error(&path))?;
+            report.files.push(path);
+            report.rows += 1;
+            continue;
+        }
+        exported.push(ExportedRow {
+            row: row.row_number,
+            state: if row.checked_input_json.is_none() {
+                "invalid"
+            } else {
+                row.state.as_str()
+            },
+            draft_id: row.draft_id.map(|id| id.get()),
+            outcome: draft.as_ref().map(|d| d.summary.outcome.as_str()),
+            reason: draft.as_ref().and_then(|d| d.summary.reason.clone()),
+            title: draft.as_ref().and_then(|d| d.summary.title.clone()),
+            text,
+        });
+        report.rows += 1;
+    }
+    let short_id = &batch_id[..batch_id.len().min(12)];
+    match format {
+        ExportFormat::Txt => {}
+        ExportFormat::Jsonl => {
+            let path = out_dir.join(format!("batch-{short_id}.jsonl"));
+            let mut text = String::new();
+            for row in &exported {
+                text.push_str(&serde_json::to_string(row).expect("a row serialises"));
+                text.push('\n');
+            }
+            std::fs::write(&path, text).map_err(write_error(&path))?;
+            report.files.push(path);
+        }
+        ExportFormat::Csv => {
+            let path = out_dir.join(format!("batch-{short_id}.csv"));
+            let mut writer = csv::Writer::from_writer(b"\xEF\xBB\xBF".to_vec());
+            let csv_error = |error: csv::Error| std::io::Error::other(error.to_string());
+            for row in &exported {
+                writer
+                    .serialize(row)
+                    .map_err(csv_error)
+                    .map_err(write_error(&path))?;
+            }
+            let bytes = writer
+                .into_inner()
+                .map_err(|error| std::io::Error::other(error.to_string()))
+                .map_err(write_error(&path))?;
+            std::fs::write(&path, bytes).map_err(write_error(&path))?;
+            report.files.push(path);
+        }
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_never_reserves_past_the_cap() {
+        let mut budget = CostBudget {
+            cap: Some(1.0),
+            spent: 0.25,
+            reserved: 0.0,
+            largest_estimate: None,
+        };
+        assert!(budget.reserve(0.5));
+        assert!(!budget.reserve(0.5), "0.25 + 0.5 + 0.5 passes 1.0");
+        budget.settle(0.5, 0.1);
+        assert!((budget.spent - 0.35).abs() < 1e-12);
+        assert!(budget.reserved.abs() < 1e-12);
+        assert!(budget.reserve(0.6));
+        let mut unlimited = CostBudget {
+            cap: None,
+            spent: 0.0,
+            reserved: 0.0,
+            largest_estimate: None,
+        };
+        assert!(unlimited.reserve(1e9));
+    }
+
+    #[test]
+    fn only_a_malformed_request_or_an_oversized_answer_fails_for_good() {
+        for reason in FailureReason::ALL {
+            let state = failed_state(*reason, false);
+            let permanent = matches!(
+                reason,
+                FailureReason::BadRequest | FailureReason::ResponseTooLarge
+            );
+            assert_eq!(state == RowState::Failed, permanent, "{reason:?}");
+            assert_eq!(failed_state(*reason, true), RowState::FailedRetryable);
+        }
+    }
+}
