@@ -2,6 +2,8 @@
 //!
 //! - `architecture`: which crate may depend on which, SQL only in the store, and the list of
 //!   `ZAYAVKA_*` variables the tests clear, checked against `cargo metadata` and the sources.
+//! - `batch`: `zayavka batch` against the stand-in — invalid rows, resume without resending,
+//!   retryable failures, the cost cap, status and export, and the SIGKILL crash test.
 //! - `cases`: the data-driven assembly cases in `tests/cases/assemble/`, each checked against its
 //!   stated expectation and a golden snapshot, twice for determinism, and through the real
 //!   `zayavka assemble` binary.
@@ -14,6 +16,7 @@
 //!   key-refusing providers.
 
 mod architecture;
+mod batch;
 mod cases;
 mod cli;
 mod cli_ru;

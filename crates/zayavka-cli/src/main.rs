@@ -4,6 +4,7 @@
 //! the text, 4 the model's output was rejected, 5 a technical failure. `key status` and `doctor`
 //! exit 1 when something needs fixing.
 
+mod batch_cmd;
 mod clap_ru;
 mod config_cmd;
 mod doctor_cmd;
@@ -38,6 +39,8 @@ enum Command {
     Replay(ReplayArgs),
     /// Сохранённые черновики: список, поиск, просмотр, удаление, повтор — без сети.
     Drafts(drafts_cmd::DraftsArgs),
+    /// Заявки по всем строкам файла (CSV, XLSX, JSONL); повторный запуск продолжает пакет.
+    Batch(Box<batch_cmd::BatchArgs>),
     /// API-ключ провайдера в хранилище ключей ОС.
     Key(key::KeyArgs),
     /// Настройки провайдеров.
@@ -123,6 +126,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match command {
         Command::Draft(args) => draft_cmd::run(*args, &paths, &store),
         Command::Drafts(args) => drafts_cmd::run(args, &paths, &store),
+        Command::Batch(args) => batch_cmd::run(*args, &paths, &store),
         Command::Key(args) => key::run(args, &paths, &store),
         Command::Config(args) => config_cmd::run(args, &paths, &store),
         Command::Doctor(args) => doctor_cmd::run(args, &paths, &store),

@@ -1,0 +1,359 @@
+//! `zayavka batch`: many requests from one file, resumable — `batch FILE` (or `batch run FILE`),
+//! `batch list`, `batch status ID` and `batch export ID`.
+
+use std::io::{IsTerminal as _, Write as _};
+use std::num::{NonZeroU32, NonZeroUsize};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use zayavka_engine::batch::BatchFile;
+use zayavka_engine::batch::run::{
+    BatchProgress, BatchSettings, BatchSummary, ExportFormat, StopReason, batch_summary,
+    export_batch, list_batches, run_batch,
+};
+use zayavka_engine::config::ProviderOverrides;
+use zayavka_engine::draft::EnvironmentOverrides;
+use zayavka_engine::paths::Paths;
+use zayavka_engine::secrets::SecretStore;
+use zayavka_llm::CancellationToken;
+
+use crate::USAGE;
+use crate::draft_cmd::ProviderArgs;
+
+/// The exit code when some rows failed or are left to do: running the same command again
+/// resumes the batch.
+const SOME_ROWS_LEFT: u8 = 5;
+
+/// `zayavka batch …`. A first word that is not one of the subcommands is the file to run, so
+/// `zayavka batch FILE` and `zayavka batch run FILE` are the same.
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct BatchArgs {
+    #[command(subcommand)]
+    command: Option<BatchCommand>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum BatchCommand {
+    /// Составить заявки по всем строкам файла (то же, что `zayavka batch ФАЙЛ`).
+    Run(RunArgs),
+    /// Пакеты, новые сначала.
+    List(ListArgs),
+    /// Итоги пакета.
+    Status(StatusArgs),
+    /// Сохранить заявки пакета в папку: txt — файл на строку, jsonl или csv — один файл.
+    Export(ExportArgs),
+}
+
+/// Arguments of a batch run.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Файл с заявками: CSV (UTF-8 или Windows-1251; «,», «;» или табуляция), XLSX (первый
+    /// лист) или JSONL. Первая строка — заголовки: «Описание», «Место», «Последствия», «Что
+    /// сделать», «Предмет».
+    #[arg(value_name = "ФАЙЛ", required = true)]
+    file: Option<PathBuf>,
+    /// Сколько строк отправлять одновременно.
+    #[arg(long, value_name = "N", default_value = "4")]
+    concurrency: NonZeroUsize,
+    /// Не больше стольких запросов в минуту.
+    #[arg(long, value_name = "N")]
+    rpm: Option<NonZeroU32>,
+    /// Не отправлять строку, если с ней расчётная стоимость пакета превысила бы эту сумму
+    /// (нужны цены в профиле провайдера).
+    #[arg(long, value_name = "СУММА", value_parser = positive_amount)]
+    max_cost: Option<f64>,
+    /// Составить без модели: из ваших слов, без обращения к сети и без ключа.
+    #[arg(long)]
+    offline: bool,
+    /// Настройки провайдера для этого запуска.
+    #[command(flatten)]
+    provider: ProviderArgs,
+    /// Вывести один объект JSON с итогами.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct ListArgs {
+    /// Вывести массив JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct StatusArgs {
+    /// Номер пакета из `zayavka batch list`.
+    #[arg(value_name = "ПАКЕТ")]
+    id: String,
+    /// Вывести один объект JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct ExportArgs {
+    /// Номер пакета из `zayavka batch list`.
+    #[arg(value_name = "ПАКЕТ")]
+    id: String,
+    /// txt, jsonl или csv.
+    #[arg(long, value_name = "ФОРМАТ", value_parser = export_format)]
+    format: ExportFormat,
+    /// Папка, куда записать файлы (создаётся, если её нет).
+    #[arg(long, value_name = "ПАПКА")]
+    out: PathBuf,
+}
+
+fn positive_amount(text: &str) -> Result<f64, String> {
+    match text.replace(',', ".").parse::<f64>() {
+        Ok(amount) if amount.is_finite() && amount > 0.0 => Ok(amount),
+        _ => Err("ожидается положительная сумма, например 0.50".to_owned()),
+    }
+}
+
+fn export_format(text: &str) -> Result<ExportFormat, String> {
+    match text {
+        "txt" => Ok(ExportFormat::Txt),
+        "jsonl" => Ok(ExportFormat::Jsonl),
+        "csv" => Ok(ExportFormat::Csv),
+        _ => Err("допустимы txt, jsonl и csv".to_owned()),
+    }
+}
+
+/// Runs `zayavka batch …`.
+pub fn run(args: BatchArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+    match args.command {
+        None => run_file(args.run, paths, secrets),
+        Some(BatchCommand::Run(run)) => run_file(run, paths, secrets),
+        Some(BatchCommand::List(list)) => list_command(&list, paths),
+        Some(BatchCommand::Status(status)) => status_command(&status, paths),
+        Some(BatchCommand::Export(export)) => export_command(&export, paths),
+    }
+}
+
+fn open_store(paths: &Paths) -> anyhow::Result<zayavka_store::Store> {
+    zayavka_engine::drafts::open_store(paths).map_err(|error| anyhow::anyhow!(error.message_ru()))
+}
+
+fn progress_bar() -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} строк, {msg} {elapsed} (Ctrl-C — остановить, продолжить можно \
+             той же командой)",
+        )
+        .expect("the template is valid"),
+    );
+    bar
+}
+
+fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+    let path = args.file.clone().expect("clap requires the file");
+    let file = BatchFile::read(&path).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let environment = EnvironmentOverrides {
+        provider: if args.offline {
+            ProviderOverrides::default()
+        } else {
+            ProviderOverrides::from_env().map_err(|e| anyhow::anyhow!(e.message_ru()))?
+        },
+        api_key: if args.offline {
+            None
+        } else {
+            zayavka_engine::secrets::api_key_from_env()
+                .map_err(|e| anyhow::anyhow!(e.message_ru()))?
+        },
+    };
+    let settings = BatchSettings {
+        concurrency: args.concurrency,
+        rpm: args.rpm,
+        max_cost: args.max_cost,
+        offline: args.offline,
+        overrides: args.provider.overrides(),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("не удалось запустить асинхронную среду")?;
+    let bar = (!args.json && std::io::stderr().is_terminal()).then(progress_bar);
+    let on_progress = |progress: BatchProgress| {
+        if let Some(bar) = &bar {
+            bar.set_length(u64::from(progress.to_run));
+            bar.set_position(u64::from(progress.finished));
+            bar.set_message(format!("запросов: {}", progress.sent));
+        }
+    };
+    let result = runtime.block_on(async {
+        let cancel = CancellationToken::new();
+        let on_interrupt = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                on_interrupt.cancel();
+            }
+        });
+        run_batch(
+            &file,
+            &settings,
+            paths,
+            secrets,
+            environment,
+            &cancel,
+            &on_progress,
+        )
+        .await
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let summary = result.map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    print_summary(&summary, args.json)?;
+    let mut stderr = std::io::stderr().lock();
+    if summary.valid() == 0 {
+        writeln!(
+            stderr,
+            "Ни одна строка файла не прошла проверку, поэтому ничего не отправлено. Исправьте \
+             строки, указанные выше, и запустите пакет снова."
+        )?;
+        return Ok(ExitCode::from(USAGE));
+    }
+    if !args.json {
+        match summary.stopped {
+            Some(StopReason::CostCap) => writeln!(
+                stderr,
+                "Отправка остановлена: следующая строка могла превысить ограничение стоимости \
+                 {}. Чтобы продолжить, запустите ту же команду с большим --max-cost.",
+                args.max_cost
+                    .map_or_else(String::new, |cap| format!("{cap:.2}"))
+            )?,
+            Some(StopReason::Cancelled) => writeln!(
+                stderr,
+                "Пакет остановлен. Готовые строки сохранены; чтобы продолжить, запустите ту же \
+                 команду снова."
+            )?,
+            Some(StopReason::ProviderRefused) => writeln!(
+                stderr,
+                "Отправка остановлена: провайдер отказал так, что остальные строки получили бы \
+                 тот же отказ. Проверьте ключ, квоту и настройки (`zayavka doctor`), затем \
+                 запустите ту же команду снова."
+            )?,
+            None if !summary.complete() => writeln!(
+                stderr,
+                "Не все строки составлены. Запустите ту же команду снова: готовые строки не \
+                 будут отправлены повторно."
+            )?,
+            None => {}
+        }
+    }
+    Ok(ExitCode::from(if summary.complete() {
+        0
+    } else {
+        SOME_ROWS_LEFT
+    }))
+}
+
+fn print_summary(summary: &BatchSummary, json: bool) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    if json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(summary)?)?;
+        return Ok(());
+    }
+    for invalid in &summary.invalid {
+        let messages: Vec<&str> = invalid
+            .errors
+            .iter()
+            .map(|error| error.message.as_str())
+            .collect();
+        writeln!(
+            stdout,
+            "Строка {} пропущена: {}",
+            invalid.row,
+            messages.join("; ")
+        )?;
+    }
+    let cost = summary
+        .cost
+        .map_or_else(|| "не рассчитана".to_owned(), |cost| format!("{cost:.4}"));
+    let lines = [
+        ("Пакет", summary.batch_id.clone()),
+        ("Строк в файле", summary.rows.to_string()),
+        (
+            "С ошибками (не отправлены)",
+            summary.invalid.len().to_string(),
+        ),
+        ("Готово", summary.ready.to_string()),
+        ("Нужно уточнить описание", summary.needs_user.to_string()),
+        ("Ответ модели не подошёл", summary.rejected.to_string()),
+        ("Сбой", summary.failed.to_string()),
+        ("Ещё не составлены", summary.unfinished.to_string()),
+        ("Запросов за этот запуск", summary.sent.to_string()),
+        ("Токенов", summary.tokens.to_string()),
+        ("Стоимость", cost),
+    ];
+    let width = lines
+        .iter()
+        .map(|(label, _)| label.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (label, value) in lines {
+        let pad = width - label.chars().count();
+        writeln!(stdout, "{label}{:pad$}  {value}", "")?;
+    }
+    Ok(())
+}
+
+fn list_command(args: &ListArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
+    let store = open_store(paths)?;
+    let batches = list_batches(&store).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&batches)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if batches.is_empty() {
+        writeln!(
+            stdout,
+            "Пакетов пока нет. Запустите `zayavka batch ФАЙЛ`, чтобы составить заявки по файлу."
+        )?;
+    }
+    for batch in &batches {
+        writeln!(
+            stdout,
+            "{}  {}  строк: {}  {}",
+            batch.batch_id, batch.created_at, batch.rows, batch.file_name
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn status_command(args: &StatusArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
+    let store = open_store(paths)?;
+    let summary =
+        batch_summary(&store, &args.id).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    print_summary(&summary, args.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export_command(args: &ExportArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
+    let store = open_store(paths)?;
+    let report = export_batch(&store, &args.id, args.format, &args.out)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let mut stderr = std::io::stderr().lock();
+    writeln!(
+        stderr,
+        "Записано файлов: {} (строк: {}) в папку {}.",
+        report.files.len(),
+        report.rows,
+        args.out.display()
+    )?;
+    if !report.without_request.is_empty() {
+        let rows: Vec<String> = report.without_request.iter().map(u32::to_string).collect();
+        writeln!(
+            stderr,
+            "Без готовой заявки, поэтому без файла: строки {}.",
+            rows.join(", ")
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
