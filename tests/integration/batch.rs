@@ -566,3 +566,65 @@ fn a_rerun_after_a_crash_between_the_draft_and_the_row_sends_only_the_interrupte
     assert_eq!(assert_one_draft_per_row(&home, &[2, 3, 4]), drafts);
     assert_audit_consistent(&home.store(), &batch_id);
 }
+
+/// Ctrl-C stops a batch cleanly: the interrupted rows stay pending (exit 5), and the same
+/// command finishes the rest without a second draft or a resent row.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_batch_and_the_same_command_finishes_it() {
+    let stand_in = StandIn::start(Script::always(ok().delayed(Duration::from_millis(200))));
+    let home = Home::new();
+    let file = csv_file(home.path(), 8, None);
+    let base_url = stand_in.base_url();
+    let child = home
+        .batch(&file, &base_url, &["--concurrency", "2"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once requests arrive the signal handler is installed; the child ends after 8 at most.
+    while stand_in.request_count() < 2 {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let first: Value = serde_json::from_str(&stdout).unwrap();
+    let first_requests = stand_in.request_count();
+    if first["ready"] != 8 {
+        assert_eq!(output.status.code(), Some(5), "{first}");
+        assert_eq!(first["stopped"], "cancelled", "{first}");
+    }
+    let finished: HashSet<u32> = home
+        .store()
+        .list_drafts(&zayavka_store::DraftFilter::default())
+        .unwrap()
+        .into_iter()
+        .filter(|draft| draft.outcome != DraftOutcome::Pending)
+        .filter_map(|draft| draft.batch.map(|batch| batch.row))
+        .collect();
+    assert!(
+        home.store()
+            .list_drafts(&zayavka_store::DraftFilter {
+                outcome: Some(DraftOutcome::Failed),
+                ..Default::default()
+            })
+            .unwrap()
+            .is_empty(),
+        "a cancelled row is not a failure"
+    );
+    let (code, second) = json_run(&mut home.batch(&file, &base_url, &["--concurrency", "2"]));
+    assert_eq!((code, &second["ready"]), (Some(0), &json!(8)), "{second}");
+    for row in requested_rows(&stand_in.requests()[first_requests..]) {
+        assert!(
+            !finished.contains(&row),
+            "row {row} was finished and sent again"
+        );
+    }
+    assert_one_draft_per_row(&home, &(2..10).collect::<Vec<_>>());
+    assert_audit_consistent(&home.store(), second["batch_id"].as_str().unwrap());
+}

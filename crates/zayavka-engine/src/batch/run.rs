@@ -255,14 +255,42 @@ struct Shared {
     model: Option<ModelSettings>,
     cancel: CancellationToken,
     limiter: Option<governor::DefaultDirectRateLimiter>,
-    /// No request is sent before this instant: set for the whole batch after a `429`.
-    not_before: Mutex<Option<tokio::time::Instant>>,
-    /// The next pause after a `429`.
-    pause: Mutex<Duration>,
+    /// The pause of the whole batch after a `429`.
+    pause: Mutex<RatePause>,
     /// The cost cap's bookkeeping: what the batch has cost, and what rows in flight may cost.
     budget: Mutex<CostBudget>,
     stopped: Mutex<Option<StopReason>>,
     sent: AtomicU64,
+}
+
+/// The whole batch's pause after the provider answered `429`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RatePause {
+    /// No request is sent before this instant.
+    not_before: Option<tokio::time::Instant>,
+    /// The pause the next `429` sets.
+    next: Duration,
+}
+
+impl RatePause {
+    fn new() -> RatePause {
+        RatePause {
+            not_before: None,
+            next: RATE_LIMIT_PAUSE,
+        }
+    }
+
+    /// After a row: a `429` pauses everything from `now` (never shortening a pause already
+    /// set) and makes the next pause longer; a row without one resets the length.
+    fn after_row(&mut self, rate_limited: bool, now: tokio::time::Instant) {
+        if rate_limited {
+            let until = now + self.next;
+            self.not_before = Some(self.not_before.map_or(until, |current| current.max(until)));
+            self.next = (self.next * 2).min(RATE_LIMIT_PAUSE_MAX);
+        } else {
+            self.next = RATE_LIMIT_PAUSE;
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -313,7 +341,7 @@ impl Shared {
     /// Waits out a `429` pause and the requests-per-minute limiter; `false` when cancelled.
     async fn wait_for_turn(&self) -> bool {
         loop {
-            let until = *lock(&self.not_before);
+            let until = lock(&self.pause).not_before;
             match until {
                 Some(until) if until > tokio::time::Instant::now() => {
                     tokio::select! {
@@ -342,15 +370,7 @@ impl Shared {
                 .iter()
                 .any(|attempt| attempt.http_status == Some(429))
         });
-        let mut pause = lock(&self.pause);
-        if limited {
-            let until = tokio::time::Instant::now() + *pause;
-            let mut not_before = lock(&self.not_before);
-            *not_before = Some(not_before.map_or(until, |current| current.max(until)));
-            *pause = (*pause * 2).min(RATE_LIMIT_PAUSE_MAX);
-        } else {
-            *pause = RATE_LIMIT_PAUSE;
-        }
+        lock(&self.pause).after_row(limited, tokio::time::Instant::now());
     }
 }
 
@@ -549,8 +569,7 @@ pub async fn run_batch(
         model,
         cancel: cancel.clone(),
         limiter,
-        not_before: Mutex::new(None),
-        pause: Mutex::new(RATE_LIMIT_PAUSE),
+        pause: Mutex::new(RatePause::new()),
         budget: Mutex::new(CostBudget {
             cap: settings.max_cost,
             spent,
@@ -886,6 +905,29 @@ mod tests {
             largest_estimate: None,
         };
         assert!(unlimited.reserve(1e9));
+    }
+
+    #[test]
+    fn a_429_pauses_the_batch_longer_each_time_and_a_clean_row_resets_the_length() {
+        let start = tokio::time::Instant::now();
+        let later = start + Duration::from_secs(30);
+        let mut pause = RatePause::new();
+        pause.after_row(false, start);
+        assert_eq!(pause, RatePause::new());
+        pause.after_row(true, later);
+        assert_eq!(pause.not_before, Some(later + RATE_LIMIT_PAUSE));
+        // A 429 seen by a row that started earlier never shortens a pause already set.
+        pause.after_row(true, start);
+        assert_eq!(pause.not_before, Some(later + RATE_LIMIT_PAUSE));
+        assert_eq!(pause.next, RATE_LIMIT_PAUSE * 4);
+        for _ in 0..10 {
+            pause.after_row(true, later);
+        }
+        assert_eq!(pause.next, RATE_LIMIT_PAUSE_MAX);
+        assert_eq!(pause.not_before, Some(later + RATE_LIMIT_PAUSE_MAX));
+        pause.after_row(false, later);
+        assert_eq!(pause.next, RATE_LIMIT_PAUSE);
+        assert_eq!(pause.not_before, Some(later + RATE_LIMIT_PAUSE_MAX));
     }
 
     #[test]
