@@ -56,11 +56,11 @@ pub struct RunArgs {
     /// сделать», «Предмет».
     #[arg(value_name = "ФАЙЛ", required = true)]
     file: Option<PathBuf>,
-    /// Сколько строк отправлять одновременно.
-    #[arg(long, value_name = "N", default_value = "4")]
+    /// Сколько строк отправлять одновременно (от 1 до 64).
+    #[arg(long, value_name = "N", default_value = "4", value_parser = concurrency)]
     concurrency: NonZeroUsize,
     /// Не больше стольких запросов в минуту.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = rpm)]
     rpm: Option<NonZeroU32>,
     /// Не отправлять строку, если с ней расчётная стоимость пакета превысила бы эту сумму
     /// (нужны цены в профиле провайдера).
@@ -105,6 +105,18 @@ struct ExportArgs {
     /// Папка, куда записать файлы (создаётся, если её нет).
     #[arg(long, value_name = "ПАПКА")]
     out: PathBuf,
+}
+
+fn concurrency(text: &str) -> Result<NonZeroUsize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=64).contains(&n) => Ok(NonZeroUsize::new(n).expect("n is at least 1")),
+        _ => Err("ожидается целое число от 1 до 64".to_owned()),
+    }
+}
+
+fn rpm(text: &str) -> Result<NonZeroU32, String> {
+    text.parse::<NonZeroU32>()
+        .map_err(|_| "ожидается целое положительное число запросов в минуту".to_owned())
 }
 
 fn positive_amount(text: &str) -> Result<f64, String> {

@@ -518,16 +518,6 @@ pub async fn run_batch(
     {
         return Err(BatchError::InvalidCap);
     }
-    let model = if settings.offline {
-        None
-    } else {
-        let model = crate::draft::model_settings(&settings.overrides, paths, secrets, environment)
-            .map_err(|failure| BatchError::Settings(failure.detail))?;
-        if settings.max_cost.is_some() && model.provider.pricing.is_none() {
-            return Err(BatchError::NoPrices);
-        }
-        Some(model)
-    };
     let store = crate::drafts::open_store(paths)?;
     let batch_id = file.content_sha256().to_owned();
     let new_batch = NewBatch {
@@ -552,6 +542,18 @@ pub async fn run_batch(
             to_run.push(row);
         }
     }
+    // The settings and the key are only needed when something is left to send, so a finished
+    // batch reports its totals even where no provider is configured.
+    let model = if settings.offline || to_run.is_empty() {
+        None
+    } else {
+        let model = crate::draft::model_settings(&settings.overrides, paths, secrets, environment)
+            .map_err(|failure| BatchError::Settings(failure.detail))?;
+        if settings.max_cost.is_some() && model.provider.pricing.is_none() {
+            return Err(BatchError::NoPrices);
+        }
+        Some(model)
+    };
     let spent = store
         .batch_status(&batch_id)?
         .and_then(|status| status.cost)
