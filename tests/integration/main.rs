@@ -20,6 +20,7 @@ mod batch;
 mod cases;
 mod cli;
 mod cli_ru;
+mod concurrency;
 mod doctor;
 mod draft;
 mod files;
