@@ -185,7 +185,10 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
         offline: args.offline,
         overrides: args.provider.overrides(),
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    // Rows spend their time waiting on the provider, but each also renders, validates and
+    // stores a draft; two worker threads let that work of one row overlap another's.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
         .enable_all()
         .build()
         .context("не удалось запустить асинхронную среду")?;
