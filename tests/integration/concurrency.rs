@@ -115,4 +115,21 @@ fn the_drafts_can_be_read_and_written_while_a_batch_writes() {
         .args(["drafts", "list", "--json"]));
     let listed: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(listed.as_array().unwrap().len(), 8 + 3);
+    // Every draft a model wrote replays to a byte-identical request, with no network.
+    drop(stand_in);
+    let mut replayed = 0;
+    for draft in listed.as_array().unwrap() {
+        if draft["batch_id"].is_null() {
+            continue; // drafted without a model: there is no response to replay
+        }
+        let id = draft["id"].to_string();
+        let (output, stdout, stderr) = run(zayavka()
+            .env("ZAYAVKA_HOME", home.path())
+            .args(["replay", &id, "--json"]));
+        assert_eq!(output.status.code(), Some(0), "{id}: {stderr}");
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(report["identical"], true, "{id}: {report}");
+        replayed += 1;
+    }
+    assert_eq!(replayed, 8);
 }
