@@ -12,7 +12,6 @@ use zayavka_engine::batch::run::{
     BatchProgress, BatchSettings, BatchSummary, ExportFormat, StopReason, batch_summary,
     export_batch, list_batches, run_batch,
 };
-use zayavka_engine::config::ProviderOverrides;
 use zayavka_engine::draft::EnvironmentOverrides;
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
@@ -165,19 +164,8 @@ fn progress_bar() -> indicatif::ProgressBar {
 fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::Result<ExitCode> {
     let path = args.file.clone().expect("clap requires the file");
     let file = BatchFile::read(&path).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-    let environment = EnvironmentOverrides {
-        provider: if args.offline {
-            ProviderOverrides::default()
-        } else {
-            ProviderOverrides::from_env().map_err(|e| anyhow::anyhow!(e.message_ru()))?
-        },
-        api_key: if args.offline {
-            None
-        } else {
-            zayavka_engine::secrets::api_key_from_env()
-                .map_err(|e| anyhow::anyhow!(e.message_ru()))?
-        },
-    };
+    let environment = EnvironmentOverrides::from_env(args.offline)
+        .map_err(|error| anyhow::anyhow!(error.to_string()))?;
     let settings = BatchSettings {
         concurrency: args.concurrency,
         rpm: args.rpm,

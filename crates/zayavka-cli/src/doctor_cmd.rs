@@ -20,12 +20,8 @@ pub struct DoctorArgs {
 
 /// Runs `zayavka doctor`: exit 0 when nothing needs fixing, 1 otherwise.
 pub fn run(args: DoctorArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<ExitCode> {
-    let environment = EnvironmentOverrides {
-        provider: zayavka_engine::config::ProviderOverrides::from_env()
-            .map_err(|e| anyhow::anyhow!(e.message_ru()))?,
-        api_key: zayavka_engine::secrets::api_key_from_env()
-            .map_err(|e| anyhow::anyhow!(e.message_ru()))?,
-    };
+    let environment = EnvironmentOverrides::from_env(false)
+        .map_err(|error| anyhow::anyhow!(error.to_string()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -200,19 +200,8 @@ pub fn execute(
     paths: &Paths,
     store: &dyn SecretStore,
 ) -> anyhow::Result<ExitCode> {
-    let environment = EnvironmentOverrides {
-        provider: if options.offline {
-            ProviderOverrides::default()
-        } else {
-            ProviderOverrides::from_env().map_err(|e| anyhow::anyhow!(e.message_ru()))?
-        },
-        api_key: if options.offline {
-            None
-        } else {
-            zayavka_engine::secrets::api_key_from_env()
-                .map_err(|e| anyhow::anyhow!(e.message_ru()))?
-        },
-    };
+    let environment = EnvironmentOverrides::from_env(options.offline)
+        .map_err(|error| anyhow::anyhow!(error.to_string()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

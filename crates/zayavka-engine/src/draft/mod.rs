@@ -197,6 +197,32 @@ pub struct EnvironmentOverrides {
     pub api_key: Option<crate::secrets::ApiKey>,
 }
 
+/// A Zayavka environment variable holds a value that cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EnvironmentError {
+    /// A provider override (`ZAYAVKA_BASE_URL` and the rest).
+    #[error("{}", .0.message_ru())]
+    Provider(#[from] crate::config::ConfigError),
+    /// `ZAYAVKA_API_KEY`.
+    #[error("{}", .0.message_ru())]
+    ApiKey(#[from] crate::secrets::SecretError),
+}
+
+impl EnvironmentOverrides {
+    /// Reads the provider overrides and the key from the environment, once per command. A run
+    /// without a model reads neither, so a broken variable cannot stop it.
+    pub fn from_env(offline: bool) -> Result<EnvironmentOverrides, EnvironmentError> {
+        if offline {
+            return Ok(EnvironmentOverrides::default());
+        }
+        Ok(EnvironmentOverrides {
+            provider: crate::config::ProviderOverrides::from_env()?,
+            api_key: crate::secrets::api_key_from_env()?,
+        })
+    }
+}
+
 fn technical(reason: FailureReason, detail: String) -> Failure {
     Failure {
         reason,
