@@ -37,9 +37,9 @@ if [ ! -f "$database" ]; then
     mv "$scratch" "$cache"
     trap - EXIT
 else
-    echo "reusing $cache"
+    echo "reusing $cache, populated so:"
+    cat "$cache/populate.txt"
 fi
-cat "$cache/populate.txt"
 
 export ZAYAVKA_HOME="$cache"
 rare=флюгер
