@@ -135,7 +135,8 @@ fn progress_spinner() -> indicatif::ProgressBar {
     spinner
 }
 
-fn subject_kind(text: &str) -> Result<SubjectKind, String> {
+/// Parses a subject kind for clap, with the known kinds in the message.
+pub(crate) fn subject_kind(text: &str) -> Result<SubjectKind, String> {
     text.parse().map_err(|_| {
         let kinds: Vec<&str> = SubjectKind::ALL.iter().map(|k| k.as_str()).collect();
         format!("неизвестный вид проблемы; допустимы: {}", kinds.join(", "))

@@ -47,7 +47,7 @@ struct ListArgs {
     #[arg(long, value_name = "ИТОГ", value_parser = outcome)]
     outcome: Option<DraftOutcome>,
     /// Только о проблеме этого вида (например common_area_roof).
-    #[arg(long, value_name = "ВИД", value_parser = subject)]
+    #[arg(long, value_name = "ВИД", value_parser = crate::draft_cmd::subject_kind)]
     subject: Option<SubjectKind>,
     /// Только созданные с этого дня (ГГГГ-ММ-ДД).
     #[arg(long, value_name = "ДАТА", value_parser = since)]
@@ -143,13 +143,6 @@ struct RetryArgs {
 fn outcome(text: &str) -> Result<DraftOutcome, String> {
     DraftOutcome::from_code(text).ok_or_else(|| {
         "допустимы pending, ready, needs_user, rejected, failed и invalid_input".to_owned()
-    })
-}
-
-fn subject(text: &str) -> Result<SubjectKind, String> {
-    text.parse().map_err(|_| {
-        let kinds: Vec<&str> = SubjectKind::ALL.iter().map(|k| k.as_str()).collect();
-        format!("неизвестный вид проблемы; допустимы: {}", kinds.join(", "))
     })
 }
 

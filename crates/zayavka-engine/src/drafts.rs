@@ -13,10 +13,11 @@ use zayavka_store::{
 use crate::draft::{ContextRecord, DraftRun, Replay, ReplayError};
 use crate::paths::Paths;
 
-/// Opens the database in the data folder, creating it on first use. On the first open, the
-/// typed inputs that earlier versions kept as files in the pending folder are imported as
-/// pending drafts (and the files removed once they are in the database), so nothing typed
-/// before the store existed is lost.
+/// Opens the database in the data folder, creating it on first use. Typed inputs kept as
+/// files in the pending folder — by earlier versions, or by a run that could not use the
+/// database — are imported as pending drafts at the next open that can use it, and each file
+/// is removed once it is in the database, so nothing typed is lost and nothing is imported
+/// twice. An empty or missing pending folder costs one directory read.
 pub fn open_store(paths: &Paths) -> Result<Store, StoreError> {
     let store = Store::open(&paths.database_file())?;
     import_pending_files(&store, paths);
