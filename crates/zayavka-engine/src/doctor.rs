@@ -36,6 +36,21 @@ pub struct Check {
 }
 
 impl Check {
+    /// What the check is about, in Russian, as a short heading.
+    pub fn title_ru(&self) -> &'static str {
+        match self.name {
+            "data_folder" => "Папка с данными",
+            "config" => "Файл настроек",
+            "provider" => "Сервис модели",
+            "api_key" => "API-ключ",
+            "schema_mode" => "Режим структурированного ответа",
+            "schemas" => "Схема ответа модели",
+            "legal_modules_valid" => "Правовые модули",
+            "legal_modules_review" => "Срок проверки правовых модулей",
+            _ => "Проверка",
+        }
+    }
+
     fn new(name: &'static str, status: CheckStatus, message: impl Into<String>) -> Check {
         Check {
             name,

@@ -84,9 +84,25 @@ pub(crate) fn finish(
     model_used: bool,
     pricing: Option<&crate::config::Pricing>,
 ) -> Result<(), StoreError> {
-    let outcome = &run.outcome;
+    let finished = finished_draft(&run.outcome, model_used);
+    let record = run.record.as_ref().map(new_context_record);
+    let attempts: Vec<NewAttempt> = run
+        .record
+        .as_ref()
+        .map(|record| {
+            record
+                .attempts
+                .iter()
+                .map(|attempt| new_attempt(attempt, pricing))
+                .collect()
+        })
+        .unwrap_or_default();
+    store.finish_draft(id, &finished, record.as_ref(), &attempts)
+}
+
+fn finished_draft(outcome: &Outcome, model_used: bool) -> FinishedDraft {
     let request = outcome.request();
-    let finished = FinishedDraft {
+    FinishedDraft {
         outcome: final_outcome(outcome),
         reason: outcome.reason().map(str::to_owned),
         retryable: matches!(outcome, Outcome::Failed(_)).then(|| outcome.retryable()),
@@ -102,20 +118,7 @@ pub(crate) fn finish(
             .and_then(Request::legal_omission)
             .map(|reason| reason.code().to_owned()),
         model_used,
-    };
-    let record = run.record.as_ref().map(new_context_record);
-    let attempts: Vec<NewAttempt> = run
-        .record
-        .as_ref()
-        .map(|record| {
-            record
-                .attempts
-                .iter()
-                .map(|attempt| new_attempt(attempt, pricing))
-                .collect()
-        })
-        .unwrap_or_default();
-    store.finish_draft(id, &finished, record.as_ref(), &attempts)
+    }
 }
 
 fn new_context_record(record: &ContextRecord) -> NewContextRecord {
@@ -219,6 +222,12 @@ pub enum DraftsError {
     /// An edit with an empty title or body.
     #[error("правка пустая: в ней должны быть заголовок (первая строка) и текст заявки")]
     EmptyEdit,
+    /// Only a ready draft whose model run is stored can be assembled again.
+    #[error(
+        "черновик {0} нельзя собрать заново: это можно сделать только с готовой заявкой, \
+         составленной моделью"
+    )]
+    NotReassemblable(DraftId),
     /// A stored document does not read back (the database was changed by hand or is damaged).
     #[error(
         "запись черновика {0} повреждена и не читается; остальные черновики в порядке, а этот \
@@ -295,7 +304,16 @@ pub struct StoredReplay {
 pub fn replay_stored(store: &Store, id: DraftId) -> Result<StoredReplay, DraftsError> {
     let draft = get(store, id)?;
     let record = stored_record(&draft)?.ok_or(ReplayError::NoResponse)?;
-    let replay = crate::draft::replay(&record)?;
+    // The draft's input as it is now: a draft assembled again with a subject the resident
+    // confirmed later replays with it (the subject never reached the model, so the record's
+    // run is the same); for every other draft it is the input the record holds.
+    let catalogue = zayavka_core::legal_catalogue();
+    let replay = Replay {
+        outcome: crate::draft::reevaluate(&record, &checked_stored_input(&draft)?)?,
+        same_catalogue: catalogue.version() == record.legal_catalogue_version,
+        recorded_catalogue_version: record.legal_catalogue_version.clone(),
+        current_catalogue_version: catalogue.version().to_owned(),
+    };
     let stored = stored_request(&draft)?;
     let identical = match (replay.outcome.request(), &stored) {
         (Some(today), Some(then)) => {
@@ -463,4 +481,77 @@ pub fn may_retry(draft: &StoredDraft) -> bool {
         draft.summary.outcome,
         DraftOutcome::Pending | DraftOutcome::Failed | DraftOutcome::Rejected
     )
+}
+
+fn checked_stored_input(draft: &StoredDraft) -> Result<ResidentInput, DraftsError> {
+    ResidentInput::parse(&stored_input(draft)).map_err(|errors| {
+        let messages: Vec<String> = errors.iter().map(|e| e.message_ru()).collect();
+        DraftsError::Replay(ReplayError::InvalidInput(messages.join(" ")))
+    })
+}
+
+/// A ready draft assembled again with the subject the resident has now confirmed, from the
+/// model response stored with it: no model call, the same draft. The subject never reaches the
+/// model, so the stored response is exactly what a new call with the confirmation would have
+/// been evaluated against; the legal paragraph is then added only if the model's classification
+/// and its verbatim evidence agree with the confirmation, as for any draft. The resident's
+/// earlier edits stay as versions.
+pub fn reassemble(
+    store: &Store,
+    id: DraftId,
+    subject: zayavka_core::SubjectKind,
+) -> Result<(StoredDraft, Outcome), DraftsError> {
+    let draft = get(store, id)?;
+    let record = match (draft.summary.outcome, stored_record(&draft)?) {
+        (DraftOutcome::Ready, Some(record)) if draft.model_used => record,
+        _ => return Err(DraftsError::NotReassemblable(id)),
+    };
+    let mut raw = stored_input(&draft);
+    raw.confirmed_subject = Some(subject.as_str().to_owned());
+    let json = serde_json::to_string_pretty(&raw).expect("a raw input serialises");
+    let checked = ResidentInput::parse(&raw).map_err(|errors| {
+        let messages: Vec<String> = errors.iter().map(|e| e.message_ru()).collect();
+        DraftsError::Replay(ReplayError::InvalidInput(messages.join(" ")))
+    })?;
+    let outcome = crate::draft::reevaluate(&record, &checked)?;
+    store.reassemble_draft(
+        id,
+        &new_draft(&json, Some(&checked)),
+        &finished_draft(&outcome, true),
+    )?;
+    Ok((get(store, id)?, outcome))
+}
+
+/// How a stored draft stands now, as the outcome its run returned, so that a front end shows a
+/// stored draft exactly as it showed the fresh one: the stored request of a ready draft; the
+/// stored model response evaluated again for one that needed the resident or was rejected
+/// (which brings back the hints and findings); the input's errors for refused input; the
+/// failure of a technical failure. `None` for a draft that never finished.
+pub fn stored_outcome(draft: &StoredDraft) -> Result<Option<Outcome>, DraftsError> {
+    let damaged = || DraftsError::Damaged(draft.summary.id);
+    let outcome = match draft.summary.outcome {
+        DraftOutcome::Pending => return Ok(None),
+        DraftOutcome::Ready => Outcome::Ready(stored_request(draft)?.ok_or_else(damaged)?),
+        DraftOutcome::InvalidInput => match ResidentInput::parse(&stored_input(draft)) {
+            Err(errors) => Outcome::InvalidInput(errors),
+            // The text fitted every field but not the request as a whole (a draft without a
+            // model refuses that before assembling).
+            Ok(input) => zayavka_core::offline_request(&input, zayavka_core::legal_catalogue()),
+        },
+        DraftOutcome::Failed => Outcome::Failed(zayavka_core::Failure {
+            reason: draft
+                .summary
+                .reason
+                .as_deref()
+                .and_then(zayavka_core::FailureReason::from_code)
+                .ok_or_else(damaged)?,
+            retryable: draft.retryable.unwrap_or(false),
+            detail: String::new(),
+        }),
+        DraftOutcome::NeedsUser | DraftOutcome::Rejected => {
+            let record = stored_record(draft)?.ok_or_else(damaged)?;
+            crate::draft::reevaluate(&record, &checked_stored_input(draft)?)?
+        }
+    };
+    Ok(Some(outcome))
 }

@@ -11,6 +11,7 @@ pub mod config;
 pub mod doctor;
 pub mod draft;
 pub mod drafts;
+pub mod form;
 pub mod paths;
 pub mod read;
 pub mod secrets;

@@ -103,7 +103,7 @@ pub(crate) fn insert_pending(
 }
 
 /// The stored outcome of a draft, or [`StoreError::DraftNotFound`].
-fn outcome_of(tx: &Transaction<'_>, id: DraftId) -> Result<DraftOutcome, StoreError> {
+pub(crate) fn outcome_of(tx: &Transaction<'_>, id: DraftId) -> Result<DraftOutcome, StoreError> {
     let code: Option<String> = tx
         .query_row(
             "SELECT outcome FROM drafts WHERE id = ?1",

@@ -25,8 +25,9 @@ pub use model::{
     failure_from, failure_reason,
 };
 pub use pending::KeepError;
+pub(crate) use pending::private_dir;
 pub use record::{ContextRecord, RECORD_FORMAT_VERSION, RecordedResponse, ResponseVerdict};
-pub use replay::{Replay, ReplayError, replay};
+pub use replay::{Replay, ReplayError, reevaluate, replay};
 
 /// Where the resident's input of a draft comes from.
 #[derive(Debug, Clone)]

@@ -46,18 +46,33 @@ pub fn replay(record: &ContextRecord) -> Result<Replay, ReplayError> {
     if record.format_version > super::record::RECORD_FORMAT_VERSION {
         return Err(ReplayError::NewerFormat(record.format_version));
     }
-    let schema = find_schema("request_draft", record.schema_version)
-        .ok_or(ReplayError::UnknownSchema(record.schema_version))?;
-    let response = record.responses.last().ok_or(ReplayError::NoResponse)?;
     let input = ResidentInput::parse(&record.input).map_err(|errors| {
         let messages: Vec<String> = errors.iter().map(|e| e.message_ru()).collect();
         ReplayError::InvalidInput(messages.join(" "))
     })?;
     let catalogue = legal_catalogue();
     Ok(Replay {
-        outcome: evaluate_reply(&input, &response.reply, schema, catalogue),
+        outcome: reevaluate(record, &input)?,
         same_catalogue: catalogue.version() == record.legal_catalogue_version,
         recorded_catalogue_version: record.legal_catalogue_version.clone(),
         current_catalogue_version: catalogue.version().to_owned(),
     })
+}
+
+/// The recorded response evaluated again against another input, with the schema the record
+/// names and today's legal catalogue: how a draft is assembled again once the resident has
+/// confirmed what the problem concerns, with no new model call.
+pub fn reevaluate(record: &ContextRecord, input: &ResidentInput) -> Result<Outcome, ReplayError> {
+    if record.format_version > super::record::RECORD_FORMAT_VERSION {
+        return Err(ReplayError::NewerFormat(record.format_version));
+    }
+    let schema = find_schema("request_draft", record.schema_version)
+        .ok_or(ReplayError::UnknownSchema(record.schema_version))?;
+    let response = record.responses.last().ok_or(ReplayError::NoResponse)?;
+    Ok(evaluate_reply(
+        input,
+        &response.reply,
+        schema,
+        legal_catalogue(),
+    ))
 }

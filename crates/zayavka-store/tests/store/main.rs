@@ -6,6 +6,7 @@ mod deletion;
 mod drafts;
 mod files;
 mod migrations;
+mod reassemble;
 mod search;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,731 @@
+//! The app's commands, one per entry of docs/desktop-ipc.md, as plain functions over
+//! [`AppState`] so that each can be tested against a temporary data folder and the stand-in
+//! provider. Each delegates to the engine; what the operating system must show (a file dialog,
+//! the clipboard) stays in [`crate::ipc`], which calls these.
+//!
+//! They block: `crate::ipc` runs every one of them on Tauri's blocking pool, never on the
+//! thread that draws the window. The few engine calls that are asynchronous (a model call, a
+//! batch, the connection check) are driven to the end here with the async runtime's
+//! `block_on`, which a blocking-pool thread may do.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use zayavka_core::{RawInput, SubjectKind};
+use zayavka_engine::batch::BatchFile;
+use zayavka_engine::batch::run::{
+    self, BatchSettings, ExportFormat, batch_summary, export_batch, run_batch,
+};
+use zayavka_engine::config::{self, Config, ProviderKind, ProviderOverrides};
+use zayavka_engine::draft::{DraftCommand, InputSource, KeptInput, run_draft_command};
+use zayavka_engine::drafts::{self, DraftListItem};
+use zayavka_engine::secrets::{ApiKey, ApiKeySource, StoredKeyState};
+use zayavka_engine::settings::{self, SettingsOverview as EngineOverview};
+use zayavka_engine::{doctor, form};
+use zayavka_store::{DraftFilter, DraftId, DraftOutcome, Store};
+
+use crate::error::{CommandError, ErrorKind, sentence};
+use crate::state::AppState;
+use crate::view::{DoctorReport, DraftDetail, DraftResult};
+
+fn open(state: &AppState) -> Result<Store, CommandError> {
+    Ok(drafts::open_store(&state.paths)?)
+}
+
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tauri::async_runtime::block_on(future)
+}
+
+// ---------------------------------------------------------------------------------------------
+// «Новая заявка»
+
+/// What the page hears while a model call is under way.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct DraftProgress {
+    /// The attempt under way.
+    pub attempt: u32,
+    /// Since the draft started.
+    pub elapsed_ms: u64,
+    /// `sending`.
+    pub state: &'static str,
+}
+
+/// Drafts with the model (or without, when `offline`), stores the draft, and returns how it
+/// came out. A cancelled run resolves as `failed` with reason `cancelled`.
+pub fn draft_run(
+    state: &AppState,
+    input: RawInput,
+    task_id: &str,
+    offline: bool,
+    progress: &(dyn Fn(DraftProgress) + Sync),
+) -> Result<DraftResult, CommandError> {
+    let environment = state.environment.overrides(offline)?;
+    let task = state.start_task(task_id);
+    progress(DraftProgress {
+        attempt: 1,
+        elapsed_ms: 0,
+        state: "sending",
+    });
+    let command = DraftCommand {
+        input: InputSource::Typed(input),
+        retry_of: None,
+        offline,
+        overrides: ProviderOverrides::default(),
+    };
+    let result = block_on(run_draft_command(
+        command,
+        &state.paths,
+        state.secrets.as_ref(),
+        environment,
+        task.token(),
+    ));
+    let mut view = DraftResult::from_outcome(
+        &result.run.outcome,
+        result.draft_id.map(DraftId::get),
+        result.run.attempt_count(),
+        result.run.retryable(),
+        result.model_used,
+        None,
+    );
+    if let Some(error) = &result.store_error {
+        // The form keeps the text whatever happens; the resident should still know that this
+        // draft is not in «Черновики».
+        let kept = match &result.kept_input {
+            KeptInput::Kept(path) => format!(" Текст сохранён в файле {}.", path.display()),
+            _ => String::new(),
+        };
+        view.message = format!(
+            "{} Черновик не попал в список черновиков: {}{kept}",
+            view.message,
+            sentence(&error.message_ru())
+        );
+    }
+    Ok(view)
+}
+
+/// Assembles a ready draft again with the subject the resident confirmed, from its stored
+/// response: no model call.
+pub fn draft_reassemble(
+    state: &AppState,
+    draft_id: i64,
+    subject: &str,
+) -> Result<DraftResult, CommandError> {
+    let subject: SubjectKind = subject
+        .parse()
+        .map_err(|_| CommandError::invalid_argument("вид проблемы"))?;
+    let store = open(state)?;
+    let (draft, _) = drafts::reassemble(&store, DraftId::new(draft_id), subject)?;
+    Ok(DraftResult::from_stored(&draft)?)
+}
+
+/// Keeps the form as it is now.
+pub fn input_autosave(state: &AppState, input: &RawInput) -> Result<(), CommandError> {
+    Ok(form::save(&state.paths, input)?)
+}
+
+/// The form as it was last kept.
+pub fn input_restore(state: &AppState) -> Result<Option<RawInput>, CommandError> {
+    Ok(form::restore(&state.paths)?)
+}
+
+// ---------------------------------------------------------------------------------------------
+// «Черновики»
+
+/// The filter of `drafts_list`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ListFilter {
+    /// An outcome code.
+    pub outcome: Option<String>,
+    /// A subject kind.
+    pub subject: Option<String>,
+    /// A batch id.
+    pub batch_id: Option<String>,
+    /// At most this many.
+    pub limit: Option<u32>,
+}
+
+/// The most drafts one list or search returns.
+pub const LIST_LIMIT_MAX: u32 = 1_000;
+
+/// The stored drafts, newest first.
+pub fn drafts_list(
+    state: &AppState,
+    filter: ListFilter,
+) -> Result<Vec<DraftListItem>, CommandError> {
+    let outcome = filter
+        .outcome
+        .as_deref()
+        .map(|code| {
+            DraftOutcome::from_code(code).ok_or_else(|| CommandError::invalid_argument("состояние"))
+        })
+        .transpose()?;
+    let subject = filter
+        .subject
+        .map(|kind| {
+            kind.parse::<SubjectKind>()
+                .map(|kind| kind.as_str().to_owned())
+                .map_err(|_| CommandError::invalid_argument("вид проблемы"))
+        })
+        .transpose()?;
+    let store = open(state)?;
+    Ok(drafts::list(
+        &store,
+        &DraftFilter {
+            outcome,
+            subject,
+            since: None,
+            batch_id: filter.batch_id,
+            limit: Some(
+                filter
+                    .limit
+                    .unwrap_or(LIST_LIMIT_MAX)
+                    .clamp(1, LIST_LIMIT_MAX),
+            ),
+        },
+    )?)
+}
+
+/// The stored drafts whose words match, by the store's full-text search.
+pub fn drafts_search(state: &AppState, text: &str) -> Result<Vec<DraftListItem>, CommandError> {
+    let store = open(state)?;
+    Ok(drafts::search(&store, text, LIST_LIMIT_MAX)?)
+}
+
+/// One stored draft in full.
+pub fn draft_open(state: &AppState, id: i64) -> Result<DraftDetail, CommandError> {
+    let store = open(state)?;
+    Ok(DraftDetail::of(&drafts::get(&store, DraftId::new(id))?)?)
+}
+
+/// Stores the resident's edit of a request.
+pub fn draft_edit(
+    state: &AppState,
+    id: i64,
+    title: &str,
+    body: &str,
+) -> Result<DraftDetail, CommandError> {
+    let store = open(state)?;
+    drafts::edit(&store, DraftId::new(id), title, body)?;
+    Ok(DraftDetail::of(&drafts::get(&store, DraftId::new(id))?)?)
+}
+
+/// Deletes a draft for good.
+pub fn draft_delete(state: &AppState, id: i64) -> Result<(), CommandError> {
+    let store = open(state)?;
+    Ok(drafts::delete(&store, DraftId::new(id))?)
+}
+
+/// The document formats of «Сохранить как…».
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SaveFormat {
+    /// PDF.
+    Pdf,
+    /// Word.
+    Docx,
+    /// Plain text.
+    Txt,
+}
+
+impl SaveFormat {
+    /// The file name extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            SaveFormat::Pdf => "pdf",
+            SaveFormat::Docx => "docx",
+            SaveFormat::Txt => "txt",
+        }
+    }
+}
+
+/// What a draft saved as a file holds, checked before the dialog opens, so that the resident
+/// is not asked for a file name that then cannot be written. Returns a suggested file name.
+pub fn draft_save_prepare(
+    state: &AppState,
+    id: i64,
+    format: SaveFormat,
+) -> Result<(String, String), CommandError> {
+    if format != SaveFormat::Txt {
+        return Err(CommandError::new(
+            ErrorKind::FormatUnavailable,
+            "Эта версия приложения сохраняет заявку только как текст (.txt). Выберите «Текст» \
+             или скопируйте заявку и вставьте её в документ.",
+        ));
+    }
+    let store = open(state)?;
+    let draft = drafts::get(&store, DraftId::new(id))?;
+    let text = drafts::filed_text(&draft)?.ok_or_else(|| {
+        CommandError::new(
+            ErrorKind::NotReassemblable,
+            "У этого черновика нет готовой заявки, сохранять нечего.",
+        )
+    })?;
+    Ok((format!("Заявка-{id}.{}", format.extension()), text))
+}
+
+/// Writes a document the resident chose a path for, whole or not at all.
+pub fn write_document(path: &Path, text: &str) -> Result<(), CommandError> {
+    let fail = |error: std::io::Error| {
+        CommandError::new(
+            ErrorKind::Write,
+            format!(
+                "Не удалось сохранить файл «{}»: {}. Выберите другую папку.",
+                path.display(),
+                zayavka_engine::paths::io_error_ru(&error)
+            ),
+        )
+    };
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut file = tempfile::NamedTempFile::new_in(folder).map_err(fail)?;
+    std::io::Write::write_all(&mut file, text.as_bytes()).map_err(fail)?;
+    std::io::Write::write_all(&mut file, b"\n").map_err(fail)?;
+    file.as_file().sync_all().map_err(fail)?;
+    file.persist(path).map_err(|error| fail(error.error))?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// «Настройки»
+
+/// A provider preset, with one line about privacy and cost.
+#[derive(Debug, Serialize)]
+pub struct PresetView {
+    /// The profile name.
+    pub name: &'static str,
+    /// The product's name.
+    pub label: &'static str,
+    /// The default server.
+    pub base_url: &'static str,
+    /// The default model.
+    pub model: &'static str,
+    /// Whether a key is needed.
+    pub needs_api_key: bool,
+    /// Whether the model runs on this computer.
+    pub local: bool,
+    /// Where the description goes.
+    pub privacy_note: &'static str,
+    /// What it costs.
+    pub cost_note: &'static str,
+}
+
+/// The provider in use.
+#[derive(Debug, Serialize)]
+pub struct EffectiveView {
+    /// The profile.
+    pub profile: String,
+    /// The server.
+    pub base_url: String,
+    /// The model.
+    pub model: String,
+    /// `json_schema` or `json_object`.
+    pub schema_mode: &'static str,
+    /// Per attempt.
+    pub timeout_secs: u64,
+    /// Attempts per call.
+    pub attempts: u32,
+}
+
+/// The key, never the key itself.
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct KeyStatusView {
+    /// The profile the key belongs to.
+    pub profile: Option<String>,
+    /// Whether a key is usable.
+    pub stored: bool,
+    /// `keyring` or `environment`.
+    pub source: Option<&'static str>,
+    /// Whether the keyring answers.
+    pub keyring_available: bool,
+}
+
+/// Everything the settings screen shows.
+#[derive(Debug, Serialize)]
+pub struct SettingsView {
+    /// The chosen profile.
+    pub active_profile: Option<String>,
+    /// Every preset.
+    pub presets: Vec<PresetView>,
+    /// The provider in use, when it is complete.
+    pub effective: Option<EffectiveView>,
+    /// Why the chosen provider is not complete.
+    pub problem: Option<String>,
+    /// The key.
+    pub key: KeyStatusView,
+}
+
+fn preset_notes(kind: ProviderKind) -> (&'static str, &'static str) {
+    match kind {
+        ProviderKind::OpenAi => (
+            "Описание проблемы уходит на серверы OpenAI в США.",
+            "Платно: оплата за объём текста, нужен API-ключ.",
+        ),
+        ProviderKind::OpenRouter => (
+            "Описание уходит OpenRouter и владельцу выбранной модели.",
+            "Платно: оплата за объём текста, нужен API-ключ.",
+        ),
+        ProviderKind::Ollama | ProviderKind::LmStudio | ProviderKind::LlamaCpp => (
+            "Модель работает на этом компьютере: текст никуда не уходит.",
+            "Бесплатно, ключ не нужен; модель нужно установить самим.",
+        ),
+        ProviderKind::Custom => (
+            "Свой сервер, совместимый с OpenAI: текст уходит туда, куда укажете.",
+            "Стоимость и нужен ли ключ, зависит от сервера.",
+        ),
+    }
+}
+
+fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatusView {
+    let environment_key =
+        matches!(state.environment.overrides(false), Ok(overrides) if overrides.api_key.is_some());
+    let Some(profile) = profile else {
+        return KeyStatusView {
+            profile: None,
+            stored: environment_key,
+            source: environment_key.then_some("environment"),
+            keyring_available: true,
+        };
+    };
+    let status =
+        zayavka_engine::secrets::key_status(state.secrets.as_ref(), profile, environment_key);
+    KeyStatusView {
+        profile: Some(profile.as_str().to_owned()),
+        stored: status.usable_source().is_some(),
+        source: status.usable_source().map(|source| match source {
+            ApiKeySource::Environment => "environment",
+            ApiKeySource::Keyring => "keyring",
+        }),
+        keyring_available: !matches!(status.stored, StoredKeyState::Unreachable { .. }),
+    }
+}
+
+/// The settings as they are now.
+pub fn settings_get(state: &AppState) -> Result<SettingsView, CommandError> {
+    let environment = state.environment.overrides(false)?;
+    let overview = EngineOverview::gather(
+        &state.paths,
+        state.secrets.as_ref(),
+        &environment.provider,
+        environment.api_key.is_some(),
+    )?;
+    let presets = ProviderKind::ALL
+        .into_iter()
+        .map(|kind| {
+            let preset = kind.preset();
+            let (privacy_note, cost_note) = preset_notes(kind);
+            PresetView {
+                name: kind.as_str(),
+                label: kind.title(),
+                base_url: preset.base_url.unwrap_or(""),
+                model: preset.model.unwrap_or(""),
+                needs_api_key: preset.needs_api_key,
+                local: matches!(
+                    kind,
+                    ProviderKind::Ollama | ProviderKind::LmStudio | ProviderKind::LlamaCpp
+                ),
+                privacy_note,
+                cost_note,
+            }
+        })
+        .collect();
+    let effective = overview.provider.as_ref().map(|provider| EffectiveView {
+        profile: provider.profile.as_str().to_owned(),
+        base_url: provider.base_url.as_str().to_owned(),
+        model: provider.model.clone(),
+        schema_mode: provider.schema_mode.as_str(),
+        timeout_secs: provider
+            .timeout_secs
+            .unwrap_or(zayavka_llm::Budget::default().attempt_timeout.as_secs()),
+        attempts: provider
+            .attempts
+            .unwrap_or(zayavka_llm::Budget::default().max_attempts),
+    });
+    let key_profile = overview
+        .provider
+        .as_ref()
+        .map(|provider| provider.profile.clone())
+        .or_else(|| overview.active_profile.clone());
+    Ok(SettingsView {
+        active_profile: overview
+            .active_profile
+            .as_ref()
+            .map(|p| p.as_str().to_owned()),
+        presets,
+        effective,
+        problem: overview
+            .provider_error
+            .as_ref()
+            .map(|error| sentence(&error.message_ru())),
+        key: key_view(state, key_profile.as_ref()),
+    })
+}
+
+/// The settings the screen may change.
+pub const SETTING_KEYS: [&str; 4] = ["active_profile", "base_url", "model", "schema_mode"];
+
+/// Changes one setting of the chosen profile (or chooses the profile).
+pub fn settings_set(
+    state: &AppState,
+    key: &str,
+    value: &str,
+) -> Result<SettingsView, CommandError> {
+    if !SETTING_KEYS.contains(&key) {
+        return Err(CommandError::invalid_argument("настройка"));
+    }
+    let file = state.paths.config_file();
+    let dotted = if key == "active_profile" {
+        key.to_owned()
+    } else {
+        let config = Config::load(&file)?;
+        let Some(profile) = config.active_profile else {
+            return Err(CommandError::new(
+                ErrorKind::InvalidSetting,
+                "Сначала выберите сервис модели в списке выше.",
+            ));
+        };
+        format!("profiles.{profile}.{key}")
+    };
+    config::set_value(&file, &dotted, value).map_err(|error| {
+        CommandError::new(ErrorKind::InvalidSetting, sentence(&error.message_ru()))
+    })?;
+    settings_get(state)
+}
+
+fn key_profile(state: &AppState) -> Result<config::ProfileName, CommandError> {
+    Ok(settings::choose_key_profile(None, &state.paths)?.0)
+}
+
+/// The key's state.
+pub fn key_status(state: &AppState) -> Result<KeyStatusView, CommandError> {
+    Ok(key_view(state, Some(&key_profile(state)?)))
+}
+
+/// Stores the key of the chosen profile in the keyring, replacing any earlier one.
+pub fn key_set(state: &AppState, secret: &str) -> Result<KeyStatusView, CommandError> {
+    let profile = key_profile(state)?;
+    let key = ApiKey::new(secret)?;
+    state.secrets.set(&profile, &key)?;
+    Ok(key_view(state, Some(&profile)))
+}
+
+/// Removes the key of the chosen profile from the keyring.
+pub fn key_delete(state: &AppState) -> Result<KeyStatusView, CommandError> {
+    let profile = key_profile(state)?;
+    state.secrets.delete(&profile)?;
+    Ok(key_view(state, Some(&profile)))
+}
+
+/// The engine's connection checks.
+pub fn connection_check(state: &AppState) -> Result<DoctorReport, CommandError> {
+    let environment = state.environment.overrides(false)?;
+    let cancel = zayavka_llm::CancellationToken::new();
+    let checks = block_on(doctor::run_doctor(
+        &state.paths,
+        state.secrets.as_ref(),
+        environment,
+        jiff::Zoned::now().date(),
+        &cancel,
+    ));
+    Ok(DoctorReport {
+        checks: checks.into_iter().map(Into::into).collect(),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// «Пакет»
+
+/// The row-by-row check of a batch file, before anything is sent.
+#[derive(Debug, Serialize)]
+pub struct BatchCheck {
+    /// The file's SHA-256.
+    pub batch_id: String,
+    /// Its name.
+    pub file_name: String,
+    /// Data rows.
+    pub rows: u32,
+    /// Rows that passed.
+    pub valid: u32,
+    /// Rows that did not, with why.
+    pub invalid: Vec<zayavka_engine::batch::InvalidRow>,
+    /// Valid rows already drafted by an earlier run, which are not sent again.
+    pub already_done: u32,
+}
+
+/// Reads and checks a batch file; nothing is sent.
+pub fn batch_check(state: &AppState, path: &Path) -> Result<BatchCheck, CommandError> {
+    let file = BatchFile::read(path)?;
+    let batch_id = file.content_sha256().to_owned();
+    let store = open(state)?;
+    let already_done = match batch_summary(&store, &batch_id) {
+        Ok(summary) => summary
+            .valid()
+            .saturating_sub(summary.unfinished + summary.failed_retryable),
+        Err(run::BatchError::NotFound(_)) => 0,
+        Err(error) => return Err(error.into()),
+    };
+    state.remember_batch(&batch_id, path.to_owned());
+    Ok(BatchCheck {
+        file_name: file.file_name().to_owned(),
+        rows: file.rows().len() as u32,
+        valid: file.valid_count() as u32,
+        invalid: file.invalid(),
+        batch_id,
+        already_done,
+    })
+}
+
+/// How far a batch run has got, for the progress bar: this run's rows.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct BatchProgressView {
+    /// Rows of this run finished.
+    pub done: u32,
+    /// Rows this run will process.
+    pub total: u32,
+    /// Of the finished rows, ready.
+    pub ready: u32,
+    /// … needing the resident.
+    pub needs_user: u32,
+    /// … rejected.
+    pub rejected: u32,
+    /// … failed.
+    pub failed: u32,
+}
+
+/// How a batch run ended.
+#[derive(Debug, Serialize)]
+pub struct BatchSummaryView {
+    /// The counts of this run.
+    #[serde(flatten)]
+    pub progress: BatchProgressView,
+    /// The batch.
+    pub batch_id: String,
+    /// HTTP requests sent by this run.
+    pub sent: u64,
+    /// Tokens over the whole batch.
+    pub tokens: u64,
+    /// Priced cost of the whole batch.
+    pub cost: Option<f64>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    ready: u32,
+    needs_user: u32,
+    rejected: u32,
+    failed: u32,
+}
+
+fn counts(store: &Store, batch_id: &str) -> Counts {
+    match batch_summary(store, batch_id) {
+        Ok(summary) => Counts {
+            ready: summary.ready,
+            needs_user: summary.needs_user,
+            rejected: summary.rejected,
+            failed: summary.failed,
+        },
+        Err(_) => Counts::default(),
+    }
+}
+
+fn progress_view(total: u32, done: u32, now: Counts, before: Counts) -> BatchProgressView {
+    BatchProgressView {
+        done,
+        total,
+        ready: now.ready.saturating_sub(before.ready),
+        needs_user: now.needs_user.saturating_sub(before.needs_user),
+        rejected: now.rejected.saturating_sub(before.rejected),
+        // A retryable failure sent again and failed again counts once.
+        failed: now.failed.saturating_sub(before.failed.min(now.failed)),
+    }
+}
+
+/// Runs (or resumes) a batch checked this session. Cancelling stops sending; rows already
+/// under way finish, and the summary so far comes back.
+pub fn batch_run(
+    state: &AppState,
+    batch_id: &str,
+    task_id: &str,
+    progress: &(dyn Fn(BatchProgressView) + Sync),
+) -> Result<BatchSummaryView, CommandError> {
+    let not_checked = || {
+        CommandError::new(
+            ErrorKind::BatchNotChecked,
+            "Выберите файл пакета снова: после перезапуска приложения или изменения файла его \
+             строки нужно проверить ещё раз.",
+        )
+    };
+    let path = state.batch_path(batch_id).ok_or_else(not_checked)?;
+    let file = BatchFile::read(&path)?;
+    if file.content_sha256() != batch_id {
+        return Err(not_checked());
+    }
+    let environment = state.environment.overrides(false)?;
+    let task = state.start_task(task_id);
+    let watcher = open(state)?;
+    let before = counts(&watcher, batch_id);
+    let settings = BatchSettings {
+        concurrency: std::num::NonZeroUsize::new(4).expect("4 is not zero"),
+        rpm: None,
+        max_cost: None,
+        offline: false,
+        overrides: ProviderOverrides::default(),
+    };
+    let last = std::sync::Mutex::new(BatchProgressView::default());
+    let on_progress = |report: run::BatchProgress| {
+        let view = progress_view(
+            report.to_run,
+            report.finished,
+            counts(&watcher, batch_id),
+            before,
+        );
+        *last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = view;
+        progress(view);
+    };
+    let summary = block_on(run_batch(
+        &file,
+        &settings,
+        &state.paths,
+        state.secrets.as_ref(),
+        environment,
+        task.token(),
+        &on_progress,
+    ))?;
+    let mut view = *last
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let now = counts(&watcher, batch_id);
+    view = progress_view(view.total, view.done, now, before);
+    Ok(BatchSummaryView {
+        progress: view,
+        batch_id: summary.batch_id,
+        sent: summary.sent,
+        tokens: summary.tokens,
+        cost: summary.cost,
+    })
+}
+
+/// The export formats of a batch.
+pub fn export_format(format: &str) -> Result<ExportFormat, CommandError> {
+    match format {
+        "txt" => Ok(ExportFormat::Txt),
+        "jsonl" => Ok(ExportFormat::Jsonl),
+        "csv" => Ok(ExportFormat::Csv),
+        _ => Err(CommandError::invalid_argument("формат выгрузки")),
+    }
+}
+
+/// Writes a batch's results into a folder the resident chose.
+pub fn batch_export(
+    state: &AppState,
+    batch_id: &str,
+    format: ExportFormat,
+    folder: &Path,
+) -> Result<(), CommandError> {
+    let store = open(state)?;
+    export_batch(&store, batch_id, format, folder)?;
+    Ok(())
+}

@@ -1,0 +1,241 @@
+//! The one error every command rejects with: `{kind, message}`, a stable snake_case kind the
+//! page may branch on and a Russian message it shows as it is (docs/desktop-ipc.md).
+//!
+//! A message says what happened and what to do in the app; it names no command-line command,
+//! flag or variable, and a technical failure never reads as a judgement on the resident's
+//! problem.
+
+use serde::Serialize;
+use zayavka_engine::batch::BatchFileError;
+use zayavka_engine::batch::run::{BatchError, ExportError};
+use zayavka_engine::config::ConfigError;
+use zayavka_engine::drafts::DraftsError;
+use zayavka_engine::form::FormError;
+use zayavka_engine::secrets::SecretError;
+use zayavka_store::StoreError;
+
+/// The stable kinds of failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The drafts database could not be opened or used.
+    Store,
+    /// No draft has the id.
+    NotFound,
+    /// A stored draft does not read back.
+    Damaged,
+    /// The draft cannot be assembled again (not a ready model draft).
+    NotReassemblable,
+    /// An argument the page sent is not one the contract allows.
+    InvalidArgument,
+    /// A setting was refused; the message goes beside the field.
+    InvalidSetting,
+    /// The configuration file cannot be read.
+    Config,
+    /// The keyring refused or cannot be reached, or the key is not acceptable.
+    Key,
+    /// The typed form could not be kept or read back.
+    Form,
+    /// A batch file could not be read.
+    BatchFile,
+    /// The batch file was not checked in this session, or changed after its check.
+    BatchNotChecked,
+    /// A batch could not run.
+    Batch,
+    /// Writing a file the resident chose failed.
+    Write,
+    /// A document format this version cannot write yet.
+    FormatUnavailable,
+    /// The operating system's dialog or clipboard failed.
+    System,
+    /// The edit was empty.
+    EmptyEdit,
+    /// Something inside the app failed; the message asks for a restart.
+    Internal,
+}
+
+/// A failed command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{message}")]
+pub struct CommandError {
+    /// What kind of failure.
+    pub kind: ErrorKind,
+    /// What happened and what to do, in Russian, for the resident.
+    pub message: String,
+}
+
+impl CommandError {
+    /// A failure of this kind with this message.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> CommandError {
+        CommandError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// An argument outside the contract: the page's own bug, never the resident's.
+    pub fn invalid_argument(what: &str) -> CommandError {
+        CommandError::new(
+            ErrorKind::InvalidArgument,
+            format!(
+                "Приложение передало неверное значение ({what}). Ваш текст сохранён. \
+                 Перезапустите приложение и попробуйте снова."
+            ),
+        )
+    }
+
+    /// A failure inside the app itself.
+    pub fn internal(what: &str) -> CommandError {
+        tracing::error!(what, "internal failure");
+        CommandError::new(
+            ErrorKind::Internal,
+            "Приложение не смогло выполнить действие из-за внутренней ошибки. Ваш текст \
+             сохранён. Перезапустите приложение и попробуйте снова.",
+        )
+    }
+}
+
+/// A sentence from the engine, which is lower-case and unpunctuated in some places, as one
+/// the page can show on its own.
+pub(crate) fn sentence(text: &str) -> String {
+    let text = text.trim();
+    let mut chars = text.chars();
+    let mut out = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
+        None => return String::new(),
+    };
+    if !out.ends_with(['.', '!', '?', '…']) {
+        out.push('.');
+    }
+    out
+}
+
+impl From<StoreError> for CommandError {
+    fn from(error: StoreError) -> CommandError {
+        CommandError::new(ErrorKind::Store, sentence(&error.message_ru()))
+    }
+}
+
+impl From<DraftsError> for CommandError {
+    fn from(error: DraftsError) -> CommandError {
+        let kind = match &error {
+            DraftsError::Store(store) => {
+                return CommandError::new(ErrorKind::Store, sentence(&store.message_ru()));
+            }
+            DraftsError::NotFound(_) => ErrorKind::NotFound,
+            DraftsError::EmptyEdit => ErrorKind::EmptyEdit,
+            DraftsError::NotReassemblable(_) => ErrorKind::NotReassemblable,
+            DraftsError::Replay(_) | DraftsError::Damaged(_) => ErrorKind::Damaged,
+            _ => ErrorKind::Internal,
+        };
+        CommandError::new(kind, sentence(&error.message_ru()))
+    }
+}
+
+impl From<ConfigError> for CommandError {
+    fn from(error: ConfigError) -> CommandError {
+        CommandError::new(ErrorKind::Config, sentence(&error.message_ru()))
+    }
+}
+
+impl From<SecretError> for CommandError {
+    fn from(error: SecretError) -> CommandError {
+        CommandError::new(ErrorKind::Key, sentence(&error.message_ru()))
+    }
+}
+
+impl From<FormError> for CommandError {
+    fn from(error: FormError) -> CommandError {
+        CommandError::new(ErrorKind::Form, error.message_ru())
+    }
+}
+
+impl From<BatchFileError> for CommandError {
+    fn from(error: BatchFileError) -> CommandError {
+        CommandError::new(ErrorKind::BatchFile, sentence(&error.message_ru()))
+    }
+}
+
+impl From<BatchError> for CommandError {
+    fn from(error: BatchError) -> CommandError {
+        CommandError::new(ErrorKind::Batch, sentence(&error.message_ru()))
+    }
+}
+
+impl From<ExportError> for CommandError {
+    fn from(error: ExportError) -> CommandError {
+        CommandError::new(ErrorKind::Write, sentence(&error.message_ru()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_is_exactly_kind_and_message() {
+        let error = CommandError::new(ErrorKind::NotFound, "Черновика с номером 7 нет.");
+        assert_eq!(
+            serde_json::to_string(&error).unwrap(),
+            r#"{"kind":"not_found","message":"Черновика с номером 7 нет."}"#
+        );
+    }
+
+    #[test]
+    fn every_kind_is_stable_snake_case() {
+        let kinds = [
+            (ErrorKind::Store, "store"),
+            (ErrorKind::NotFound, "not_found"),
+            (ErrorKind::Damaged, "damaged"),
+            (ErrorKind::NotReassemblable, "not_reassemblable"),
+            (ErrorKind::InvalidArgument, "invalid_argument"),
+            (ErrorKind::InvalidSetting, "invalid_setting"),
+            (ErrorKind::Config, "config"),
+            (ErrorKind::Key, "key"),
+            (ErrorKind::Form, "form"),
+            (ErrorKind::BatchFile, "batch_file"),
+            (ErrorKind::BatchNotChecked, "batch_not_checked"),
+            (ErrorKind::Batch, "batch"),
+            (ErrorKind::Write, "write"),
+            (ErrorKind::FormatUnavailable, "format_unavailable"),
+            (ErrorKind::System, "system"),
+            (ErrorKind::EmptyEdit, "empty_edit"),
+            (ErrorKind::Internal, "internal"),
+        ];
+        for (kind, code) in kinds {
+            assert_eq!(serde_json::to_value(kind).unwrap(), code);
+        }
+    }
+
+    #[test]
+    fn a_draft_error_keeps_its_russian_message() {
+        let id = zayavka_store::DraftId::new(7);
+        let error = CommandError::from(DraftsError::NotFound(id));
+        assert_eq!(
+            serde_json::to_string(&error).unwrap(),
+            r#"{"kind":"not_found","message":"Черновика с номером 7 нет: проверьте номер в списке черновиков."}"#
+        );
+    }
+
+    #[test]
+    fn internal_failures_keep_calm_and_name_no_command() {
+        for error in [
+            CommandError::internal("x"),
+            CommandError::invalid_argument("outcome"),
+        ] {
+            assert!(
+                error.message.contains("Ваш текст сохранён"),
+                "{}",
+                error.message
+            );
+            assert!(!error.message.contains("zayavka"), "{}", error.message);
+        }
+    }
+
+    #[test]
+    fn sentences_start_upper_case_and_end_with_a_stop() {
+        assert_eq!(sentence("файл не найден"), "Файл не найден.");
+        assert_eq!(sentence("Готово!"), "Готово!");
+        assert_eq!(sentence("  "), "");
+    }
+}

@@ -1,0 +1,266 @@
+//! The Tauri commands the page calls (docs/desktop-ipc.md). Each runs its [`crate::commands`]
+//! function on Tauri's blocking pool, so no database, keyring or model work ever runs on the
+//! thread that draws the window; the native dialogs and the clipboard, which only the shell
+//! can reach, are opened here. The page reaches no plugin directly: the capability file grants
+//! these commands and nothing else.
+
+use std::path::PathBuf;
+
+use tauri::ipc::Channel;
+use tauri::{AppHandle, Manager};
+use tauri_plugin_clipboard_manager::ClipboardExt;
+use tauri_plugin_dialog::DialogExt;
+use zayavka_core::RawInput;
+
+use crate::commands::{
+    self, BatchCheck, BatchProgressView, BatchSummaryView, DraftProgress, KeyStatusView,
+    ListFilter, SaveFormat, SettingsView,
+};
+use crate::error::{CommandError, ErrorKind};
+use crate::state::AppState;
+use crate::view::{DoctorReport, DraftDetail, DraftResult};
+use zayavka_engine::drafts::DraftListItem;
+
+type Answer<T> = Result<T, CommandError>;
+
+/// Runs `work` with the app's state on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    app: AppHandle,
+    work: impl FnOnce(&AppState) -> Answer<T> + Send + 'static,
+) -> Answer<T> {
+    tauri::async_runtime::spawn_blocking(move || work(&app.state::<AppState>()))
+        .await
+        .unwrap_or_else(|_| Err(CommandError::internal("a command panicked")))
+}
+
+fn dialog_failed() -> CommandError {
+    CommandError::new(
+        ErrorKind::System,
+        "Не удалось открыть окно выбора файла. Перезапустите приложение и попробуйте снова.",
+    )
+}
+
+fn to_path(file: tauri_plugin_dialog::FilePath) -> Answer<PathBuf> {
+    file.into_path().map_err(|_| dialog_failed())
+}
+
+#[tauri::command]
+pub async fn draft_run(
+    app: AppHandle,
+    input: RawInput,
+    task_id: String,
+    on_progress: Channel<DraftProgress>,
+) -> Answer<DraftResult> {
+    blocking(app, move |state| {
+        commands::draft_run(state, input, &task_id, false, &|progress| {
+            let _ = on_progress.send(progress);
+        })
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn draft_cancel(app: AppHandle, task_id: String) -> Answer<()> {
+    app.state::<AppState>().cancel_task(&task_id);
+    Ok(())
+}
+
+#[tauri::command]
+pub async fn draft_offline(app: AppHandle, input: RawInput) -> Answer<DraftResult> {
+    blocking(app, move |state| {
+        commands::draft_run(state, input, "offline", true, &|_| {})
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn draft_reassemble(
+    app: AppHandle,
+    draft_id: i64,
+    subject: String,
+) -> Answer<DraftResult> {
+    blocking(app, move |state| {
+        commands::draft_reassemble(state, draft_id, &subject)
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn input_autosave(app: AppHandle, input: RawInput) -> Answer<()> {
+    blocking(app, move |state| commands::input_autosave(state, &input)).await
+}
+
+#[tauri::command]
+pub async fn input_restore(app: AppHandle) -> Answer<Option<RawInput>> {
+    blocking(app, commands::input_restore).await
+}
+
+#[tauri::command]
+pub async fn drafts_list(app: AppHandle, filter: ListFilter) -> Answer<Vec<DraftListItem>> {
+    blocking(app, move |state| commands::drafts_list(state, filter)).await
+}
+
+#[tauri::command]
+pub async fn drafts_search(app: AppHandle, text: String) -> Answer<Vec<DraftListItem>> {
+    blocking(app, move |state| commands::drafts_search(state, &text)).await
+}
+
+#[tauri::command]
+pub async fn draft_open(app: AppHandle, id: i64) -> Answer<DraftDetail> {
+    blocking(app, move |state| commands::draft_open(state, id)).await
+}
+
+#[tauri::command]
+pub async fn draft_edit(
+    app: AppHandle,
+    id: i64,
+    title: String,
+    body: String,
+) -> Answer<DraftDetail> {
+    blocking(app, move |state| {
+        commands::draft_edit(state, id, &title, &body)
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn draft_delete(app: AppHandle, id: i64) -> Answer<()> {
+    blocking(app, move |state| commands::draft_delete(state, id)).await
+}
+
+#[tauri::command]
+pub async fn draft_save_as(app: AppHandle, id: i64, format: SaveFormat) -> Answer<Option<String>> {
+    let dialogs = app.clone();
+    blocking(app, move |state| {
+        let (file_name, text) = commands::draft_save_prepare(state, id, format)?;
+        let Some(chosen) = dialogs
+            .dialog()
+            .file()
+            .set_title("Сохранить заявку")
+            .set_file_name(&file_name)
+            .add_filter("Текст", &[format.extension()])
+            .blocking_save_file()
+        else {
+            return Ok(None);
+        };
+        let path = to_path(chosen)?;
+        commands::write_document(&path, &text)?;
+        Ok(Some(path.display().to_string()))
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn clipboard_write(app: AppHandle, text: String) -> Answer<()> {
+    app.clipboard().write_text(text).map_err(|_| {
+        CommandError::new(
+            ErrorKind::System,
+            "Не удалось скопировать текст в буфер обмена. Выделите текст заявки и скопируйте \
+             его сочетанием клавиш Ctrl+C.",
+        )
+    })
+}
+
+#[tauri::command]
+pub async fn settings_get(app: AppHandle) -> Answer<SettingsView> {
+    blocking(app, commands::settings_get).await
+}
+
+#[tauri::command]
+pub async fn settings_set(app: AppHandle, key: String, value: String) -> Answer<SettingsView> {
+    blocking(app, move |state| {
+        commands::settings_set(state, &key, &value)
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn key_status(app: AppHandle) -> Answer<KeyStatusView> {
+    blocking(app, commands::key_status).await
+}
+
+#[tauri::command]
+pub async fn key_set(app: AppHandle, secret: String) -> Answer<KeyStatusView> {
+    blocking(app, move |state| commands::key_set(state, &secret)).await
+}
+
+#[tauri::command]
+pub async fn key_delete(app: AppHandle) -> Answer<KeyStatusView> {
+    blocking(app, commands::key_delete).await
+}
+
+#[tauri::command]
+pub async fn connection_check(app: AppHandle) -> Answer<DoctorReport> {
+    blocking(app, commands::connection_check).await
+}
+
+#[tauri::command]
+pub async fn batch_choose_file(app: AppHandle) -> Answer<Option<String>> {
+    let dialogs = app.clone();
+    blocking(app, move |_| {
+        let Some(chosen) = dialogs
+            .dialog()
+            .file()
+            .set_title("Выберите файл с заявками")
+            .add_filter("Таблицы и JSONL", &["csv", "xlsx", "jsonl", "txt", "tsv"])
+            .blocking_pick_file()
+        else {
+            return Ok(None);
+        };
+        Ok(Some(to_path(chosen)?.display().to_string()))
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn batch_check(app: AppHandle, path: String) -> Answer<BatchCheck> {
+    blocking(app, move |state| {
+        commands::batch_check(state, std::path::Path::new(&path))
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn batch_run(
+    app: AppHandle,
+    batch_id: String,
+    task_id: String,
+    on_progress: Channel<BatchProgressView>,
+) -> Answer<BatchSummaryView> {
+    blocking(app, move |state| {
+        commands::batch_run(state, &batch_id, &task_id, &|progress| {
+            let _ = on_progress.send(progress);
+        })
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn batch_cancel(app: AppHandle, task_id: String) -> Answer<()> {
+    app.state::<AppState>().cancel_task(&task_id);
+    Ok(())
+}
+
+#[tauri::command]
+pub async fn batch_export(
+    app: AppHandle,
+    batch_id: String,
+    format: String,
+) -> Answer<Option<String>> {
+    let dialogs = app.clone();
+    blocking(app, move |state| {
+        let format = commands::export_format(&format)?;
+        let Some(chosen) = dialogs
+            .dialog()
+            .file()
+            .set_title("Папка для выгрузки заявок")
+            .blocking_pick_folder()
+        else {
+            return Ok(None);
+        };
+        let folder = to_path(chosen)?;
+        commands::batch_export(state, &batch_id, format, &folder)?;
+        Ok(Some(folder.display().to_string()))
+    })
+    .await
+}

@@ -1,0 +1,102 @@
+//! The Zayavka desktop shell: a Tauri v2 window over the same engine the command-line tool
+//! uses (ADR 15). The page in `ui/` is built into the binary; it calls the commands of
+//! [`ipc`] and nothing else.
+//!
+//! - [`commands`]: one plain function per command, over [`state::AppState`], tested against a
+//!   temporary data folder and the stand-in provider;
+//! - [`ipc`]: the Tauri commands, which run those off the window's thread and open the native
+//!   dialogs and the clipboard;
+//! - [`view`]: the values the page receives, shaped as docs/desktop-ipc.md says;
+//! - [`error`]: the one `{kind, message}` error.
+
+pub mod commands;
+pub mod error;
+// Each command is documented, with its arguments and answer, in docs/desktop-ipc.md.
+#[allow(missing_docs)]
+pub mod ipc;
+pub mod state;
+pub mod view;
+
+include!("command_names.rs");
+
+use std::sync::Arc;
+
+use tauri::Manager;
+use tauri_plugin_dialog::{DialogExt, MessageDialogKind};
+use zayavka_engine::paths::Paths;
+use zayavka_engine::secrets::KeyringStore;
+
+use crate::state::{AppState, Environment};
+
+/// Starts the app: one instance at a time (a second launch brings the first window forward).
+pub fn run() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let paths = Paths::resolve();
+    let result = tauri::Builder::default()
+        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
+            if let Some(window) = app.get_webview_window("main") {
+                let _ = window.unminimize();
+                let _ = window.show();
+                let _ = window.set_focus();
+            }
+        }))
+        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_clipboard_manager::init())
+        .setup(move |app| {
+            match paths {
+                Ok(paths) => {
+                    app.manage(AppState::new(
+                        paths,
+                        Arc::new(KeyringStore::new()),
+                        Environment::Process,
+                    ));
+                }
+                Err(error) => {
+                    app.dialog()
+                        .message(error.message_ru())
+                        .title("Заявка не может запуститься")
+                        .kind(MessageDialogKind::Error)
+                        .blocking_show();
+                    app.handle().exit(2);
+                }
+            }
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![
+            ipc::draft_run,
+            ipc::draft_cancel,
+            ipc::draft_offline,
+            ipc::draft_reassemble,
+            ipc::input_autosave,
+            ipc::input_restore,
+            ipc::drafts_list,
+            ipc::drafts_search,
+            ipc::draft_open,
+            ipc::draft_edit,
+            ipc::draft_delete,
+            ipc::draft_save_as,
+            ipc::clipboard_write,
+            ipc::settings_get,
+            ipc::settings_set,
+            ipc::key_status,
+            ipc::key_set,
+            ipc::key_delete,
+            ipc::connection_check,
+            ipc::batch_choose_file,
+            ipc::batch_check,
+            ipc::batch_run,
+            ipc::batch_cancel,
+            ipc::batch_export,
+        ])
+        .run(tauri::generate_context!());
+    if let Err(error) = result {
+        eprintln!("Заявка не смогла открыть окно: {error}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,134 @@
+//! What the commands share: the installation's folders, the keyring, the environment read once
+//! at start, the long tasks that may be cancelled, and the batch files checked this session.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use zayavka_engine::draft::EnvironmentOverrides;
+use zayavka_engine::paths::Paths;
+use zayavka_engine::secrets::SecretStore;
+use zayavka_llm::CancellationToken;
+
+use crate::error::CommandError;
+
+/// Where the environment's provider overrides and key come from.
+#[derive(Debug, Clone)]
+pub enum Environment {
+    /// Read from the process's variables at each use, as the command-line tool reads them.
+    Process,
+    /// Fixed values (tests).
+    Fixed(EnvironmentOverrides),
+}
+
+impl Environment {
+    /// The overrides for one run; a run without a model reads none.
+    pub fn overrides(&self, offline: bool) -> Result<EnvironmentOverrides, CommandError> {
+        match self {
+            Environment::Process => EnvironmentOverrides::from_env(offline).map_err(|error| {
+                CommandError::new(
+                    crate::error::ErrorKind::Config,
+                    crate::error::sentence(&error.to_string()),
+                )
+            }),
+            Environment::Fixed(_) if offline => Ok(EnvironmentOverrides::default()),
+            Environment::Fixed(overrides) => Ok(overrides.clone()),
+        }
+    }
+}
+
+/// The state every command receives.
+pub struct AppState {
+    /// The folders.
+    pub paths: Paths,
+    /// The keyring.
+    pub secrets: Arc<dyn SecretStore + Send + Sync>,
+    /// The environment.
+    pub environment: Environment,
+    tasks: Mutex<HashMap<String, CancellationToken>>,
+    batches: Mutex<HashMap<String, PathBuf>>,
+}
+
+impl AppState {
+    /// The state over these folders, this keyring and this environment.
+    pub fn new(
+        paths: Paths,
+        secrets: Arc<dyn SecretStore + Send + Sync>,
+        environment: Environment,
+    ) -> AppState {
+        AppState {
+            paths,
+            secrets,
+            environment,
+            tasks: Mutex::new(HashMap::new()),
+            batches: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Registers a long task; the guard forgets it when the task ends however it ends.
+    pub fn start_task(&self, task_id: &str) -> TaskGuard<'_> {
+        let token = CancellationToken::new();
+        self.tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(task_id.to_owned(), token.clone());
+        TaskGuard {
+            state: self,
+            task_id: task_id.to_owned(),
+            token,
+        }
+    }
+
+    /// Cancels a running task; a task that already ended is not an error.
+    pub fn cancel_task(&self, task_id: &str) {
+        if let Some(token) = self
+            .tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(task_id)
+        {
+            token.cancel();
+        }
+    }
+
+    /// Remembers which file a checked batch came from.
+    pub fn remember_batch(&self, batch_id: &str, path: PathBuf) {
+        self.batches
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(batch_id.to_owned(), path);
+    }
+
+    /// The file a batch was checked from this session.
+    pub fn batch_path(&self, batch_id: &str) -> Option<PathBuf> {
+        self.batches
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(batch_id)
+            .cloned()
+    }
+}
+
+/// A running task's cancellation token; dropping it forgets the task.
+pub struct TaskGuard<'a> {
+    state: &'a AppState,
+    task_id: String,
+    token: CancellationToken,
+}
+
+impl TaskGuard<'_> {
+    /// The token the engine watches.
+    pub fn token(&self) -> &CancellationToken {
+        &self.token
+    }
+}
+
+impl Drop for TaskGuard<'_> {
+    fn drop(&mut self) {
+        self.state
+            .tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.task_id);
+    }
+}

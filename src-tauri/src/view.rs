@@ -1,0 +1,320 @@
+//! The values the page receives, shaped exactly as docs/desktop-ipc.md says, built from the
+//! engine's typed values. Nothing here decides anything: each field is read from the engine.
+
+use serde::Serialize;
+use zayavka_core::{NextStep, Outcome, Request};
+use zayavka_engine::doctor::{Check, CheckStatus};
+use zayavka_engine::drafts::{self, DraftListItem};
+use zayavka_store::{DraftOutcome, StoredDraft};
+
+/// A request as the page renders it: the engine's request with the resident's latest edit.
+#[derive(Debug, Serialize)]
+pub struct RequestView {
+    /// Title, body, sections, item, legal fields and warnings, as the engine serialises them.
+    #[serde(flatten)]
+    pub request: Request,
+    /// The resident's latest edit, if any.
+    pub edited: Option<Edited>,
+}
+
+/// The resident's own text of a request.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Edited {
+    /// The title.
+    pub title: String,
+    /// The body.
+    pub body: String,
+}
+
+/// One field error of refused input.
+#[derive(Debug, Serialize)]
+pub struct FieldError {
+    /// The form field.
+    pub field: String,
+    /// The core's stable code.
+    pub code: &'static str,
+    /// The Russian message.
+    pub message: String,
+}
+
+/// How a draft came out, for the result card or panel.
+#[derive(Debug, Serialize)]
+pub struct DraftResult {
+    /// The stored draft; null when the drafts database could not be used.
+    pub draft_id: Option<i64>,
+    /// `ready`, `needs_user`, `rejected`, `failed`, `invalid_input`, or `pending` for a stored
+    /// draft whose run was interrupted.
+    pub outcome: &'static str,
+    /// The engine's reason code.
+    pub reason: Option<String>,
+    /// What happened and what to do next, in Russian.
+    pub message: String,
+    /// What the resident can do next.
+    pub next_steps: Vec<NextStep>,
+    /// The request, when the outcome is ready.
+    pub request: Option<RequestView>,
+    /// Refused input, field by field.
+    pub errors: Vec<FieldError>,
+    /// What to change, for `needs_user`.
+    pub hints: Vec<String>,
+    /// Whether trying again may help.
+    pub retryable: bool,
+    /// HTTP attempts made.
+    pub attempts: u32,
+    /// Whether a model wrote the description.
+    pub model_used: bool,
+}
+
+impl DraftResult {
+    /// The result of an outcome, for the stored draft `draft_id`.
+    pub fn from_outcome(
+        outcome: &Outcome,
+        draft_id: Option<i64>,
+        attempts: u32,
+        retryable: bool,
+        model_used: bool,
+        edited: Option<Edited>,
+    ) -> DraftResult {
+        let report = outcome.report();
+        DraftResult {
+            draft_id,
+            outcome: outcome.kind(),
+            reason: outcome.reason().map(str::to_owned),
+            message: outcome.message_ru(),
+            next_steps: outcome.next_steps(),
+            request: outcome.request().map(|request| RequestView {
+                request: request.clone(),
+                edited,
+            }),
+            errors: report
+                .errors
+                .into_iter()
+                .map(|error| FieldError {
+                    field: error.field.trim_start_matches('/').to_owned(),
+                    code: error.code,
+                    message: error.message,
+                })
+                .collect(),
+            hints: report.hints,
+            retryable,
+            attempts,
+            model_used,
+        }
+    }
+
+    /// A stored draft as it stands now, shown as its run was.
+    pub fn from_stored(draft: &StoredDraft) -> Result<DraftResult, drafts::DraftsError> {
+        let id = draft.summary.id.get();
+        let attempts = draft.attempts.len() as u32;
+        let edited = draft.versions.last().map(|version| Edited {
+            title: version.title.clone(),
+            body: version.body.clone(),
+        });
+        Ok(match drafts::stored_outcome(draft)? {
+            Some(outcome) => DraftResult::from_outcome(
+                &outcome,
+                Some(id),
+                attempts,
+                draft.retryable.unwrap_or(false),
+                draft.model_used,
+                edited,
+            ),
+            None => DraftResult {
+                draft_id: Some(id),
+                outcome: DraftOutcome::Pending.as_str(),
+                reason: Some("interrupted".to_owned()),
+                message: "Составление этой заявки прервалось: приложение закрылось, пока \
+                          ждало ответа сервиса модели. Текст сохранён — откройте его в форме \
+                          и отправьте снова."
+                    .to_owned(),
+                next_steps: vec![NextStep::Retry],
+                request: None,
+                errors: Vec::new(),
+                hints: Vec::new(),
+                retryable: true,
+                attempts,
+                model_used: draft.model_used,
+            },
+        })
+    }
+}
+
+/// One version of the request text.
+#[derive(Debug, Serialize)]
+pub struct VersionView {
+    /// From 1.
+    pub version: u32,
+    /// `resident`.
+    pub author: String,
+    /// The title.
+    pub title: String,
+    /// The body.
+    pub body: String,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// One HTTP attempt, for «Как получен результат».
+#[derive(Debug, Serialize)]
+pub struct AttemptView {
+    /// Its number.
+    pub number: u32,
+    /// The HTTP status, when an answer arrived.
+    pub status: Option<u16>,
+    /// What went wrong, as a stable code.
+    pub error_kind: Option<String>,
+    /// Why it was retried.
+    pub retry_reason: Option<String>,
+    /// How long it took.
+    pub duration_ms: u64,
+}
+
+/// One message sent to the model.
+#[derive(Debug, Serialize)]
+pub struct MessageView {
+    /// `system`, `user` or `assistant`.
+    pub role: String,
+    /// Exactly what was sent.
+    pub content: String,
+}
+
+/// How a result was reached.
+#[derive(Debug, Serialize)]
+pub struct Explain {
+    /// The model.
+    pub model: Option<String>,
+    /// The provider's host.
+    pub provider_host: Option<String>,
+    /// When the first attempt started, RFC 3339.
+    pub started_at: Option<String>,
+    /// From the first attempt's start to the last one's end.
+    pub duration_ms: Option<u64>,
+    /// Every attempt.
+    pub attempts: Vec<AttemptView>,
+    /// Every message sent, re-asks included.
+    pub messages: Vec<MessageView>,
+    /// The legal decision, one Russian sentence.
+    pub legal_decision: String,
+}
+
+/// A stored draft in full.
+#[derive(Debug, Serialize)]
+pub struct DraftDetail {
+    /// As lists show it.
+    pub summary: DraftListItem,
+    /// As it stands now.
+    pub result: DraftResult,
+    /// The resident's versions, oldest first.
+    pub versions: Vec<VersionView>,
+    /// How it was reached; null when no model was used.
+    pub explain: Option<Explain>,
+}
+
+impl DraftDetail {
+    /// Everything about a stored draft.
+    pub fn of(draft: &StoredDraft) -> Result<DraftDetail, drafts::DraftsError> {
+        let result = DraftResult::from_stored(draft)?;
+        let explain = match drafts::stored_record(draft)? {
+            Some(record) => {
+                let first = record.attempts.first();
+                let started_at = first.and_then(|attempt| {
+                    jiff::Timestamp::from_millisecond(attempt.started_at_unix_ms as i64)
+                        .ok()
+                        .map(|moment| moment.to_string())
+                });
+                let duration_ms = first.zip(record.attempts.last()).map(|(first, last)| {
+                    (last.started_at_unix_ms + last.duration_ms)
+                        .saturating_sub(first.started_at_unix_ms)
+                });
+                let messages = record
+                    .messages
+                    .iter()
+                    .chain(record.responses.iter().flat_map(|response| &response.reask))
+                    .map(|message| MessageView {
+                        role: match message.role {
+                            zayavka_llm::Role::System => "system",
+                            zayavka_llm::Role::User => "user",
+                            zayavka_llm::Role::Assistant => "assistant",
+                        }
+                        .to_owned(),
+                        content: message.content.clone(),
+                    })
+                    .collect();
+                Some(Explain {
+                    model: Some(record.model.clone()),
+                    provider_host: Some(record.provider_host.clone()),
+                    started_at,
+                    duration_ms,
+                    attempts: record
+                        .attempts
+                        .iter()
+                        .map(|attempt| AttemptView {
+                            number: attempt.number,
+                            status: attempt.http_status,
+                            error_kind: attempt.error_kind.map(|kind| kind.as_str().to_owned()),
+                            retry_reason: attempt
+                                .retry_reason
+                                .map(|reason| reason.as_str().into_owned()),
+                            duration_ms: attempt.duration_ms,
+                        })
+                        .collect(),
+                    messages,
+                    legal_decision: drafts::legal_decision_ru(
+                        result.request.as_ref().map(|view| &view.request),
+                    ),
+                })
+            }
+            None => None,
+        };
+        Ok(DraftDetail {
+            summary: DraftListItem::from(&draft.summary),
+            result,
+            versions: draft
+                .versions
+                .iter()
+                .map(|version| VersionView {
+                    version: version.version,
+                    author: version.author.clone(),
+                    title: version.title.clone(),
+                    body: version.body.clone(),
+                    created_at: version.created_at.to_string(),
+                })
+                .collect(),
+            explain,
+        })
+    }
+}
+
+/// One connection check, in the words of the settings screen.
+#[derive(Debug, Serialize)]
+pub struct CheckView {
+    /// The engine's stable name.
+    pub id: &'static str,
+    /// `ok`, `warning` or `problem`.
+    pub status: CheckStatus,
+    /// What was checked, in Russian.
+    pub title: &'static str,
+    /// What was found.
+    pub message: String,
+    /// The most useful next step.
+    pub next_step: Option<NextStep>,
+}
+
+impl From<Check> for CheckView {
+    fn from(check: Check) -> CheckView {
+        CheckView {
+            id: check.name,
+            status: check.status,
+            title: check.title_ru(),
+            next_step: check.next_steps.first().copied(),
+            message: check.message,
+        }
+    }
+}
+
+/// All connection checks.
+#[derive(Debug, Serialize)]
+pub struct DoctorReport {
+    /// In the order they ran.
+    pub checks: Vec<CheckView>,
+}
