@@ -2,6 +2,9 @@
 //!
 //! The first line on standard output is the base URL to configure as the provider; nothing
 //! else is printed there, so a script can read exactly one line and go on.
+//!
+//! With `--status CODE` it plays a failing provider instead: every request is answered with that
+//! status and an OpenAI-style error object (the desktop app's end-to-end tests use it).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,12 +28,17 @@ struct Args {
     #[arg(
         long,
         conflicts_with = "content_file",
-        required_unless_present = "content_file"
+        required_unless_present_any = ["content_file", "status"]
     )]
     content: Option<String>,
     /// A UTF-8 file whose text is the completion's message content.
     #[arg(long)]
     content_file: Option<PathBuf>,
+    /// Answer every request with this HTTP status (400 to 599) and an OpenAI-style error object
+    /// instead of a completion, as a failing provider would.
+    #[arg(long, conflicts_with_all = ["content", "content_file"],
+          value_parser = clap::value_parser!(u16).range(400..=599))]
+    status: Option<u16>,
     /// Exit when standard input closes, so that the stand-in dies with the process that started it.
     #[arg(long)]
     exit_on_stdin_close: bool,
@@ -38,19 +46,13 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let content = match (args.content, args.content_file) {
-        (Some(content), _) => content,
-        (None, Some(path)) => match std::fs::read_to_string(&path) {
-            Ok(content) => content,
-            Err(error) => {
-                eprintln!("zayavka-standin: cannot read {}: {error}", path.display());
-                return ExitCode::from(2);
-            }
-        },
-        (None, None) => unreachable!("clap requires --content or --content-file"),
+    let mut reply = match reply_for(&args) {
+        Ok(reply) => reply,
+        Err(message) => {
+            eprintln!("zayavka-standin: {message}");
+            return ExitCode::from(2);
+        }
     };
-
-    let mut reply = Reply::completion(&content);
     if args.delay_ms > 0 {
         reply = reply.delayed(Duration::from_millis(args.delay_ms));
     }
@@ -80,6 +82,27 @@ fn main() -> ExitCode {
     }
     drop(stand_in);
     ExitCode::SUCCESS
+}
+
+/// The one reply the arguments ask for: an error with `--status`, otherwise a completion.
+fn reply_for(args: &Args) -> Result<Reply, String> {
+    if let Some(status) = args.status {
+        return Ok(Reply::json(
+            status,
+            serde_json::json!({"error": {
+                "message": "the stand-in was started with --status",
+                "type": "server_error",
+                "code": status,
+            }}),
+        ));
+    }
+    let content = match (&args.content, &args.content_file) {
+        (Some(content), _) => content.clone(),
+        (None, Some(path)) => std::fs::read_to_string(path)
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))?,
+        (None, None) => unreachable!("clap requires --content, --content-file or --status"),
+    };
+    Ok(Reply::completion(&content))
 }
 
 /// Blocks until Ctrl-C, SIGTERM or, when asked, the end of standard input.
@@ -121,4 +144,50 @@ async fn terminate() -> std::io::Result<()> {
 async fn terminate() -> std::io::Result<()> {
     // Windows has no SIGTERM; Ctrl-C and the end of standard input cover it there.
     std::future::pending().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(arguments: &[&str]) -> Result<Args, clap::Error> {
+        Args::try_parse_from(std::iter::once("zayavka-standin").chain(arguments.iter().copied()))
+    }
+
+    #[test]
+    fn status_answers_an_error_object_instead_of_a_completion() {
+        let reply = reply_for(&parse(&["--status", "503"]).unwrap()).unwrap();
+        let Reply::Http { status, body, .. } = reply else {
+            panic!("expected a plain HTTP reply, got {reply:?}");
+        };
+        assert_eq!(status, 503);
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(body["error"]["code"], 503);
+        assert_eq!(body["error"]["type"], "server_error");
+    }
+
+    #[test]
+    fn status_takes_only_error_codes_and_no_content() {
+        assert!(parse(&["--status", "200"]).is_err());
+        assert!(parse(&["--status", "600"]).is_err());
+        assert!(parse(&["--status", "500", "--content", "{}"]).is_err());
+        assert!(parse(&[]).is_err(), "some reply must be chosen");
+    }
+
+    #[test]
+    fn content_is_served_as_a_completion() {
+        let reply = reply_for(&parse(&["--content", "{\"outcome\":\"draft\"}"]).unwrap()).unwrap();
+        assert_eq!(reply, Reply::completion("{\"outcome\":\"draft\"}"));
+    }
+
+    #[test]
+    fn an_unreadable_content_file_is_reported_with_its_path() {
+        let missing = std::env::temp_dir().join("zayavka-standin-no-such-file.json");
+        let args = parse(&["--content-file", missing.to_str().unwrap()]).unwrap();
+        let message = reply_for(&args).unwrap_err();
+        assert!(
+            message.contains("zayavka-standin-no-such-file.json"),
+            "{message}"
+        );
+    }
 }
