@@ -1,0 +1,5 @@
+//! Tauri's build step: embeds the config and the one-line page.
+
+fn main() {
+    tauri_build::build();
+}
