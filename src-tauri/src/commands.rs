@@ -476,6 +476,19 @@ pub fn settings_set(
     }
     let file = state.paths.config_file();
     let dotted = if key == "active_profile" {
+        // «Свой сервер» is a preset on the screen but not a built-in profile: choosing it
+        // makes a profile of that kind, whose address the resident then gives.
+        let custom = ProviderKind::Custom.as_str();
+        if value == custom
+            && !Config::load(&file)?
+                .profiles
+                .keys()
+                .any(|p| p.as_str() == custom)
+        {
+            config::set_value(&file, &format!("profiles.{custom}.kind"), custom).map_err(
+                |error| CommandError::new(ErrorKind::InvalidSetting, sentence(&error.message_ru())),
+            )?;
+        }
         key.to_owned()
     } else {
         let config = Config::load(&file)?;

@@ -1,0 +1,575 @@
+//! Every command of the desktop app against a temporary `ZAYAVKA_HOME` and the stand-in
+//! provider on 127.0.0.1: what the page receives, exactly as docs/desktop-ipc.md says.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use zayavka_core::RawInput;
+use zayavka_desktop::commands::{self, ListFilter, SaveFormat};
+use zayavka_desktop::error::ErrorKind;
+use zayavka_desktop::state::{AppState, Environment};
+use zayavka_engine::config;
+use zayavka_engine::draft::EnvironmentOverrides;
+use zayavka_engine::paths::Paths;
+use zayavka_engine::secrets::MemoryStore;
+use zayavka_standin::{Reply, Script, StandIn};
+
+const LIGHTING: &str = "common_area_premises_lighting";
+const DESCRIPTION: &str = "В подъезде неделю не горит свет на лестнице между третьим и \
+                           четвёртым этажами.";
+const CANARY_KEY: &str = "sk-canary-desktop-0123456789abcdefghijklmnop";
+
+fn valid_draft() -> Value {
+    json!({
+        "outcome": "draft",
+        "title": "Не работает освещение на лестнице",
+        "problem": "На лестнице между третьим и четвёртым этажами неделю не горит свет",
+        "circumstances": null,
+        "impact": "В темноте на лестнице плохо видно ступени",
+        "verification": "Причину нужно установить при осмотре",
+        "subject": {"kind": LIGHTING, "evidence": [
+            {"source_field": "description", "quote": "неделю не горит свет на лестнице"}
+        ]},
+        "warnings": []
+    })
+}
+
+fn ok() -> Reply {
+    Reply::completion(&valid_draft().to_string())
+}
+
+/// An installation in a temporary folder whose provider is the stand-in.
+struct App {
+    home: tempfile::TempDir,
+    state: AppState,
+    stand_in: Option<StandIn>,
+}
+
+impl App {
+    fn with(script: Script) -> App {
+        let stand_in = StandIn::start(script);
+        let app = App::without_provider();
+        app.set("profiles.custom.kind", "custom");
+        app.set("profiles.custom.base_url", &stand_in.base_url());
+        app.set("profiles.custom.model", "stand-in-model");
+        app.set("profiles.custom.attempts", "1");
+        app.set("active_profile", "custom");
+        App {
+            stand_in: Some(stand_in),
+            ..app
+        }
+    }
+
+    fn without_provider() -> App {
+        App::with_secrets(MemoryStore::new())
+    }
+
+    fn with_secrets(secrets: MemoryStore) -> App {
+        let home = tempfile::tempdir().unwrap();
+        let state = AppState::new(
+            Paths::under(home.path()),
+            Arc::new(secrets),
+            Environment::Fixed(EnvironmentOverrides::default()),
+        );
+        App {
+            home,
+            state,
+            stand_in: None,
+        }
+    }
+
+    fn set(&self, key: &str, value: &str) {
+        config::set_value(&self.state.paths.config_file(), key, value).unwrap();
+    }
+
+    fn requests(&self) -> usize {
+        self.stand_in.as_ref().map_or(0, StandIn::request_count)
+    }
+
+    fn draft(&self, input: RawInput) -> Value {
+        let result = commands::draft_run(&self.state, input, "task-1", false, &|_| {}).unwrap();
+        serde_json::to_value(result).unwrap()
+    }
+}
+
+fn typed(subject: Option<&str>) -> RawInput {
+    RawInput {
+        description: Some(DESCRIPTION.to_owned()),
+        location: None,
+        consequences: None,
+        desired_actions: Some("Прошу: заменить лампы на лестнице".to_owned()),
+        confirmed_subject: subject.map(str::to_owned),
+    }
+}
+
+fn keys(value: &Value) -> Vec<&str> {
+    let mut keys: Vec<&str> = value
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    keys
+}
+
+fn error_json(error: zayavka_desktop::error::CommandError) -> Value {
+    serde_json::to_value(error).unwrap()
+}
+
+#[test]
+fn a_confirmed_subject_gives_a_request_with_its_legal_module() {
+    let app = App::with(Script::always(ok()));
+    let progress = Mutex::new(Vec::new());
+    let result = commands::draft_run(&app.state, typed(Some(LIGHTING)), "t", false, &|p| {
+        progress.lock().unwrap().push(p);
+    })
+    .unwrap();
+    let result = serde_json::to_value(result).unwrap();
+    assert_eq!(
+        keys(&result),
+        [
+            "attempts",
+            "draft_id",
+            "errors",
+            "hints",
+            "message",
+            "model_used",
+            "next_steps",
+            "outcome",
+            "reason",
+            "request",
+            "retryable"
+        ]
+    );
+    assert_eq!(result["outcome"], "ready");
+    assert_eq!(result["model_used"], true);
+    assert_eq!(result["next_steps"], json!([]));
+    let request = &result["request"];
+    assert_eq!(request["subject_module"], LIGHTING);
+    assert_eq!(request["legal_omission"], Value::Null);
+    assert_eq!(request["edited"], Value::Null);
+    assert_eq!(request["item"]["source"], "resident_request");
+    assert!(
+        request["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["module"] == LIGHTING && s["source"] == "legal_catalogue")
+    );
+    assert_eq!(progress.lock().unwrap()[0].state, "sending");
+    // The draft is stored and found again.
+    let id = result["draft_id"].as_i64().unwrap();
+    let listed = commands::drafts_list(&app.state, ListFilter::default()).unwrap();
+    assert_eq!(listed[0].id, id);
+}
+
+#[test]
+fn an_unconfirmed_subject_is_confirmed_later_without_a_new_model_call() {
+    let app = App::with(Script::always(ok()));
+    let first = app.draft(typed(None));
+    assert_eq!(first["request"]["legal_omission"], "not_confirmed");
+    assert_eq!(first["next_steps"], json!(["confirm_subject"]));
+    let id = first["draft_id"].as_i64().unwrap();
+    assert_eq!(app.requests(), 1);
+
+    let again = commands::draft_reassemble(&app.state, id, LIGHTING).unwrap();
+    let again = serde_json::to_value(again).unwrap();
+    assert_eq!(again["draft_id"], id);
+    assert_eq!(again["request"]["subject_module"], LIGHTING);
+    assert_eq!(again["next_steps"], json!([]));
+    assert_eq!(app.requests(), 1, "no new model call");
+    // The stored draft now holds the confirmation, and replays identically by id.
+    let detail = serde_json::to_value(commands::draft_open(&app.state, id).unwrap()).unwrap();
+    assert_eq!(detail["summary"]["input"]["confirmed_subject"], LIGHTING);
+    assert_eq!(detail["summary"]["subject_module"], LIGHTING);
+    let store = zayavka_engine::drafts::open_store(&app.state.paths).unwrap();
+    let replay =
+        zayavka_engine::drafts::replay_stored(&store, zayavka_store::DraftId::new(id)).unwrap();
+    assert!(replay.identical);
+
+    let wrong = commands::draft_reassemble(&app.state, id, "no_such_subject").unwrap_err();
+    assert_eq!(wrong.kind, ErrorKind::InvalidArgument);
+}
+
+#[test]
+fn an_offline_draft_cannot_be_reassembled() {
+    let app = App::without_provider();
+    let result = commands::draft_run(&app.state, typed(None), "t", true, &|_| {}).unwrap();
+    assert_eq!(result.outcome, "ready");
+    assert!(!result.model_used);
+    let error =
+        commands::draft_reassemble(&app.state, result.draft_id.unwrap(), LIGHTING).unwrap_err();
+    assert_eq!(error.kind, ErrorKind::NotReassemblable);
+}
+
+#[test]
+fn an_input_error_names_its_field() {
+    let app = App::with(Script::always(ok()));
+    let mut input = typed(None);
+    input.description = Some("Свет".to_owned());
+    let result = app.draft(input);
+    assert_eq!(result["outcome"], "invalid_input");
+    assert_eq!(result["errors"][0]["field"], "description");
+    assert_eq!(result["errors"][0]["code"], "too_short");
+    assert!(
+        result["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("слишком короткое")
+    );
+    assert_eq!(app.requests(), 0, "nothing is sent");
+}
+
+#[test]
+fn a_provider_failure_is_technical_and_retryable() {
+    let app = App::with(Script::always(Reply::status(503, "overloaded")));
+    let result = app.draft(typed(None));
+    assert_eq!(result["outcome"], "failed");
+    assert_eq!(result["retryable"], true);
+    let message = result["message"].as_str().unwrap();
+    assert!(message.contains("техническая неудача"), "{message}");
+    assert!(!message.contains("zayavka "), "{message}");
+    assert!(
+        result["next_steps"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("retry"))
+    );
+    // The failed draft is kept, with its input.
+    let detail = commands::draft_open(&app.state, result["draft_id"].as_i64().unwrap()).unwrap();
+    let detail = serde_json::to_value(detail).unwrap();
+    assert_eq!(detail["result"]["outcome"], "failed");
+    assert_eq!(detail["summary"]["input"]["description"], DESCRIPTION);
+}
+
+#[test]
+fn a_slow_call_is_cancelled() {
+    let app = Arc::new(App::with(Script::always(
+        ok().delayed(Duration::from_secs(20)),
+    )));
+    let runner = {
+        let app = Arc::clone(&app);
+        std::thread::spawn(move || {
+            commands::draft_run(&app.state, typed(None), "slow", false, &|_| {}).unwrap()
+        })
+    };
+    let started = std::time::Instant::now();
+    while app.requests() == 0 && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    app.state.cancel_task("slow");
+    let result = runner.join().unwrap();
+    assert_eq!(result.outcome, "failed");
+    assert_eq!(result.reason.as_deref(), Some("cancelled"));
+    // Cancelling a task that has ended is not an error.
+    app.state.cancel_task("slow");
+}
+
+#[test]
+fn the_form_is_kept_and_restored() {
+    let app = App::without_provider();
+    assert_eq!(commands::input_restore(&app.state).unwrap(), None);
+    let mut input = typed(Some(LIGHTING));
+    input.location = Some("Подъезд 2\u{200b}".to_owned());
+    commands::input_autosave(&app.state, &input).unwrap();
+    assert_eq!(commands::input_restore(&app.state).unwrap(), Some(input));
+}
+
+#[test]
+fn drafts_are_listed_searched_opened_edited_and_deleted() {
+    let app = App::with(Script::always(ok()));
+    let id = app.draft(typed(Some(LIGHTING)))["draft_id"]
+        .as_i64()
+        .unwrap();
+    let offline = commands::draft_run(&app.state, typed(None), "o", true, &|_| {}).unwrap();
+
+    let ready = commands::drafts_list(
+        &app.state,
+        ListFilter {
+            outcome: Some("ready".to_owned()),
+            subject: Some(LIGHTING.to_owned()),
+            ..ListFilter::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(ready.iter().map(|d| d.id).collect::<Vec<_>>(), [id]);
+    let bad = commands::drafts_list(
+        &app.state,
+        ListFilter {
+            outcome: Some("sideways".to_owned()),
+            ..ListFilter::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(error_json(bad)["kind"], "invalid_argument");
+
+    let found = commands::drafts_search(&app.state, "лестниц").unwrap();
+    assert_eq!(found.len(), 2);
+    assert!(
+        commands::drafts_search(&app.state, "флюгер")
+            .unwrap()
+            .is_empty()
+    );
+
+    let detail = serde_json::to_value(commands::draft_open(&app.state, id).unwrap()).unwrap();
+    assert_eq!(keys(&detail), ["explain", "result", "summary", "versions"]);
+    let explain = &detail["explain"];
+    assert_eq!(explain["model"], "stand-in-model");
+    assert_eq!(explain["provider_host"], "127.0.0.1");
+    assert_eq!(explain["attempts"][0]["status"], 200);
+    assert_eq!(explain["messages"][0]["role"], "system");
+    assert!(
+        explain["legal_decision"]
+            .as_str()
+            .unwrap()
+            .contains("добавлен")
+    );
+    let offline_detail = commands::draft_open(&app.state, offline.draft_id.unwrap()).unwrap();
+    assert!(offline_detail.explain.is_none());
+
+    let edited = commands::draft_edit(&app.state, id, "Мой заголовок", "Мой текст.").unwrap();
+    let edited = serde_json::to_value(edited).unwrap();
+    assert_eq!(
+        edited["result"]["request"]["edited"],
+        json!({"title": "Мой заголовок", "body": "Мой текст."})
+    );
+    assert_eq!(edited["versions"][0]["author"], "resident");
+    let empty = commands::draft_edit(&app.state, id, " ", "").unwrap_err();
+    assert_eq!(empty.kind, ErrorKind::EmptyEdit);
+
+    commands::draft_delete(&app.state, id).unwrap();
+    let gone = commands::draft_open(&app.state, id).unwrap_err();
+    assert_eq!(gone.kind, ErrorKind::NotFound);
+    assert_eq!(
+        gone.message,
+        format!("Черновика с номером {id} нет: проверьте номер в списке черновиков.")
+    );
+}
+
+#[test]
+fn a_draft_is_saved_as_text_whole() {
+    let app = App::with(Script::always(ok()));
+    let id = app.draft(typed(Some(LIGHTING)))["draft_id"]
+        .as_i64()
+        .unwrap();
+    let (name, text) = commands::draft_save_prepare(&app.state, id, SaveFormat::Txt).unwrap();
+    assert_eq!(name, format!("Заявка-{id}.txt"));
+    assert!(text.starts_with("Не работает освещение на лестнице\n\n"));
+    let path = app.home.path().join("out.txt");
+    commands::write_document(&path, &text).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{text}\n"));
+
+    let pdf = commands::draft_save_prepare(&app.state, id, SaveFormat::Pdf).unwrap_err();
+    assert_eq!(pdf.kind, ErrorKind::FormatUnavailable);
+
+    let missing = app.home.path().join("no/such/folder/out.txt");
+    let error = commands::write_document(&missing, &text).unwrap_err();
+    assert_eq!(error.kind, ErrorKind::Write);
+    assert!(
+        error.message.starts_with("Не удалось сохранить файл"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn settings_choose_a_preset_and_refuse_bad_values() {
+    let app = App::without_provider();
+    let fresh = serde_json::to_value(commands::settings_get(&app.state).unwrap()).unwrap();
+    assert_eq!(fresh["active_profile"], Value::Null);
+    assert_eq!(fresh["effective"], Value::Null);
+    assert_eq!(fresh["presets"].as_array().unwrap().len(), 6);
+    for preset in fresh["presets"].as_array().unwrap() {
+        assert!(!preset["privacy_note"].as_str().unwrap().is_empty());
+        assert!(!preset["cost_note"].as_str().unwrap().is_empty());
+    }
+
+    let refused = commands::settings_set(&app.state, "model", "x").unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::InvalidSetting);
+    let unknown = commands::settings_set(&app.state, "api_key", "x").unwrap_err();
+    assert_eq!(unknown.kind, ErrorKind::InvalidArgument);
+
+    let ollama = commands::settings_set(&app.state, "active_profile", "ollama").unwrap();
+    let ollama = serde_json::to_value(ollama).unwrap();
+    assert_eq!(ollama["active_profile"], "ollama");
+    assert_eq!(ollama["effective"]["base_url"], "http://127.0.0.1:11434/v1");
+    assert_eq!(ollama["effective"]["schema_mode"], "json_object");
+
+    let model = commands::settings_set(&app.state, "model", "llama3.1:8b").unwrap();
+    assert_eq!(model.effective.unwrap().model, "llama3.1:8b");
+    let url = commands::settings_set(&app.state, "base_url", "not a url").unwrap_err();
+    assert_eq!(url.kind, ErrorKind::InvalidSetting);
+    assert!(!url.message.is_empty());
+
+    let custom = commands::settings_set(&app.state, "active_profile", "custom").unwrap();
+    assert!(custom.effective.is_none());
+    assert!(custom.problem.is_some(), "a custom server needs an address");
+}
+
+#[test]
+fn the_key_is_set_replaced_and_deleted_and_never_comes_back() {
+    let app = App::without_provider();
+    commands::settings_set(&app.state, "active_profile", "openai").unwrap();
+    let none = commands::key_status(&app.state).unwrap();
+    assert!(!none.stored);
+    let set = commands::key_set(&app.state, CANARY_KEY).unwrap();
+    let json = serde_json::to_string(&set).unwrap();
+    assert_eq!(
+        json,
+        r#"{"profile":"openai","stored":true,"source":"keyring","keyring_available":true}"#
+    );
+    let settings = serde_json::to_string(&commands::settings_get(&app.state).unwrap()).unwrap();
+    assert!(!settings.contains(CANARY_KEY));
+    assert!(settings.contains(r#""stored":true"#));
+    let bad = commands::key_set(&app.state, "sk key with spaces").unwrap_err();
+    assert_eq!(bad.kind, ErrorKind::Key);
+    assert!(!bad.message.contains("sk key"), "{}", bad.message);
+    let deleted = commands::key_delete(&app.state).unwrap();
+    assert!(!deleted.stored);
+    assert_eq!(deleted.source, None);
+}
+
+#[test]
+fn an_unreachable_keyring_is_said_plainly() {
+    let app = App::with_secrets(MemoryStore::unavailable());
+    let status = commands::key_status(&app.state).unwrap();
+    assert!(!status.keyring_available);
+    let error = commands::key_set(&app.state, CANARY_KEY).unwrap_err();
+    assert_eq!(error.kind, ErrorKind::Key);
+}
+
+#[test]
+fn the_connection_check_speaks_in_titles() {
+    let app = App::with(Script::always(ok()));
+    let report = serde_json::to_value(commands::connection_check(&app.state).unwrap()).unwrap();
+    let checks = report["checks"].as_array().unwrap();
+    assert!(checks.len() >= 4);
+    for check in checks {
+        assert_eq!(
+            keys(check),
+            ["id", "message", "next_step", "status", "title"]
+        );
+        assert_ne!(check["title"], "Проверка", "{check}");
+    }
+    assert!(
+        checks
+            .iter()
+            .any(|c| c["id"] == "provider" && c["status"] == "ok")
+    );
+}
+
+#[test]
+fn a_batch_is_checked_run_resumed_and_exported() {
+    let app = App::with(Script::always(ok()));
+    let file = app.home.path().join("заявки.csv");
+    std::fs::write(
+        &file,
+        format!(
+            "Описание;Место\n{DESCRIPTION};Подъезд 1\nСвет;Подъезд 2\n{DESCRIPTION} Второй раз.;Подъезд 3\n"
+        ),
+    )
+    .unwrap();
+    let not_checked = commands::batch_run(&app.state, &"0".repeat(64), "b", &|_| {}).unwrap_err();
+    assert_eq!(not_checked.kind, ErrorKind::BatchNotChecked);
+
+    let check = serde_json::to_value(commands::batch_check(&app.state, &file).unwrap()).unwrap();
+    assert_eq!(check["rows"], 3);
+    assert_eq!(check["valid"], 2);
+    assert_eq!(check["already_done"], 0);
+    assert_eq!(
+        check["invalid"][0]["row"], 3,
+        "numbered as the spreadsheet shows it"
+    );
+    assert_eq!(check["invalid"][0]["errors"][0]["field"], "description");
+    let batch_id = check["batch_id"].as_str().unwrap().to_owned();
+
+    let seen = Mutex::new(Vec::new());
+    let summary = commands::batch_run(&app.state, &batch_id, "b", &|p| {
+        seen.lock().unwrap().push(p)
+    })
+    .unwrap();
+    let summary = serde_json::to_value(summary).unwrap();
+    assert_eq!(summary["done"], 2);
+    assert_eq!(summary["total"], 2);
+    assert_eq!(summary["ready"], 2);
+    assert_eq!(summary["failed"], 0);
+    assert_eq!(summary["batch_id"], batch_id);
+    assert_eq!(seen.lock().unwrap().last().unwrap().done, 2);
+    assert_eq!(app.requests(), 2);
+
+    let again = commands::batch_check(&app.state, &file).unwrap();
+    assert_eq!(again.already_done, 2);
+    let resumed = commands::batch_run(&app.state, &batch_id, "b2", &|_| {}).unwrap();
+    assert_eq!(resumed.progress.total, 0);
+    assert_eq!(app.requests(), 2, "nothing is sent twice");
+
+    let rows = commands::drafts_list(
+        &app.state,
+        ListFilter {
+            batch_id: Some(batch_id.clone()),
+            ..ListFilter::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(rows.len(), 2);
+
+    let out = app.home.path().join("выгрузка");
+    std::fs::create_dir(&out).unwrap();
+    let format = commands::export_format("csv").unwrap();
+    commands::batch_export(&app.state, &batch_id, format, &out).unwrap();
+    assert!(std::fs::read_dir(&out).unwrap().count() >= 1);
+    assert_eq!(
+        commands::export_format("pdf").unwrap_err().kind,
+        ErrorKind::InvalidArgument
+    );
+
+    // A file changed after its check is checked again before anything is sent.
+    std::fs::write(&file, format!("Описание\n{DESCRIPTION} Изменено.\n")).unwrap();
+    let changed = commands::batch_run(&app.state, &batch_id, "b3", &|_| {}).unwrap_err();
+    assert_eq!(changed.kind, ErrorKind::BatchNotChecked);
+}
+
+#[test]
+fn the_key_never_reaches_a_file_of_the_data_folder() {
+    let secrets = MemoryStore::new();
+    let app = {
+        let stand_in = StandIn::start(Script::always(ok()));
+        let app = App::with_secrets(secrets);
+        app.set("active_profile", "openrouter");
+        app.set("profiles.openrouter.base_url", &stand_in.base_url());
+        App {
+            stand_in: Some(stand_in),
+            ..app
+        }
+    };
+    commands::key_set(&app.state, CANARY_KEY).unwrap();
+    let result = app.draft(typed(Some(LIGHTING)));
+    assert_eq!(result["outcome"], "ready", "{result}");
+    let sent = app.stand_in.as_ref().unwrap().requests();
+    assert_eq!(
+        sent[0].header("authorization"),
+        Some(format!("Bearer {CANARY_KEY}").as_str())
+    );
+    let detail = commands::draft_open(&app.state, result["draft_id"].as_i64().unwrap()).unwrap();
+    assert!(!serde_json::to_string(&detail).unwrap().contains(CANARY_KEY));
+    for entry in walk(app.home.path()) {
+        let bytes = std::fs::read(&entry).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains(CANARY_KEY), "{}", entry.display());
+    }
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
