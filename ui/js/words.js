@@ -47,6 +47,7 @@ export const OUTCOME_LABELS = {
   rejected: 'Не составлена',
   failed: 'Техническая неудача',
   invalid_input: 'Нужно исправить поля',
+  pending: 'Прервана',
 };
 
 /** The legend of provenance markers, keyed by section `source` and item `source`. */
@@ -94,6 +95,7 @@ export const PANEL_HEADINGS = {
   rejected: 'Черновик не показан',
   failed: 'Не удалось составить заявку',
   invalid_input: 'Проверьте поля формы',
+  pending: 'Составление прервалось',
 };
 
 export const PROGRESS_STATES = {

@@ -50,6 +50,12 @@ pub enum FormError {
         #[source]
         source: std::io::Error,
     },
+    /// The form holds more text than is kept (several megabytes: a paste gone wrong).
+    #[error(
+        "в форме слишком много текста, чтобы его сохранить (больше 4 МБ); сохранена прошлая \
+         версия. Удалите лишнее из полей формы"
+    )]
+    TooLarge,
     /// The file is there but does not hold a form; it was moved aside to `kept`.
     #[error(
         "сохранённый текст формы повреждён, поэтому форма открыта пустой. Файл не удалён: он \
@@ -87,6 +93,10 @@ pub fn save(paths: &Paths, input: &RawInput) -> Result<(), FormError> {
     };
     crate::draft::private_dir(dir).map_err(fail)?;
     let json = serde_json::to_string_pretty(input).expect("a raw input serialises");
+    if json.len() as u64 > FORM_MAX_BYTES {
+        // Kept, it would not read back; the last text that fits stays kept instead.
+        return Err(FormError::TooLarge);
+    }
     let mut file = tempfile::Builder::new()
         .prefix(".form-")
         .suffix(".tmp")
@@ -241,6 +251,22 @@ mod tests {
         save(&paths, &typed("Новый текст")).unwrap();
         assert!(kept.exists());
         assert_eq!(restore(&paths).unwrap(), Some(typed("Новый текст")));
+    }
+
+    #[test]
+    fn a_form_too_large_to_read_back_is_not_kept_over_the_last_one() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        save(&paths, &typed("Было")).unwrap();
+        let huge = "я".repeat(FORM_MAX_BYTES as usize / 2 + 1);
+        let error = save(&paths, &typed(&huge)).unwrap_err();
+        assert!(matches!(error, FormError::TooLarge));
+        assert!(
+            error
+                .message_ru()
+                .starts_with("В форме слишком много текста")
+        );
+        assert_eq!(restore(&paths).unwrap(), Some(typed("Было")));
     }
 
     #[test]
