@@ -4,7 +4,7 @@
 //! The same [`fold`] is applied to what is indexed and to what is searched, so the index never
 //! depends on the tokenizer's own diacritics removal (which would also turn «й» into «и»).
 
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::DraftId;
@@ -22,6 +22,32 @@ pub fn fold(text: &str) -> String {
         .collect()
 }
 
+/// A search that matches at most this many drafts returns them best first (bm25); one that
+/// matches more returns them newest first. Ranking costs a few microseconds per match, so a
+/// word in every one of 100,000 drafts would take far longer than the 30 ms a search may take,
+/// and among that many matches of a common word bm25 tells little apart (ADR 9).
+pub const RANK_WINDOW: u32 = 1_000;
+
+/// A word that begins more indexed words than this is searched as an FTS5 prefix term rather
+/// than as the list of the words it begins.
+const MAX_EXPANSION: usize = 64;
+
+/// The words of what a resident typed, folded, split as the `unicode61` tokenizer splits: on
+/// everything that is not a letter, a digit or a mark.
+pub(crate) fn words(text: &str) -> Vec<String> {
+    fold(text)
+        .split(|c: char| !is_token_char(c))
+        .filter(|term| !term.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// An FTS5 string: quoted, with its quotes doubled, so that no character of it, nor a word such
+/// as `NEAR`, `OR` or `NOT`, acts as FTS5 syntax.
+fn quoted(term: &str) -> String {
+    format!("\"{}\"", term.replace('"', "\"\""))
+}
+
 /// Builds the FTS5 query for what a resident typed: every word must occur, each as the
 /// beginning of a word, or `None` when nothing searchable is left.
 ///
@@ -29,17 +55,63 @@ pub fn fold(text: &str) -> String {
 /// as `NEAR`, `OR` or `NOT`, can act as FTS5 syntax. Words are split as the `unicode61`
 /// tokenizer splits them: on everything that is not a letter, a digit or a mark.
 pub fn match_query(text: &str) -> Option<String> {
-    let folded = fold(text);
-    let terms: Vec<String> = folded
-        .split(|c: char| !is_token_char(c))
-        .filter(|term| !term.is_empty())
-        .map(|term| format!("\"{}\"*", term.replace('"', "\"\"")))
+    let terms: Vec<String> = words(text)
+        .iter()
+        .map(|word| format!("{}*", quoted(word)))
         .collect();
     if terms.is_empty() {
         None
     } else {
         Some(terms.join(" "))
     }
+}
+
+/// The same query as [`match_query`], with each word's prefix term replaced by the indexed words
+/// it begins, joined by `OR` (`("подъезд" OR "подъезде" OR …)`), read from the index's
+/// vocabulary.
+///
+/// Both match the same drafts, but FTS5 answers a prefix term by merging the lists of every
+/// word it begins before it returns the first row, which over a word in every one of 100,000
+/// drafts takes longer than the whole search may. An `OR` of plain terms is read lazily, so the
+/// newest matches come at once. A word that begins no indexed word, or more than
+/// [`MAX_EXPANSION`], keeps its prefix term.
+pub(crate) fn expanded_query(conn: &Connection, text: &str) -> Result<Option<String>, StoreError> {
+    let words = words(text);
+    if words.is_empty() {
+        return Ok(None);
+    }
+    let mut vocabulary = conn.prepare_cached(
+        "SELECT term FROM temp.draft_search_vocab WHERE term >= ?1 AND term < ?1 || char(1114111)
+         ORDER BY term LIMIT ?2",
+    )?;
+    let mut groups = Vec::with_capacity(words.len());
+    for word in &words {
+        let mut terms = Vec::new();
+        let mut rows = vocabulary.query(params![word, MAX_EXPANSION as i64 + 1])?;
+        while let Some(row) = rows.next()? {
+            let term: String = row.get(0)?;
+            if !term.starts_with(word.as_str()) {
+                break;
+            }
+            terms.push(quoted(&term));
+        }
+        groups.push(if terms.is_empty() || terms.len() > MAX_EXPANSION {
+            format!("{}*", quoted(word))
+        } else {
+            format!("({})", terms.join(" OR "))
+        });
+    }
+    Ok(Some(groups.join(" AND ")))
+}
+
+/// Makes the connection's view of the index's vocabulary (a temporary table, so the schema
+/// does not change), which [`expanded_query`] reads.
+pub(crate) fn create_vocabulary(conn: &Connection) -> Result<(), StoreError> {
+    conn.execute_batch(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.draft_search_vocab
+             USING fts5vocab(main, draft_search, 'row');",
+    )?;
+    Ok(())
 }
 
 fn is_token_char(c: char) -> bool {
@@ -162,7 +234,80 @@ mod tests {
         conn
     }
 
+    /// A table named as the store's, with its vocabulary, holding `rows` folded as the store
+    /// folds them.
+    fn store_table(rows: &[&str]) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE VIRTUAL TABLE draft_search USING fts5(
+                 description, tokenize = 'unicode61 remove_diacritics 0');",
+        )
+        .unwrap();
+        create_vocabulary(&conn).unwrap();
+        for row in rows {
+            conn.execute(
+                "INSERT INTO draft_search (description) VALUES (?1)",
+                [fold(row)],
+            )
+            .unwrap();
+        }
+        conn
+    }
+
+    fn matches(conn: &Connection, query: &str) -> Vec<i64> {
+        conn.prepare("SELECT rowid FROM draft_search WHERE draft_search MATCH ?1 ORDER BY rowid")
+            .unwrap()
+            .query_map([query], |row| row.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn expanded_queries_list_the_words_a_word_begins() {
+        let conn = store_table(&["в подъезде темно", "подъезд закрыт", "подъём"]);
+        let query = expanded_query(&conn, "Подъезд").unwrap().unwrap();
+        assert_eq!(query, "(\"подъезд\" OR \"подъезде\")");
+        assert_eq!(matches(&conn, &query), [1, 2]);
+        // Every word must occur; a word that begins nothing indexed keeps its prefix term.
+        let query = expanded_query(&conn, "подъ ТЕМ лифт").unwrap().unwrap();
+        assert_eq!(
+            query,
+            "(\"подъезд\" OR \"подъезде\" OR \"подъем\") AND (\"темно\") AND \"лифт\"*"
+        );
+        assert!(matches(&conn, &query).is_empty());
+        assert_eq!(expanded_query(&conn, " *() ").unwrap(), None);
+    }
+
+    #[test]
+    fn a_word_beginning_too_many_words_stays_a_prefix_term() {
+        let words: Vec<String> = (0..=MAX_EXPANSION).map(|n| format!("слово{n}")).collect();
+        let rows: Vec<&str> = words.iter().map(String::as_str).collect();
+        let conn = store_table(&rows);
+        let query = expanded_query(&conn, "слово").unwrap().unwrap();
+        assert_eq!(query, "\"слово\"*");
+        assert_eq!(matches(&conn, &query).len(), MAX_EXPANSION + 1);
+        // One word fewer is listed.
+        let query = expanded_query(&conn, "слово1").unwrap().unwrap();
+        assert!(query.starts_with("(\"слово1\" OR \"слово10\""), "{query}");
+        assert_eq!(matches(&conn, &query), matches(&conn, "\"слово1\"*"));
+    }
+
     proptest! {
+        #[test]
+        fn expanded_queries_are_never_an_sql_error_and_match_as_prefixes(
+            text in "[\"*()\\-:^+{}\\[\\], .a-zа-яё]{0,40}|(NEAR|OR|AND|NOT|\\*|\"| )*"
+        ) {
+            let conn = store_table(&[
+                "кабель near щитка or-провод \"оголен\" (опасно) - срочно*",
+                "a b c ab abc and or not near",
+            ]);
+            if let Some(query) = expanded_query(&conn, &text).unwrap() {
+                let plain = match_query(&text).unwrap();
+                prop_assert_eq!(matches(&conn, &query), matches(&conn, &plain), "{}", query);
+            }
+        }
+
         #[test]
         fn no_query_text_is_an_sql_error(text in any::<String>()) {
             let conn = search_table();

@@ -61,6 +61,7 @@ impl Store {
             path: path.to_owned(),
         };
         migrations::migrate(&mut store.conn, path).map_err(|e| refine(e, path))?;
+        crate::search::create_vocabulary(&store.conn)?;
         Ok(store)
     }
 
