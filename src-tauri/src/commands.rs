@@ -654,8 +654,8 @@ fn progress_view(total: u32, done: u32, now: Counts, before: Counts) -> BatchPro
     }
 }
 
-/// Runs (or resumes) a batch checked this session. Cancelling stops sending; rows already
-/// under way finish, and the summary so far comes back.
+/// Runs (or resumes) a batch checked this session. Cancelling stops sending and the calls under
+/// way (those rows are sent again by the next run), and the summary so far comes back.
 pub fn batch_run(
     state: &AppState,
     batch_id: &str,

@@ -573,3 +573,53 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     files
 }
+
+#[test]
+fn a_cancelled_batch_returns_what_it_has_and_resumes_later() {
+    let app = Arc::new(App::with(Script::always(
+        ok().delayed(Duration::from_millis(300)),
+    )));
+    let file = app.home.path().join("много.csv");
+    let rows: String = (1..=12)
+        .map(|n| format!("{DESCRIPTION} Подъезд {n}.\n"))
+        .collect();
+    std::fs::write(&file, format!("Описание\n{rows}")).unwrap();
+    let check = commands::batch_check(&app.state, &file).unwrap();
+    assert_eq!(check.valid, 12);
+    let runner = {
+        let app = Arc::clone(&app);
+        let batch_id = check.batch_id.clone();
+        std::thread::spawn(move || {
+            commands::batch_run(&app.state, &batch_id, "batch", &|progress| {
+                if progress.done >= 1 {
+                    app.state.cancel_task("batch");
+                }
+            })
+            .unwrap()
+        })
+    };
+    let stopped = runner.join().unwrap();
+    assert_eq!(stopped.progress.total, 12);
+    assert!(stopped.progress.done < 12, "{:?}", stopped.progress);
+    assert!(stopped.progress.done >= 1);
+    assert_eq!(stopped.progress.ready, stopped.progress.done);
+
+    let resumed = commands::batch_run(&app.state, &check.batch_id, "again", &|_| {}).unwrap();
+    assert_eq!(resumed.progress.total, 12 - stopped.progress.done);
+    assert_eq!(resumed.progress.done, resumed.progress.total);
+    // A call cancelled under way is sent again by the resume; every row has one draft, ready.
+    let drafts = commands::drafts_list(
+        &app.state,
+        ListFilter {
+            batch_id: Some(check.batch_id.clone()),
+            ..ListFilter::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(drafts.len(), 12);
+    assert!(drafts.iter().all(|d| d.outcome == "ready"));
+    let mut rows: Vec<u32> = drafts.iter().filter_map(|d| d.batch_row).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    assert_eq!(rows.len(), 12, "one draft per row");
+}

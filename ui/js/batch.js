@@ -128,7 +128,7 @@ export function setUpBatch(navigation) {
 
   async function cancel() {
     if (!running) return;
-    progressText.textContent = 'Останавливаем после текущей заявки…';
+    progressText.textContent = 'Останавливаем отправку… Прерванные строки отправятся, когда вы продолжите.';
     try {
       await ipc.batchCancel(running.taskId);
     } catch (failure) {
