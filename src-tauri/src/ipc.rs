@@ -197,7 +197,7 @@ pub async fn connection_check(app: AppHandle) -> Answer<DoctorReport> {
 #[tauri::command]
 pub async fn batch_choose_file(app: AppHandle) -> Answer<Option<String>> {
     let dialogs = app.clone();
-    blocking(app, move |_| {
+    blocking(app, move |state| {
         let Some(chosen) = dialogs
             .dialog()
             .file()
@@ -207,7 +207,9 @@ pub async fn batch_choose_file(app: AppHandle) -> Answer<Option<String>> {
         else {
             return Ok(None);
         };
-        Ok(Some(to_path(chosen)?.display().to_string()))
+        let path = to_path(chosen)?;
+        state.remember_chosen(path.clone());
+        Ok(Some(path.display().to_string()))
     })
     .await
 }
@@ -215,7 +217,15 @@ pub async fn batch_choose_file(app: AppHandle) -> Answer<Option<String>> {
 #[tauri::command]
 pub async fn batch_check(app: AppHandle, path: String) -> Answer<BatchCheck> {
     blocking(app, move |state| {
-        commands::batch_check(state, std::path::Path::new(&path))
+        let path = PathBuf::from(path);
+        // Only a file the resident chose in the open dialog is read.
+        if !state.was_chosen(&path) {
+            return Err(CommandError::new(
+                ErrorKind::BatchNotChecked,
+                "Выберите файл пакета кнопкой «Выбрать файл…».",
+            ));
+        }
+        commands::batch_check(state, &path)
     })
     .await
 }

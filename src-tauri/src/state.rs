@@ -47,6 +47,7 @@ pub struct AppState {
     pub environment: Environment,
     tasks: Mutex<HashMap<String, CancellationToken>>,
     batches: Mutex<HashMap<String, PathBuf>>,
+    chosen: Mutex<std::collections::HashSet<PathBuf>>,
 }
 
 impl AppState {
@@ -62,6 +63,7 @@ impl AppState {
             environment,
             tasks: Mutex::new(HashMap::new()),
             batches: Mutex::new(HashMap::new()),
+            chosen: Mutex::new(std::collections::HashSet::new()),
         }
     }
 
@@ -89,6 +91,23 @@ impl AppState {
         {
             token.cancel();
         }
+    }
+
+    /// Remembers a file the resident chose in the open dialog: only such a file may be read as
+    /// a batch, so that the page cannot name any other file on the computer.
+    pub fn remember_chosen(&self, path: PathBuf) {
+        self.chosen
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(path);
+    }
+
+    /// Whether the resident chose this file in the open dialog this session.
+    pub fn was_chosen(&self, path: &std::path::Path) -> bool {
+        self.chosen
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(path)
     }
 
     /// Remembers which file a checked batch came from.
