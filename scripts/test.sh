@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, exactly as CI runs it: formatting, lints, the desktop page in headless
-# Chromium (tests/ui, with axe-core accessibility checks), and every test of the workspace.
+# Chromium (tests/ui, with axe-core accessibility checks), the desktop app end to end under Xvfb
+# (tests/e2e, through tauri-driver; Linux only), and every test of the workspace.
 #
 # The keyring tests talk to a real Secret Service, so on Linux the tests run inside a throw-away
 # D-Bus session with an unlocked GNOME Keyring (crates/zayavka-engine/keyring-session.sh). Where
@@ -16,6 +17,12 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 echo "== desktop page (headless Chromium)"
 bash tests/ui/run.sh
+
+if [ "$(uname -s)" = Linux ]; then
+    echo "== desktop app end to end (Xvfb, tauri-driver)"
+    cargo build -p zayavka-desktop -p zayavka-standin --locked
+    bash tests/e2e/run.sh
+fi
 
 echo "== cargo nextest"
 tests=(cargo nextest run --workspace --locked --no-fail-fast)

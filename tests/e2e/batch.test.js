@@ -25,7 +25,8 @@ afterEach(cleanUp);
 test('a small batch with one invalid row: checked, sent, reviewed', { timeout: 180_000 }, async () => {
   const { baseUrl } = await startStandIn();
   const app = await launch(installation({ baseUrl }));
-  const file = path.join(scratchDir('zayavka-e2e-batch-'), 'подъезд.csv');
+  // An ASCII name: xdotool types non-ASCII characters by remapping keys, which is less reliable.
+  const file = path.join(scratchDir('zayavka-e2e-batch-'), 'podezd-2.csv');
   // Row 3 (the second data row) has no words, so the check refuses it before anything is sent.
   writeFileSync(
     file,
@@ -45,7 +46,7 @@ test('a small batch with one invalid row: checked, sent, reviewed', { timeout: 1
   await chooseInFileDialog(before, file, () => screenshotScreen('batch-file-dialog-screen'));
 
   await app.session.waitFor('#batch-check h2', { timeoutMs: 30_000 });
-  assert.match(await textOf(app, '#batch-status'), /Файл «подъезд\.csv» проверен\./);
+  assert.match(await textOf(app, '#batch-status'), /Файл «podezd-2\.csv» проверен\./);
   const summary = await textOf(app, '#batch-check .plain-list');
   assert.match(summary, /Строк в файле: 3\./);
   assert.match(summary, /Можно отправить: 2\./);

@@ -206,6 +206,15 @@ export async function kill(app) {
  */
 export async function screenshot(app, name) {
   mkdirSync(screenshotDir, { recursive: true });
+  // The page scrolls smoothly (focus moved to a result scrolls it into view): wait until the
+  // scroll position holds still, or the picture catches the page mid-scroll.
+  let previous = null;
+  for (let tries = 0; tries < 30; tries += 1) {
+    const now = await app.session.execute('return window.scrollY;');
+    if (now === previous) break;
+    previous = now;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
   writeFileSync(path.join(screenshotDir, `${name}.png`), await app.session.screenshot());
   await screenshotScreen(`${name}-screen`);
 }
@@ -266,30 +275,39 @@ async function visibleWindows() {
 
 /**
  * Waits for a window that was not visible in `before` (the open dialog GTK shows), gives it the
- * keyboard, asks for the location field (Ctrl+L), types `filePath` and presses Return.
- * `onDialog` is called while the dialog is up (to take a screenshot of it).
+ * keyboard, asks for the location field (Ctrl+L), types `filePath` and presses Return, until the
+ * dialog has closed (up to three tries: GTK maps the dialog before it takes keys, and a key sent
+ * too early is lost). `onDialog` is called once while the dialog is up (to take a screenshot).
  */
 export async function chooseInFileDialog(before, filePath, onDialog = async () => {}) {
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const deadline = Date.now() + 15_000;
   let dialog = null;
   while (dialog === null) {
-    const now = await visibleWindows();
-    for (const id of now) if (!before.has(id)) dialog = id;
+    for (const id of await visibleWindows()) if (!before.has(id)) dialog = id;
     if (dialog === null) {
       if (Date.now() > deadline) throw new Error('no file dialog appeared within 15 s');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await pause(200);
     }
   }
-  // GTK maps the dialog before it is ready for keys; a short pause avoids losing the first ones.
-  await new Promise((resolve) => setTimeout(resolve, 700));
-  await xdotool('windowfocus', '--sync', dialog);
+  await pause(700);
   await onDialog();
-  await xdotool('key', '--clearmodifiers', 'ctrl+l');
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  await xdotool('type', '--delay', '15', filePath);
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  await xdotool('key', 'Return');
-  return dialog;
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    await xdotool('windowfocus', '--sync', dialog);
+    await xdotool('key', '--clearmodifiers', 'ctrl+l');
+    await pause(400);
+    // Whatever the location field holds already (a half-typed earlier try) is replaced.
+    await xdotool('key', '--clearmodifiers', 'ctrl+a');
+    await xdotool('type', '--delay', '20', filePath);
+    await pause(400);
+    await xdotool('key', 'Return');
+    for (let waited = 0; waited < 3_000; waited += 200) {
+      if (!(await visibleWindows()).has(dialog)) return dialog;
+      await pause(200);
+    }
+    await screenshotScreen(`file-dialog-still-open-${attempt}-screen`);
+  }
+  throw new Error('the file dialog did not take the typed path in three tries');
 }
 
 export { visibleWindows };
