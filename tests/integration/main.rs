@@ -12,6 +12,8 @@
 //!   received, cancellation, kept input, replay, and the canary key.
 //! - `keyring`: the API key's whole path through the real OS keyring (in the throw-away keyring
 //!   session the test command provides).
+//! - `profile`: `zayavka profile` — set, show, clear, refused values that change nothing, and
+//!   the proof that the profile never reaches the model's context.
 //! - `doctor`: `zayavka doctor` on a fresh install and against reachable, unreachable and
 //!   key-refusing providers.
 
@@ -25,4 +27,5 @@ mod doctor;
 mod draft;
 mod files;
 mod keyring;
+mod profile;
 mod support;

@@ -12,6 +12,7 @@ mod draft_cmd;
 mod drafts_cmd;
 mod key;
 mod output;
+mod profile_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +46,8 @@ enum Command {
     Key(key::KeyArgs),
     /// Настройки провайдеров.
     Config(config_cmd::ConfigArgs),
+    /// Ваш профиль для шапки документа: ФИО, адрес, контакты, управляющая организация.
+    Profile(profile_cmd::ProfileArgs),
     /// Проверить настройки, ключ, доступность провайдера и сроки правовых модулей.
     Doctor(doctor_cmd::DoctorArgs),
 }
@@ -129,6 +132,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Batch(args) => batch_cmd::run(*args, &paths, &store),
         Command::Key(args) => key::run(args, &paths, &store),
         Command::Config(args) => config_cmd::run(args, &paths, &store),
+        Command::Profile(args) => profile_cmd::run(args, &paths),
         Command::Doctor(args) => doctor_cmd::run(args, &paths, &store),
         Command::Assemble(_) | Command::Replay(_) => unreachable!("handled above"),
     }

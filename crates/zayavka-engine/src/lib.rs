@@ -13,6 +13,7 @@ pub mod draft;
 pub mod drafts;
 pub mod form;
 pub mod paths;
+pub mod profile;
 pub mod read;
 pub mod secrets;
 pub mod settings;

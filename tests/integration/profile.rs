@@ -1,0 +1,180 @@
+//! `zayavka profile`: show, set, clear, refused values that change nothing, and the proof that
+//! the profile never reaches the model — neither the request the provider receives nor the
+//! context record nor any other file but the profile's own.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use zayavka_standin::{Reply, Script, StandIn};
+
+use crate::support::{run, zayavka};
+
+/// One canary per field: none may appear anywhere the model's side of the system can see.
+const CANARIES: [(&str, &str); 7] = [
+    ("full_name", "Канареечкина Агата Прокловна"),
+    ("address", "ул. Канареечная, д. 77"),
+    ("apartment", "кв-канарейка-913"),
+    ("phone", "+7 999 913-77-31"),
+    ("email", "kanareika913@example.ru"),
+    ("company_name", "ООО «Канарейка-Управдом»"),
+    ("company_address", "пр. Канареечный, д. 913"),
+];
+
+fn profile_in(home: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let (output, stdout, stderr) = run(zayavka()
+        .env("ZAYAVKA_HOME", home)
+        .arg("profile")
+        .args(args));
+    (output.status.code(), stdout, stderr)
+}
+
+fn shown(home: &Path) -> Value {
+    let (code, stdout, stderr) = profile_in(home, &["show", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+#[test]
+fn a_profile_is_set_shown_and_cleared() {
+    let home = tempfile::tempdir().unwrap();
+    let empty = json!({"full_name": null, "address": null, "apartment": null, "phone": null,
+                       "email": null, "company_name": null, "company_address": null});
+    assert_eq!(shown(home.path()), empty);
+    let (code, stdout, stderr) = profile_in(
+        home.path(),
+        &["set", "full_name", " Иванова Мария Петровна "],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stdout,
+        "ФИО: Иванова Мария Петровна — сохранено в профиле.\n"
+    );
+    let (code, _, stderr) = profile_in(home.path(), &["set", "apartment", "12"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(shown(home.path())["full_name"], "Иванова Мария Петровна");
+    assert_eq!(shown(home.path())["apartment"], "12");
+    let (code, stdout, _) = profile_in(home.path(), &["show"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        stdout.contains("ФИО (full_name): Иванова Мария Петровна\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Телефон (phone): не указано\n"), "{stdout}");
+    // An empty value removes one field.
+    let (code, stdout, _) = profile_in(home.path(), &["set", "apartment", ""]);
+    assert_eq!(code, Some(0));
+    assert_eq!(stdout, "Квартира: удалено из профиля.\n");
+    assert_eq!(shown(home.path())["apartment"], Value::Null);
+    let (code, stdout, _) = profile_in(home.path(), &["clear"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(stdout, "Профиль очищен.\n");
+    assert_eq!(shown(home.path()), empty);
+}
+
+#[test]
+fn a_wrong_value_gets_a_russian_error_and_changes_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let (code, _, _) = profile_in(home.path(), &["set", "email", "m@example.ru"]);
+    assert_eq!(code, Some(0));
+    let before = shown(home.path());
+    let long_name = "Я".repeat(151);
+    for (args, message) in [
+        (
+            ["set", "email", "m.example.ru"],
+            "в поле «Эл. почта» не адрес электронной почты",
+        ),
+        (
+            ["set", "address", "ул. Ленина\nд. 5"],
+            "в поле «Адрес» на позиции 11 стоит служебный символ (U+000A)",
+        ),
+        (
+            ["set", "company_name", "УК \u{202E}моД"],
+            "в поле «Управляющая организация» на позиции 4 стоит невидимый символ (U+202E)",
+        ),
+        (
+            ["set", "full_name", long_name.as_str()],
+            "поле «ФИО» слишком длинное: можно не больше 150 символов, сейчас 151",
+        ),
+        (["set", "name", "x"], "в профиле нет поля «name»"),
+    ] {
+        let (code, stdout, stderr) = profile_in(home.path(), &args);
+        assert_eq!(code, Some(2), "{args:?}: {stdout}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert_eq!(shown(home.path()), before, "{args:?} changed the profile");
+    }
+}
+
+fn valid_draft() -> Value {
+    json!({
+        "outcome": "draft",
+        "title": "Не работает освещение на лестнице",
+        "problem": "На лестнице между третьим и четвёртым этажами неделю не горит свет",
+        "circumstances": null,
+        "impact": null,
+        "verification": null,
+        "subject": null,
+        "warnings": []
+    })
+}
+
+/// The profile's guarantee: with every field set to a canary, a draft's request to the provider,
+/// its context record and every file but the profile itself hold none of them.
+#[test]
+fn the_profile_never_enters_the_models_context() {
+    let home = tempfile::tempdir().unwrap();
+    for (field, canary) in CANARIES {
+        let (code, _, stderr) = profile_in(home.path(), &["set", field, canary]);
+        assert_eq!(code, Some(0), "{field}: {stderr}");
+    }
+    let stand_in = StandIn::start(Script::always(Reply::completion(
+        &valid_draft().to_string(),
+    )));
+    let record_file = home.path().join("record.json");
+    let (output, stdout, stderr) = run(zayavka()
+        .env("ZAYAVKA_HOME", home.path())
+        .env("ZAYAVKA_API_KEY", "sk-test")
+        .env("ZAYAVKA_LOG", "trace")
+        .args(["draft", "--json", "--base-url", &stand_in.base_url()])
+        .args(["--model", "stand-in-model", "--record"])
+        .arg(&record_file)
+        .args([
+            "--description",
+            "В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами.",
+        ]));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let requests = stand_in.requests();
+    assert_eq!(requests.len(), 1);
+    let record = std::fs::read_to_string(&record_file).unwrap();
+    let profile_file = home.path().join("profile.toml");
+    assert!(profile_file.is_file());
+    for (field, canary) in CANARIES {
+        for request in &requests {
+            // Both as sent and as decoded, in case a client escaped the Cyrillic.
+            assert!(
+                !request.body.contains(canary) && !request.json().to_string().contains(canary),
+                "{field} was sent to the provider"
+            );
+            for (name, value) in &request.headers {
+                assert!(!value.contains(canary), "{field} in the {name} header");
+            }
+        }
+        let decoded: Value = serde_json::from_str(&record).unwrap();
+        assert!(
+            !record.contains(canary) && !decoded.to_string().contains(canary),
+            "{field} is in the context record"
+        );
+        assert!(!stdout.contains(canary), "{field} is in the output");
+        assert!(!stderr.contains(canary), "{field} is in the log");
+        for file in crate::support::files_under(home.path()) {
+            if file == profile_file {
+                continue;
+            }
+            let bytes = std::fs::read(&file).unwrap();
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(canary),
+                "{field} is in {}",
+                file.display()
+            );
+        }
+    }
+}
