@@ -913,10 +913,25 @@ fn a_resident_edit_is_a_new_version_and_the_export_files_it() {
         .env("EDITOR", "sed -i s/лампы/светильники/")
         .args(["drafts", "edit", &id]));
     assert_eq!(output.status.code(), Some(0), "{stderr}");
-    let (_, text, _) = run_in(home, &["drafts", "export", &id, "--format", "txt"]);
-    assert_eq!(
-        text,
-        "Не горит свет\n\nСвет не горит. Прошу:\n1. Заменить светильники.\n"
+    let (_, text, _) = run_in(
+        home,
+        &[
+            "drafts",
+            "export",
+            &id,
+            "--format",
+            "txt",
+            "--date",
+            "2026-12-01",
+        ],
+    );
+    // The document files the latest version under the (here empty) profile's header.
+    assert!(
+        text.contains(
+            "\n\nНе горит свет\n\nСвет не горит. Прошу:\n1. Заменить светильники.\n\n\
+             1 декабря 2026 г.\n"
+        ),
+        "{text}"
     );
     let (_, json, _) = run_in(home, &["drafts", "export", &id, "--format", "json"]);
     let exported: Value = serde_json::from_str(&json).unwrap();

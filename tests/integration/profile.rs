@@ -178,3 +178,77 @@ fn the_profile_never_enters_the_models_context() {
         }
     }
 }
+
+/// `drafts export --format txt` files the draft as a document: the profile's header, the
+/// request exactly as assembled, the date given, a signature line; what the profile lacks is a
+/// marked blank.
+#[test]
+fn the_text_export_is_the_document_with_the_profiles_header() {
+    let home = tempfile::tempdir().unwrap();
+    for (field, value) in [
+        ("full_name", "Иванова Мария Петровна"),
+        ("address", "г. Тверь, ул. Лётная, д. 5"),
+        ("company_name", "ООО «УК „Дом“»"),
+    ] {
+        let (code, _, stderr) = profile_in(home.path(), &["set", field, value]);
+        assert_eq!(code, Some(0), "{stderr}");
+    }
+    let (output, stdout, stderr) = run(zayavka().env("ZAYAVKA_HOME", home.path()).args([
+        "draft",
+        "--offline",
+        "--json",
+        "--description",
+        "В подъезде неделю не горит свет на лестнице, ёлки-палки.",
+        "--desired-actions",
+        "заменить лампы",
+    ]));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let id = report["draft_id"].as_i64().unwrap().to_string();
+    let export = |date: &str| {
+        let (output, stdout, stderr) = run(zayavka()
+            .env("ZAYAVKA_HOME", home.path())
+            .args(["drafts", "export", &id, "--format", "txt", "--date", date]));
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        stdout
+    };
+    let text = export("2026-12-01");
+    let expected = format!(
+        "Кому: ООО «УК „Дом“»\n\
+         Адрес: ________________\n\
+         \n\
+         От: Иванова Мария Петровна\n\
+         Адрес: г. Тверь, ул. Лётная, д. 5\n\
+         Квартира: ________________\n\
+         Телефон: ________________\n\
+         Эл. почта: ________________\n\
+         \n\
+         {}\n\
+         \n\
+         {}\n\
+         \n\
+         1 декабря 2026 г.\n\
+         \n\
+         Подпись: ________________ / Иванова Мария Петровна\n",
+        report["request"]["title"].as_str().unwrap(),
+        report["request"]["body"].as_str().unwrap(),
+    );
+    assert_eq!(text, expected);
+    assert_eq!(
+        export("2026-12-01"),
+        text,
+        "the same date gives the same bytes"
+    );
+    assert!(export("2027-03-08").contains("\n8 марта 2027 г.\n"));
+    let (output, _, stderr) = run(zayavka().env("ZAYAVKA_HOME", home.path()).args([
+        "drafts",
+        "export",
+        &id,
+        "--format",
+        "txt",
+        "--date",
+        "2026-13-01",
+    ]));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("ГГГГ-ММ-ДД"), "{stderr}");
+}

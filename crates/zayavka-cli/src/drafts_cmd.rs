@@ -5,6 +5,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use zayavka_core::SubjectKind;
+use zayavka_engine::document;
 use zayavka_engine::draft::{DraftCommand, InputSource};
 use zayavka_engine::drafts::{self, DraftListItem};
 use zayavka_engine::paths::Paths;
@@ -32,7 +33,8 @@ enum DraftsCommand {
     Delete(IdArgs),
     /// Исправить текст заявки: правка сохраняется как ваша версия, составленная остаётся.
     Edit(EditArgs),
-    /// Сохранить заявку в файл: txt — текст для подачи, json — всё о черновике.
+    /// Сохранить заявку в файл: txt — документ для подачи (шапка из профиля, текст, дата,
+    /// подпись), json — всё о черновике.
     Export(ExportArgs),
     /// Записать согласованную копию всей базы черновиков в файл (можно при открытом приложении).
     Backup(BackupArgs),
@@ -116,6 +118,9 @@ struct ExportArgs {
     /// Куда записать; без него — в стандартный вывод.
     #[arg(long, value_name = "ФАЙЛ")]
     out: Option<std::path::PathBuf>,
+    /// Дата документа (ГГГГ-ММ-ДД); без неё — сегодняшняя.
+    #[arg(long, value_name = "ДАТА", value_parser = document_date)]
+    date: Option<jiff::civil::Date>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -153,6 +158,11 @@ fn since(text: &str) -> Result<jiff::Timestamp, String> {
     date.to_zoned(jiff::tz::TimeZone::system())
         .map(|zoned| zoned.timestamp())
         .map_err(|_| "такой даты нет в календаре".to_owned())
+}
+
+fn document_date(text: &str) -> Result<jiff::civil::Date, String> {
+    text.parse()
+        .map_err(|_| "нужна дата в виде ГГГГ-ММ-ДД, например 2026-12-01".to_owned())
 }
 
 fn open(paths: &Paths) -> anyhow::Result<Store> {
@@ -239,19 +249,21 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
         DraftsCommand::Export(export) => {
             let store = open(paths)?;
             let draft = drafts::get(&store, export.id).map_err(drafts_error)?;
-            let text =
-                if export.format == "txt" {
-                    drafts::filed_text(&draft).map_err(drafts_error)?.ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "в черновике № {} нет заявки: она не была составлена. Выгрузите его в \
-                         json, чтобы увидеть введённый текст",
-                        export.id
-                    )
-                })? + "\n"
-                } else {
-                    let shown = drafts::view(&draft, true).map_err(drafts_error)?;
-                    serde_json::to_string_pretty(&shown)? + "\n"
-                };
+            let text = if export.format == "txt" {
+                let profile = zayavka_engine::profile::load(paths)
+                    .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+                let date = export.date.unwrap_or_else(|| jiff::Zoned::now().date());
+                match document::for_draft(&draft, &profile, date) {
+                    Ok(document) => document.to_text(),
+                    Err(error @ document::DocumentError::NotAssembled(_)) => anyhow::bail!(
+                        "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
+                    ),
+                    Err(error) => anyhow::bail!(error.message_ru()),
+                }
+            } else {
+                let shown = drafts::view(&draft, true).map_err(drafts_error)?;
+                serde_json::to_string_pretty(&shown)? + "\n"
+            };
             match &export.out {
                 Some(path) => {
                     std::fs::write(path, text).map_err(|error| {

@@ -9,6 +9,7 @@ pub mod assemble;
 pub mod batch;
 pub mod config;
 pub mod doctor;
+pub mod document;
 pub mod draft;
 pub mod drafts;
 pub mod form;

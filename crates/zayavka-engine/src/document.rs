@@ -1,0 +1,296 @@
+//! The document a resident files: the header from the profile («Кому», «От»), the title, the
+//! body exactly as assembled (or as the resident last edited it), the date in Russian form and
+//! a signature line.
+//!
+//! [`FiledDocument`] is the one model every format renders; [`FiledDocument::to_text`] is the
+//! plain-text form. A field missing from the profile becomes a marked blank to fill in by hand,
+//! never an invented value. The date is an argument: nothing here reads the clock, so the same
+//! draft, profile and date always give the same document.
+
+use jiff::civil::Date;
+use serde::Serialize;
+use zayavka_store::{DraftId, StoredDraft};
+
+use crate::drafts::{DraftsError, stored_request};
+use crate::profile::{Profile, ProfileField};
+
+/// What a missing value is printed as: a line long enough to write on.
+pub const BLANK: &str = "________________";
+
+/// The months in the genitive case, as a Russian date names them («1 декабря»).
+const MONTHS_GENITIVE: [&str; 12] = [
+    "января",
+    "февраля",
+    "марта",
+    "апреля",
+    "мая",
+    "июня",
+    "июля",
+    "августа",
+    "сентября",
+    "октября",
+    "ноября",
+    "декабря",
+];
+
+/// `date` as a Russian document writes it: «1 декабря 2026 г.».
+pub fn date_ru(date: Date) -> String {
+    let month = MONTHS_GENITIVE[usize::from(date.month().unsigned_abs()) - 1];
+    format!("{} {month} {} г.", date.day(), date.year())
+}
+
+/// One line of the header: a label and the profile's value, or a blank.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HeaderLine {
+    /// The label printed before the value («Кому», «Адрес», …).
+    pub label: &'static str,
+    /// The profile field the value comes from.
+    pub field: ProfileField,
+    /// The value; `None` prints as a blank to fill in by hand.
+    pub value: Option<String>,
+    /// What to write in the blank, when the label alone does not say it.
+    pub blank_hint: Option<&'static str>,
+}
+
+impl HeaderLine {
+    fn new(label: &'static str, field: ProfileField, profile: &Profile) -> HeaderLine {
+        HeaderLine {
+            label,
+            field,
+            value: profile.get(field).map(str::to_owned),
+            blank_hint: None,
+        }
+    }
+
+    fn hinted(mut self, hint: &'static str) -> HeaderLine {
+        self.blank_hint = Some(hint);
+        self
+    }
+
+    /// The value as printed: the profile's, or the blank with its hint.
+    pub fn shown(&self) -> String {
+        match (&self.value, self.blank_hint) {
+            (Some(value), _) => value.clone(),
+            (None, Some(hint)) => format!("{BLANK} ({hint})"),
+            (None, None) => BLANK.to_owned(),
+        }
+    }
+}
+
+/// A request as it is filed: header, title, body, date and signature.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FiledDocument {
+    /// To whom: the management company's name and address.
+    pub recipient: Vec<HeaderLine>,
+    /// From whom: the resident's name, address, apartment, phone and e-mail.
+    pub sender: Vec<HeaderLine>,
+    /// The request's title.
+    pub title: String,
+    /// The body exactly as assembled or as the resident last edited it; paragraphs are separated
+    /// by a blank line.
+    pub body: String,
+    /// The date the document is dated.
+    pub date: Date,
+    /// The date as printed («1 декабря 2026 г.»).
+    pub date_ru: String,
+    /// The name under the signature line; `None` prints as a blank.
+    pub signatory: Option<String>,
+}
+
+/// Why a draft cannot become a document.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DocumentError {
+    /// The draft holds no request: it was never assembled and the resident wrote no version.
+    #[error("в черновике № {0} нет заявки: она не была составлена")]
+    NotAssembled(DraftId),
+    /// The stored draft does not read back.
+    #[error("{0}")]
+    Drafts(#[from] DraftsError),
+}
+
+impl DocumentError {
+    /// What happened, in Russian.
+    pub fn message_ru(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// The document of a stored draft: the resident's latest edit if they made one, else the
+/// assembled request, under the profile's header and dated `date`.
+pub fn for_draft(
+    draft: &StoredDraft,
+    profile: &Profile,
+    date: Date,
+) -> Result<FiledDocument, DocumentError> {
+    if let Some(latest) = draft.versions.last() {
+        return Ok(FiledDocument::new(
+            &latest.title,
+            &latest.body,
+            profile,
+            date,
+        ));
+    }
+    let request = stored_request(draft)?.ok_or(DocumentError::NotAssembled(draft.summary.id))?;
+    Ok(FiledDocument::new(
+        request.title(),
+        request.body(),
+        profile,
+        date,
+    ))
+}
+
+impl FiledDocument {
+    /// The document of a request with this title and body.
+    pub fn new(title: &str, body: &str, profile: &Profile, date: Date) -> FiledDocument {
+        FiledDocument {
+            recipient: vec![
+                HeaderLine::new("Кому", ProfileField::CompanyName, profile)
+                    .hinted("название управляющей организации"),
+                HeaderLine::new("Адрес", ProfileField::CompanyAddress, profile),
+            ],
+            sender: vec![
+                HeaderLine::new("От", ProfileField::FullName, profile)
+                    .hinted("фамилия, имя, отчество"),
+                HeaderLine::new("Адрес", ProfileField::Address, profile),
+                HeaderLine::new("Квартира", ProfileField::Apartment, profile),
+                HeaderLine::new("Телефон", ProfileField::Phone, profile),
+                HeaderLine::new("Эл. почта", ProfileField::Email, profile),
+            ],
+            title: title.to_owned(),
+            body: body.to_owned(),
+            date,
+            date_ru: date_ru(date),
+            signatory: profile.get(ProfileField::FullName).map(str::to_owned),
+        }
+    }
+
+    /// The signature line: a line to sign on and the name it belongs to.
+    pub fn signature_line(&self) -> String {
+        let name = match &self.signatory {
+            Some(name) => name.clone(),
+            None => format!("{BLANK} (фамилия, имя, отчество)"),
+        };
+        format!("Подпись: {BLANK} / {name}")
+    }
+
+    /// The document as plain text, ending with a line break. The body is kept byte for byte:
+    /// no line is wrapped or shortened, so the text pastes into a letter or a form as it is.
+    pub fn to_text(&self) -> String {
+        let mut text = String::new();
+        for block in [&self.recipient, &self.sender] {
+            for line in block {
+                text.push_str(&format!("{}: {}\n", line.label, line.shown()));
+            }
+            text.push('\n');
+        }
+        text.push_str(&self.title);
+        text.push_str("\n\n");
+        text.push_str(&self.body);
+        text.push_str("\n\n");
+        text.push_str(&self.date_ru);
+        text.push_str("\n\n");
+        text.push_str(&self.signature_line());
+        text.push('\n');
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TITLE: &str = "Не работает освещение на лестнице";
+    const BODY: &str = "На лестнице между третьим и четвёртым этажами неделю не горит свет.\n\n\
+                        Прошу:\n1. Заменить лампы на лестнице.";
+
+    fn date() -> Date {
+        jiff::civil::date(2026, 12, 1)
+    }
+
+    fn full_profile() -> Profile {
+        [
+            (ProfileField::FullName, "Иванова Мария Петровна"),
+            (ProfileField::Address, "г. Тверь, ул. Лётная, д. 5"),
+            (ProfileField::Apartment, "12"),
+            (ProfileField::Phone, "+7 900 000-00-00"),
+            (ProfileField::Email, "maria@example.ru"),
+            (
+                ProfileField::CompanyName,
+                "ООО «Управляющая компания „Дом“»",
+            ),
+            (
+                ProfileField::CompanyAddress,
+                "г. Тверь, ул. Советская, д. 1",
+            ),
+        ]
+        .into_iter()
+        .fold(Profile::default(), |profile, (field, value)| {
+            profile.with(field, value).unwrap()
+        })
+    }
+
+    #[test]
+    fn dates_are_written_the_russian_way() {
+        assert_eq!(date_ru(date()), "1 декабря 2026 г.");
+        assert_eq!(date_ru(jiff::civil::date(2027, 1, 31)), "31 января 2027 г.");
+        assert_eq!(
+            date_ru(jiff::civil::date(2028, 2, 29)),
+            "29 февраля 2028 г."
+        );
+        for (month, name) in MONTHS_GENITIVE.iter().enumerate() {
+            let month = i8::try_from(month + 1).unwrap();
+            assert!(date_ru(jiff::civil::date(2026, month, 1)).contains(name));
+        }
+    }
+
+    #[test]
+    fn a_full_profile_fills_the_header() {
+        let document = FiledDocument::new(TITLE, BODY, &full_profile(), date());
+        insta::assert_snapshot!(document.to_text());
+    }
+
+    #[test]
+    fn missing_fields_are_marked_blanks_never_invented() {
+        let profile = Profile::default()
+            .with(ProfileField::Apartment, "12")
+            .unwrap();
+        let document = FiledDocument::new(TITLE, BODY, &profile, date());
+        insta::assert_snapshot!(document.to_text());
+        let empty = FiledDocument::new(TITLE, BODY, &Profile::default(), date()).to_text();
+        // Seven header lines, the line to sign on and the name under it.
+        assert_eq!(empty.matches(BLANK).count(), 9, "{empty}");
+    }
+
+    #[test]
+    fn the_body_is_kept_byte_for_byte_with_yo_quotes_and_long_lines() {
+        let long_line = format!(
+            "Жильцы квартир «12», «14» и «16» сообщают: {}ёлочные гирлянды не при чём.",
+            "свет на лестнице не горит уже неделю, ".repeat(20)
+        );
+        let body = format!("{long_line}\n\nПрошу:\n1. Проверить «щиток» и заменить лампы.");
+        let document = FiledDocument::new(
+            "Темно на лестнице — «ёлка» ни при чём",
+            &body,
+            &full_profile(),
+            date(),
+        );
+        let text = document.to_text();
+        assert!(text.contains(&format!("\n{body}\n")), "{text}");
+        assert!(
+            text.contains(&format!("\n{long_line}\n")),
+            "a long line is never wrapped"
+        );
+        insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn the_same_draft_profile_and_date_give_the_same_text() {
+        let first = FiledDocument::new(TITLE, BODY, &full_profile(), date()).to_text();
+        let second = FiledDocument::new(TITLE, BODY, &full_profile(), date()).to_text();
+        assert_eq!(first, second);
+        let next_day =
+            FiledDocument::new(TITLE, BODY, &full_profile(), jiff::civil::date(2026, 12, 2));
+        assert_ne!(first, next_day.to_text());
+    }
+}
