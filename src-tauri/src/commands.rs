@@ -254,13 +254,22 @@ pub fn draft_save_prepare(
     }
     let store = open(state)?;
     let draft = drafts::get(&store, DraftId::new(id))?;
-    let text = drafts::filed_text(&draft)?.ok_or_else(|| {
-        CommandError::new(
-            ErrorKind::NotReassemblable,
-            "У этого черновика нет готовой заявки, сохранять нечего.",
-        )
-    })?;
-    Ok((format!("Заявка-{id}.{}", format.extension()), text))
+    // The resident's header («Кому», «От»), the request, today's date and a signature line;
+    // fields missing from the profile are marked blanks to fill in by hand.
+    let profile = zayavka_engine::profile::load(&state.paths)
+        .map_err(|error| CommandError::new(ErrorKind::Config, sentence(&error.message_ru())))?;
+    let document = zayavka_engine::document::for_draft(&draft, &profile, jiff::Zoned::now().date())
+        .map_err(|error| match error {
+            zayavka_engine::document::DocumentError::NotAssembled(_) => CommandError::new(
+                ErrorKind::NotReassemblable,
+                "У этого черновика нет готовой заявки, сохранять нечего.",
+            ),
+            other => CommandError::new(ErrorKind::Damaged, sentence(&other.message_ru())),
+        })?;
+    Ok((
+        format!("Заявка-{id}.{}", format.extension()),
+        document.to_text(),
+    ))
 }
 
 /// Writes a document the resident chose a path for, whole or not at all.

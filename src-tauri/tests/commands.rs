@@ -356,7 +356,18 @@ fn a_draft_is_saved_as_text_whole() {
         .unwrap();
     let (name, text) = commands::draft_save_prepare(&app.state, id, SaveFormat::Txt).unwrap();
     assert_eq!(name, format!("Заявка-{id}.txt"));
-    assert!(text.starts_with("Не работает освещение на лестнице\n\n"));
+    // The document: the header with marked blanks (no profile yet), the title, the date.
+    assert!(text.contains("Не работает освещение на лестнице"), "{text}");
+    assert!(text.contains("Кому"), "{text}");
+    assert!(text.contains("________"), "{text}");
+    zayavka_engine::profile::set(
+        &app.state.paths,
+        zayavka_engine::profile::ProfileField::FullName,
+        "Иванова Анна Петровна",
+    )
+    .unwrap();
+    let (_, text) = commands::draft_save_prepare(&app.state, id, SaveFormat::Txt).unwrap();
+    assert!(text.contains("Иванова Анна Петровна"), "{text}");
     let path = app.home.path().join("out.txt");
     commands::write_document(&path, &text).unwrap();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{text}\n"));
