@@ -27,4 +27,7 @@ pub const COMMANDS: &[&str] = &[
     "batch_run",
     "batch_cancel",
     "batch_export",
+    "profile_get",
+    "profile_set",
+    "profile_clear",
 ];

@@ -19,6 +19,7 @@ use zayavka_engine::batch::run::{
 use zayavka_engine::config::{self, Config, ProviderKind, ProviderOverrides};
 use zayavka_engine::draft::{DraftCommand, InputSource, KeptInput, run_draft_command};
 use zayavka_engine::drafts::{self, DraftListItem};
+use zayavka_engine::profile::{self, Profile};
 use zayavka_engine::secrets::{ApiKey, ApiKeySource, StoredKeyState};
 use zayavka_engine::settings::{self, SettingsOverview as EngineOverview};
 use zayavka_engine::{doctor, form};
@@ -750,4 +751,35 @@ pub fn batch_export(
     let store = open(state)?;
     export_batch(&store, batch_id, format, folder)?;
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The resident's details for the document header («Настройки»)
+
+fn profile_error(error: zayavka_engine::profile::ProfileError) -> CommandError {
+    use zayavka_engine::profile::ProfileError;
+    let kind = match error {
+        ProfileError::Write { .. } => ErrorKind::Write,
+        ProfileError::Read { .. } | ProfileError::Damaged { .. } => ErrorKind::Config,
+        _ => ErrorKind::InvalidSetting,
+    };
+    CommandError::new(kind, sentence(&error.message_ru()))
+}
+
+/// The stored profile (every field null on a fresh install).
+pub fn profile_get(state: &AppState) -> Result<Profile, CommandError> {
+    profile::load(&state.paths).map_err(profile_error)
+}
+
+/// Sets one field; an empty value removes it. A refused value changes nothing.
+pub fn profile_set(state: &AppState, field: &str, value: &str) -> Result<Profile, CommandError> {
+    let field = profile::ProfileField::from_name(field)
+        .ok_or_else(|| CommandError::invalid_argument("поле профиля"))?;
+    profile::set(&state.paths, field, value).map_err(profile_error)
+}
+
+/// Removes every field.
+pub fn profile_clear(state: &AppState) -> Result<Profile, CommandError> {
+    profile::clear(&state.paths).map_err(profile_error)?;
+    Ok(Profile::default())
 }

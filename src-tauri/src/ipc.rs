@@ -20,6 +20,7 @@ use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
 use crate::view::{DoctorReport, DraftDetail, DraftResult};
 use zayavka_engine::drafts::DraftListItem;
+use zayavka_engine::profile::Profile;
 
 type Answer<T> = Result<T, CommandError>;
 
@@ -273,4 +274,22 @@ pub async fn batch_export(
         Ok(Some(folder.display().to_string()))
     })
     .await
+}
+
+#[tauri::command]
+pub async fn profile_get(app: AppHandle) -> Answer<Profile> {
+    blocking(app, commands::profile_get).await
+}
+
+#[tauri::command]
+pub async fn profile_set(app: AppHandle, field: String, value: String) -> Answer<Profile> {
+    blocking(app, move |state| {
+        commands::profile_set(state, &field, &value)
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn profile_clear(app: AppHandle) -> Answer<Profile> {
+    blocking(app, commands::profile_clear).await
 }

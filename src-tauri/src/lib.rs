@@ -93,6 +93,9 @@ pub fn run() {
             ipc::batch_run,
             ipc::batch_cancel,
             ipc::batch_export,
+            ipc::profile_get,
+            ipc::profile_set,
+            ipc::profile_clear,
         ])
         .run(tauri::generate_context!());
     if let Err(error) = result {

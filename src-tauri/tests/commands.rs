@@ -634,3 +634,41 @@ fn a_cancelled_batch_returns_what_it_has_and_resumes_later() {
     rows.dedup();
     assert_eq!(rows.len(), 12, "one draft per row");
 }
+
+#[test]
+fn the_profile_is_kept_refused_values_change_nothing_and_it_clears() {
+    let app = App::without_provider();
+    let empty = serde_json::to_value(commands::profile_get(&app.state).unwrap()).unwrap();
+    assert_eq!(
+        keys(&empty),
+        [
+            "address",
+            "apartment",
+            "company_address",
+            "company_name",
+            "email",
+            "full_name",
+            "phone"
+        ]
+    );
+    assert!(empty.as_object().unwrap().values().all(Value::is_null));
+    let set = commands::profile_set(&app.state, "full_name", "Иванова Анна Петровна").unwrap();
+    assert_eq!(
+        serde_json::to_value(&set).unwrap()["full_name"],
+        "Иванова Анна Петровна"
+    );
+    let refused = commands::profile_set(&app.state, "email", "не почта").unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::InvalidSetting);
+    assert!(!refused.message.is_empty());
+    let unknown = commands::profile_set(&app.state, "api_key", "x").unwrap_err();
+    assert_eq!(unknown.kind, ErrorKind::InvalidArgument);
+    let kept = serde_json::to_value(commands::profile_get(&app.state).unwrap()).unwrap();
+    assert_eq!(kept["full_name"], "Иванова Анна Петровна");
+    assert_eq!(kept["email"], Value::Null);
+    let cleared = serde_json::to_value(commands::profile_clear(&app.state).unwrap()).unwrap();
+    assert!(cleared.as_object().unwrap().values().all(Value::is_null));
+    assert_eq!(
+        serde_json::to_value(commands::profile_get(&app.state).unwrap()).unwrap(),
+        cleared
+    );
+}

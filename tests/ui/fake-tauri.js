@@ -288,6 +288,9 @@
 
   const reject = (kind, message) => Promise.reject({ kind, message });
 
+  const PROFILE_FIELDS = ['full_name', 'address', 'apartment', 'phone', 'email', 'company_name', 'company_address'];
+  const profile = Object.fromEntries(PROFILE_FIELDS.map((field) => [field, null]));
+
   // --- Batches. --------------------------------------------------------------------------------
 
   const BATCH_ROWS = [
@@ -479,6 +482,22 @@
     async key_delete() {
       keyState.stored = false;
       return keyStatus();
+    },
+    async profile_get() {
+      return { ...profile };
+    },
+    async profile_set({ field, value }) {
+      if (!PROFILE_FIELDS.includes(field)) return reject('invalid_argument', 'Приложение передало неверное значение.');
+      const text = value.trim();
+      if (field === 'email' && text !== '' && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(text)) {
+        return reject('invalid_setting', 'Адрес электронной почты записан с ошибкой: в нём должен быть знак @ и имя почтового сервера, например anna@example.ru.');
+      }
+      profile[field] = text === '' ? null : text;
+      return { ...profile };
+    },
+    async profile_clear() {
+      for (const field of PROFILE_FIELDS) profile[field] = null;
+      return { ...profile };
     },
     async connection_check() {
       return {

@@ -236,6 +236,36 @@ test('settings: presets explain privacy and cost, a bad address is shown beside 
   await closePage(page);
 });
 
+test('the document header details are saved field by field, a bad e-mail is shown beside its field', async () => {
+  const page = await openPage(harness, { hash: 'settings' });
+  await page.waitForFunction(() => window.__fake.callsOf('profile_get').length === 1);
+  await page.fill('#profile-full_name', 'Иванова Анна Петровна');
+  await page.fill('#profile-email', 'не почта');
+  await page.click('#profile-save');
+  await page.waitForSelector('#profile-email-error:not([hidden])');
+  assert.match(await page.textContent('#profile-email-error'), /знак @/);
+  assert.equal(await page.getAttribute('#profile-email', 'aria-invalid'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'profile-email');
+  assert.match(await page.textContent('#profile-status'), /Не все данные сохранены/);
+  const sets = (await callsOf(page, 'profile_set')).map((call) => call.args);
+  assert.deepEqual(sets, [
+    { field: 'full_name', value: 'Иванова Анна Петровна' },
+    { field: 'email', value: 'не почта' },
+  ]);
+
+  await page.fill('#profile-email', 'anna@example.ru');
+  await page.click('#profile-save');
+  await page.waitForFunction(() => document.getElementById('profile-status').textContent === 'Данные сохранены.');
+  assert.equal(await page.getAttribute('#profile-email', 'aria-invalid'), null);
+  // Only the changed field is sent again.
+  assert.equal((await callsOf(page, 'profile_set')).length, 3);
+
+  await page.click('#profile-clear');
+  await page.waitForFunction(() => document.getElementById('profile-status').textContent === 'Данные очищены.');
+  assert.equal(await page.inputValue('#profile-full_name'), '');
+  await closePage(page);
+});
+
 test('«Проверить подключение» lists each check in plain words with a way to fix it', async () => {
   const page = await openPage(harness, { hash: 'settings' });
   await page.click('#connection-check');

@@ -80,3 +80,7 @@ export const batchRun = (batchId, taskId, onProgress) =>
   call('batch_run', { batchId, taskId, onProgress: channel(onProgress) });
 export const batchCancel = (taskId) => call('batch_cancel', { taskId });
 export const batchExport = (batchId, format) => call('batch_export', { batchId, format });
+
+export const profileGet = () => call('profile_get', {});
+export const profileSet = (field, value) => call('profile_set', { field, value });
+export const profileClear = () => call('profile_clear', {});

@@ -1,10 +1,11 @@
 // «Настройки»: the provider preset, server address, model and schema mode; the API key; the
-// connection check. The key field is write-only: the page sends a key and learns only whether one
+// details for the document header (profile.js); the connection check. The key field is write-only: the page sends a key and learns only whether one
 // is stored, and nothing the Rust side returns is ever written into that field.
 
 import * as ipc from './ipc.js';
 import { byId, h, replace } from './dom.js';
 import { CHECK_STATUS_LABELS } from './words.js';
+import { setUpProfile } from './profile.js';
 
 const SETTING_FIELDS = [
   ['base_url', 'base-url'],
@@ -13,6 +14,7 @@ const SETTING_FIELDS = [
 ];
 
 export function setUpSettings(navigation) {
+  const profile = setUpProfile();
   const presets = byId('preset-options');
   const providerForm = byId('provider-form');
   const providerStatus = byId('provider-status');
@@ -204,6 +206,7 @@ export function setUpSettings(navigation) {
   return {
     enter() {
       void load();
+      void profile.enter();
     },
   };
 }

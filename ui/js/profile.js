@@ -1,0 +1,81 @@
+// «Данные для шапки документа» in «Настройки»: the resident's name, address and contacts and
+// the management company, which only the saved document shows («Кому», «От»). The Rust side
+// checks every value; a refused one is shown beside its field and nothing else changes.
+
+import * as ipc from './ipc.js';
+import { byId } from './dom.js';
+
+const FIELDS = ['full_name', 'address', 'apartment', 'phone', 'email', 'company_name', 'company_address'];
+
+export function setUpProfile() {
+  const form = byId('profile-form');
+  const status = byId('profile-status');
+  let stored = null;
+
+  function render(profile) {
+    stored = profile;
+    for (const field of FIELDS) byId(`profile-${field}`).value = profile[field] ?? '';
+  }
+
+  function clearErrors() {
+    for (const field of FIELDS) {
+      byId(`profile-${field}-error`).hidden = true;
+      byId(`profile-${field}`).removeAttribute('aria-invalid');
+    }
+  }
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors();
+    // What the resident typed is read once, before anything is sent, and a refused value stays
+    // in its field so that nothing typed is lost.
+    const typed = Object.fromEntries(FIELDS.map((field) => [field, byId(`profile-${field}`).value]));
+    let firstInvalid = null;
+    let changed = 0;
+    for (const field of FIELDS) {
+      if (typed[field].trim() === (stored?.[field] ?? '')) continue;
+      try {
+        stored = await ipc.profileSet(field, typed[field]);
+        changed += 1;
+      } catch (failure) {
+        const control = byId(`profile-${field}`);
+        const error = byId(`profile-${field}-error`);
+        error.textContent = failure.message;
+        error.hidden = false;
+        control.setAttribute('aria-invalid', 'true');
+        firstInvalid ??= control;
+      }
+    }
+    for (const field of FIELDS) {
+      if (byId(`profile-${field}`).getAttribute('aria-invalid') !== 'true') {
+        byId(`profile-${field}`).value = stored?.[field] ?? '';
+      }
+    }
+    if (firstInvalid) {
+      status.textContent = 'Не все данные сохранены: исправьте отмеченные поля.';
+      firstInvalid.focus();
+      return;
+    }
+    status.textContent = changed > 0 ? 'Данные сохранены.' : 'Изменений нет.';
+  });
+
+  byId('profile-clear').addEventListener('click', async () => {
+    clearErrors();
+    try {
+      render(await ipc.profileClear());
+      status.textContent = 'Данные очищены.';
+    } catch (failure) {
+      status.textContent = failure.message;
+    }
+  });
+
+  return {
+    async enter() {
+      try {
+        render(await ipc.profileGet());
+      } catch (failure) {
+        status.textContent = failure.message;
+      }
+    },
+  };
+}
