@@ -252,3 +252,47 @@ fn the_text_export_is_the_document_with_the_profiles_header() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr.contains("ГГГГ-ММ-ДД"), "{stderr}");
 }
+
+/// `drafts export --format pdf` writes the same document as a PDF: to a file only, the same bytes
+/// for the same draft and date.
+#[test]
+fn the_pdf_export_is_written_to_a_file_and_is_the_same_for_the_same_date() {
+    let home = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = profile_in(home.path(), &["set", "full_name", "Иванова Мария"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (output, stdout, stderr) = run(zayavka().env("ZAYAVKA_HOME", home.path()).args([
+        "draft",
+        "--offline",
+        "--json",
+        "--description",
+        "В подъезде неделю не горит свет на лестнице, ёлки-палки.",
+    ]));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let id = report["draft_id"].as_i64().unwrap().to_string();
+    let export = |file: &str, date: &str| {
+        let path = home.path().join(file);
+        let (output, _, stderr) = run(zayavka()
+            .env("ZAYAVKA_HOME", home.path())
+            .args([
+                "drafts", "export", &id, "--format", "pdf", "--date", date, "--out",
+            ])
+            .arg(&path));
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        std::fs::read(path).unwrap()
+    };
+    let first = export("a.pdf", "2026-12-01");
+    assert!(first.starts_with(b"%PDF-"));
+    assert_eq!(
+        export("b.pdf", "2026-12-01"),
+        first,
+        "same draft, same date, same bytes"
+    );
+    assert_ne!(export("c.pdf", "2026-12-02"), first);
+    let (output, stdout, stderr) = run(zayavka()
+        .env("ZAYAVKA_HOME", home.path())
+        .args(["drafts", "export", &id, "--format", "pdf"]));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout.is_empty(), "no PDF bytes on a terminal");
+    assert!(stderr.contains("--out"), "{stderr}");
+}

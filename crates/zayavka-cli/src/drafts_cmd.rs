@@ -33,8 +33,8 @@ enum DraftsCommand {
     Delete(IdArgs),
     /// Исправить текст заявки: правка сохраняется как ваша версия, составленная остаётся.
     Edit(EditArgs),
-    /// Сохранить заявку в файл: txt — документ для подачи (шапка из профиля, текст, дата,
-    /// подпись), json — всё о черновике.
+    /// Сохранить заявку в файл: txt или pdf — документ для подачи (шапка из профиля, текст,
+    /// дата, подпись), json — всё о черновике.
     Export(ExportArgs),
     /// Записать согласованную копию всей базы черновиков в файл (можно при открытом приложении).
     Backup(BackupArgs),
@@ -112,8 +112,8 @@ struct ExportArgs {
     /// Номер черновика.
     #[arg(value_name = "НОМЕР")]
     id: DraftId,
-    /// txt или json.
-    #[arg(long, value_name = "ФОРМАТ", value_parser = ["txt", "json"])]
+    /// txt, pdf или json.
+    #[arg(long, value_name = "ФОРМАТ", value_parser = ["txt", "pdf", "json"])]
     format: String,
     /// Куда записать; без него — в стандартный вывод.
     #[arg(long, value_name = "ФАЙЛ")]
@@ -249,24 +249,36 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
         DraftsCommand::Export(export) => {
             let store = open(paths)?;
             let draft = drafts::get(&store, export.id).map_err(drafts_error)?;
-            let text = if export.format == "txt" {
+            let bytes = if export.format == "json" {
+                let shown = drafts::view(&draft, true).map_err(drafts_error)?;
+                (serde_json::to_string_pretty(&shown)? + "\n").into_bytes()
+            } else {
+                if export.format == "pdf" && export.out.is_none() {
+                    anyhow::bail!(
+                        "PDF не выводится в терминал: укажите файл, например --out заявка.pdf"
+                    );
+                }
                 let profile = zayavka_engine::profile::load(paths)
                     .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
                 let date = export.date.unwrap_or_else(|| jiff::Zoned::now().date());
-                match document::for_draft(&draft, &profile, date) {
-                    Ok(document) => document.to_text(),
+                let document = match document::for_draft(&draft, &profile, date) {
+                    Ok(document) => document,
                     Err(error @ document::DocumentError::NotAssembled(_)) => anyhow::bail!(
                         "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
                     ),
                     Err(error) => anyhow::bail!(error.message_ru()),
+                };
+                if export.format == "pdf" {
+                    document
+                        .to_pdf()
+                        .map_err(|error| anyhow::anyhow!(error.to_string()))?
+                } else {
+                    document.to_text().into_bytes()
                 }
-            } else {
-                let shown = drafts::view(&draft, true).map_err(drafts_error)?;
-                serde_json::to_string_pretty(&shown)? + "\n"
             };
             match &export.out {
                 Some(path) => {
-                    std::fs::write(path, text).map_err(|error| {
+                    std::fs::write(path, bytes).map_err(|error| {
                         anyhow::anyhow!(
                             "не удалось записать «{}»: {}",
                             path.display(),
@@ -275,7 +287,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                     })?;
                     eprintln!("Черновик № {} записан в {}.", export.id, path.display());
                 }
-                None => write!(stdout, "{text}")?,
+                None => stdout.write_all(&bytes)?,
             }
         }
         DraftsCommand::Backup(backup) => {

@@ -3,9 +3,11 @@
 //! a signature line.
 //!
 //! [`FiledDocument`] is the one model every format renders; [`FiledDocument::to_text`] is the
-//! plain-text form. A field missing from the profile becomes a marked blank to fill in by hand,
-//! never an invented value. The date is an argument: nothing here reads the clock, so the same
+//! plain-text form and [`FiledDocument::to_pdf`] the PDF (ADR 16). A field missing from the
+//! profile becomes a marked blank to fill in by hand, never an invented value. The date is an argument: nothing here reads the clock, so the same
 //! draft, profile and date always give the same document.
+
+mod pdf;
 
 use jiff::civil::Date;
 use serde::Serialize;
@@ -13,6 +15,8 @@ use zayavka_store::{DraftId, StoredDraft};
 
 use crate::drafts::{DraftsError, stored_request};
 use crate::profile::{Profile, ProfileField};
+
+pub use pdf::PdfError;
 
 /// What a missing value is printed as: a line long enough to write on.
 pub const BLANK: &str = "________________";

@@ -1,0 +1,348 @@
+//! The PDF form of a [`FiledDocument`] (ADR 16): A4, printable margins, DejaVu Serif embedded as
+//! a subset, the title and the language in the metadata, and the same bytes for the same
+//! document.
+//!
+//! krilla writes the PDF; the layout is ours and deliberately plain: left-aligned lines broken
+//! greedily at spaces over the font's advance widths (a word wider than the line is broken
+//! between characters), the header in the right half of the page as on a paper request, and
+//! a page break wherever the next line does not fit, with the date and signature kept together.
+
+use std::sync::Arc;
+
+use krilla::Document;
+use krilla::geom::Point;
+use krilla::metadata::{DateTime, Metadata};
+use krilla::page::PageSettings;
+use krilla::text::{Font, TextDirection};
+
+use super::FiledDocument;
+
+/// DejaVu Serif: full Cyrillic, «ё», «№», guillemets and dashes; its licence is in
+/// `fonts/LICENSE-DejaVu.txt`.
+static FONT_BYTES: &[u8] = include_bytes!("../../../../fonts/DejaVuSerif.ttf");
+
+/// A4 in points.
+const PAGE_WIDTH: f32 = 595.28;
+const PAGE_HEIGHT: f32 = 841.89;
+/// Margins in points: 25 mm on the left for a binder, 15 mm on the right, 20 mm top and bottom.
+const MARGIN_LEFT: f32 = 70.87;
+const MARGIN_RIGHT: f32 = 42.52;
+const MARGIN_TOP: f32 = 56.69;
+const MARGIN_BOTTOM: f32 = 56.69;
+const CONTENT_WIDTH: f32 = PAGE_WIDTH - MARGIN_LEFT - MARGIN_RIGHT;
+/// Where the header block starts, as on a paper request: the right part of the page.
+const HEADER_LEFT: f32 = MARGIN_LEFT + CONTENT_WIDTH * 0.45;
+const HEADER_WIDTH: f32 = CONTENT_WIDTH * 0.55;
+
+const BODY_SIZE: f32 = 12.0;
+const TITLE_SIZE: f32 = 14.0;
+const LINE_HEIGHT: f32 = 1.4;
+
+/// Why a PDF could not be written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PdfError {
+    /// krilla refused the document (a font or a value it cannot write).
+    #[error("не удалось составить PDF: {0}")]
+    Render(String),
+}
+
+/// Measures text in the embedded font.
+struct Metrics<'a> {
+    face: ttf_parser::Face<'a>,
+}
+
+impl Metrics<'_> {
+    fn new() -> Metrics<'static> {
+        Metrics {
+            face: ttf_parser::Face::parse(FONT_BYTES, 0).expect("the embedded font parses"),
+        }
+    }
+
+    /// The width of `text` at `size` points.
+    fn width(&self, text: &str, size: f32) -> f32 {
+        let units_per_em = f32::from(self.face.units_per_em());
+        let units: f32 = text
+            .chars()
+            .map(|c| {
+                self.face
+                    .glyph_index(c)
+                    .and_then(|glyph| self.face.glyph_hor_advance(glyph))
+                    .map_or(0.0, f32::from)
+            })
+            .sum();
+        units * size / units_per_em
+    }
+
+    /// `text` (one paragraph, no line breaks) broken into lines no wider than `max_width`.
+    fn wrap(&self, text: &str, size: f32, max_width: f32) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut current = String::new();
+        for word in text.split(' ') {
+            let candidate = if current.is_empty() {
+                word.to_owned()
+            } else {
+                format!("{current} {word}")
+            };
+            if self.width(&candidate, size) <= max_width {
+                current = candidate;
+                continue;
+            }
+            if !current.is_empty() {
+                lines.push(std::mem::take(&mut current));
+            }
+            // A word wider than the line is broken between characters; no text is dropped.
+            for c in word.chars() {
+                let mut longer = current.clone();
+                longer.push(c);
+                if !current.is_empty() && self.width(&longer, size) > max_width {
+                    lines.push(std::mem::replace(&mut current, c.to_string()));
+                } else {
+                    current = longer;
+                }
+            }
+        }
+        lines.push(current);
+        lines
+    }
+}
+
+/// One line placed on a page.
+#[derive(Debug, Clone, PartialEq)]
+struct Placed {
+    page: usize,
+    x: f32,
+    baseline: f32,
+    size: f32,
+    text: String,
+}
+
+/// Places lines top to bottom, starting a page wherever the next one does not fit.
+struct Pages {
+    placed: Vec<Placed>,
+    page: usize,
+    y: f32,
+}
+
+impl Pages {
+    fn new() -> Pages {
+        Pages {
+            placed: Vec::new(),
+            page: 0,
+            y: MARGIN_TOP,
+        }
+    }
+
+    fn remaining(&self) -> f32 {
+        PAGE_HEIGHT - MARGIN_BOTTOM - self.y
+    }
+
+    fn new_page(&mut self) {
+        self.page += 1;
+        self.y = MARGIN_TOP;
+    }
+
+    fn line(&mut self, x: f32, size: f32, text: String) {
+        let height = size * LINE_HEIGHT;
+        if self.remaining() < height {
+            self.new_page();
+        }
+        self.y += height;
+        // The baseline sits a fifth of the line height above the line's bottom.
+        let baseline = self.y - height * 0.2;
+        if !text.is_empty() {
+            self.placed.push(Placed {
+                page: self.page,
+                x,
+                baseline,
+                size,
+                text,
+            });
+        }
+    }
+
+    /// Vertical space, dropped at the top of a page.
+    fn gap(&mut self, height: f32) {
+        if self.y > MARGIN_TOP {
+            self.y = (self.y + height).min(PAGE_HEIGHT - MARGIN_BOTTOM);
+        }
+    }
+}
+
+/// Lays the document out: every line with its page and position.
+fn layout(document: &FiledDocument, metrics: &Metrics<'_>) -> Pages {
+    let mut pages = Pages::new();
+    let line_gap = BODY_SIZE * LINE_HEIGHT;
+    for (index, block) in [&document.recipient, &document.sender].iter().enumerate() {
+        if index > 0 {
+            pages.gap(line_gap * 0.5);
+        }
+        for header in block.iter() {
+            let text = format!("{}: {}", header.label, header.shown());
+            for line in metrics.wrap(&text, BODY_SIZE, HEADER_WIDTH) {
+                pages.line(HEADER_LEFT, BODY_SIZE, line);
+            }
+        }
+    }
+    pages.gap(line_gap * 2.0);
+    for line in metrics.wrap(&document.title, TITLE_SIZE, CONTENT_WIDTH) {
+        pages.line(MARGIN_LEFT, TITLE_SIZE, line);
+    }
+    pages.gap(line_gap);
+    for paragraph_line in document.body.split('\n') {
+        if paragraph_line.trim().is_empty() {
+            pages.gap(line_gap * 0.6);
+            continue;
+        }
+        for line in metrics.wrap(paragraph_line, BODY_SIZE, CONTENT_WIDTH) {
+            pages.line(MARGIN_LEFT, BODY_SIZE, line);
+        }
+    }
+    // The date and the signature stay together, on the body's last page when they fit.
+    let signature = document.signature_line();
+    let signature_lines = metrics.wrap(&signature, BODY_SIZE, CONTENT_WIDTH);
+    let closing_height = line_gap * (3.5 + signature_lines.len() as f32);
+    if pages.remaining() < closing_height {
+        pages.new_page();
+    }
+    pages.gap(line_gap * 1.5);
+    pages.line(MARGIN_LEFT, BODY_SIZE, document.date_ru.clone());
+    pages.gap(line_gap);
+    for line in signature_lines {
+        pages.line(MARGIN_LEFT, BODY_SIZE, line);
+    }
+    pages
+}
+
+impl FiledDocument {
+    /// The document as a PDF. The same document gives the same bytes: the only date written is
+    /// the document's own, and nothing comes from the clock or a random source.
+    pub fn to_pdf(&self) -> Result<Vec<u8>, PdfError> {
+        let metrics = Metrics::new();
+        let pages = layout(self, &metrics);
+        let font = Font::new(Arc::new(FONT_BYTES.to_vec()).into(), 0)
+            .ok_or_else(|| PdfError::Render("шрифт не читается".to_owned()))?;
+        let mut pdf = Document::new();
+        let settings =
+            PageSettings::from_wh(PAGE_WIDTH, PAGE_HEIGHT).expect("A4 is a valid page size");
+        for page_index in 0..=pages.page {
+            let mut page = pdf.start_page_with(settings.clone());
+            let mut surface = page.surface();
+            for placed in pages.placed.iter().filter(|p| p.page == page_index) {
+                surface.draw_text(
+                    Point::from_xy(placed.x, placed.baseline),
+                    font.clone(),
+                    placed.size,
+                    &placed.text,
+                    false,
+                    TextDirection::Auto,
+                );
+            }
+            surface.finish();
+            page.finish();
+        }
+        let date = DateTime::new(self.date.year().unsigned_abs())
+            .month(self.date.month().unsigned_abs())
+            .day(self.date.day().unsigned_abs());
+        pdf.set_metadata(
+            Metadata::new()
+                .title(self.title.clone())
+                .language("ru".to_owned())
+                .creator("Заявка".to_owned())
+                .creation_date(date),
+        );
+        pdf.finish()
+            .map_err(|error| PdfError::Render(format!("{error:?}")))
+    }
+
+    /// How many pages the PDF has.
+    pub fn pdf_page_count(&self) -> usize {
+        layout(self, &Metrics::new()).page + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::{Profile, ProfileField};
+
+    fn document(body: &str) -> FiledDocument {
+        let profile = Profile::default()
+            .with(ProfileField::FullName, "Иванова Мария Петровна")
+            .unwrap()
+            .with(
+                ProfileField::CompanyName,
+                "ООО «Управляющая компания „Дом“»",
+            )
+            .unwrap();
+        FiledDocument::new(
+            "Не работает освещение на лестнице",
+            body,
+            &profile,
+            jiff::civil::date(2026, 12, 1),
+        )
+    }
+
+    const BODY: &str = "На лестнице между третьим и четвёртым этажами неделю не горит свет.\n\n\
+                        Прошу:\n1. Заменить лампы на лестнице.";
+
+    #[test]
+    fn lines_break_at_spaces_and_a_long_word_between_characters() {
+        let metrics = Metrics::new();
+        let text = "свет на лестнице не горит уже неделю ".repeat(10);
+        let lines = metrics.wrap(text.trim_end(), BODY_SIZE, CONTENT_WIDTH);
+        assert!(lines.len() > 3, "{lines:?}");
+        for line in &lines {
+            assert!(metrics.width(line, BODY_SIZE) <= CONTENT_WIDTH, "{line}");
+        }
+        assert_eq!(lines.join(" "), text.trim_end(), "no text is lost or added");
+        let word = "ё".repeat(200);
+        let lines = metrics.wrap(&word, BODY_SIZE, CONTENT_WIDTH);
+        assert!(lines.len() > 1);
+        assert_eq!(lines.concat(), word);
+    }
+
+    #[test]
+    fn a_typical_request_is_one_page_and_the_same_document_gives_the_same_bytes() {
+        let document = document(BODY);
+        assert_eq!(document.pdf_page_count(), 1);
+        let first = document.to_pdf().unwrap();
+        assert!(first.starts_with(b"%PDF-"));
+        assert_eq!(first, document.to_pdf().unwrap());
+        let mut next_day = document.clone();
+        next_day.date = jiff::civil::date(2026, 12, 2);
+        next_day.date_ru = super::super::date_ru(next_day.date);
+        assert_ne!(first, next_day.to_pdf().unwrap());
+    }
+
+    #[test]
+    fn the_longest_request_breaks_pages_and_keeps_every_line() {
+        // 2,500 characters of body, the assembled maximum, in short paragraphs.
+        let paragraph = "Свет на лестнице между третьим и четвёртым этажами не горит уже неделю, \
+                         жильцы спотыкаются.";
+        let mut body = String::new();
+        while zayavka_core::char_count(&body) + paragraph.len() / 2 < 2_400 {
+            body.push_str(paragraph);
+            body.push_str("\n\n");
+        }
+        body.push_str("Прошу:\n1. Заменить лампы.");
+        let document = document(&body);
+        let pages = layout(&document, &Metrics::new());
+        assert!(
+            pages.page >= 1,
+            "the longest request takes more than a page"
+        );
+        for placed in &pages.placed {
+            assert!(placed.baseline <= PAGE_HEIGHT - MARGIN_BOTTOM, "{placed:?}");
+            assert!(placed.baseline >= MARGIN_TOP, "{placed:?}");
+        }
+        let last = pages.placed.last().unwrap();
+        let date = &pages.placed[pages.placed.len() - 2];
+        assert_eq!(date.text, "1 декабря 2026 г.");
+        assert_eq!(
+            date.page, last.page,
+            "the date and the signature stay together"
+        );
+        document.to_pdf().unwrap();
+    }
+}
