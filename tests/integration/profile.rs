@@ -253,10 +253,10 @@ fn the_text_export_is_the_document_with_the_profiles_header() {
     assert!(stderr.contains("ГГГГ-ММ-ДД"), "{stderr}");
 }
 
-/// `drafts export --format pdf` writes the same document as a PDF: to a file only, the same bytes
-/// for the same draft and date.
+/// `drafts export --format pdf|docx` writes the same document as a PDF or a DOCX: to a file only,
+/// the same bytes for the same draft and date.
 #[test]
-fn the_pdf_export_is_written_to_a_file_and_is_the_same_for_the_same_date() {
+fn the_pdf_and_docx_exports_go_to_a_file_and_are_the_same_for_the_same_date() {
     let home = tempfile::tempdir().unwrap();
     let (code, _, stderr) = profile_in(home.path(), &["set", "full_name", "Иванова Мария"]);
     assert_eq!(code, Some(0), "{stderr}");
@@ -289,10 +289,34 @@ fn the_pdf_export_is_written_to_a_file_and_is_the_same_for_the_same_date() {
         "same draft, same date, same bytes"
     );
     assert_ne!(export("c.pdf", "2026-12-02"), first);
-    let (output, stdout, stderr) = run(zayavka()
-        .env("ZAYAVKA_HOME", home.path())
-        .args(["drafts", "export", &id, "--format", "pdf"]));
-    assert_eq!(output.status.code(), Some(2));
-    assert!(stdout.is_empty(), "no PDF bytes on a terminal");
-    assert!(stderr.contains("--out"), "{stderr}");
+    for format in ["pdf", "docx"] {
+        let (output, stdout, stderr) = run(zayavka()
+            .env("ZAYAVKA_HOME", home.path())
+            .args(["drafts", "export", &id, "--format", format]));
+        assert_eq!(output.status.code(), Some(2));
+        assert!(stdout.is_empty(), "no {format} bytes on a terminal");
+        assert!(stderr.contains("--out"), "{stderr}");
+    }
+    // The DOCX, likewise the same bytes for the same date, in another process.
+    let docx = |file: &str| {
+        let path = home.path().join(file);
+        let (output, _, stderr) = run(zayavka()
+            .env("ZAYAVKA_HOME", home.path())
+            .args([
+                "drafts",
+                "export",
+                &id,
+                "--format",
+                "docx",
+                "--date",
+                "2026-12-01",
+            ])
+            .arg("--out")
+            .arg(&path));
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        std::fs::read(path).unwrap()
+    };
+    let first = docx("a.docx");
+    assert!(first.starts_with(b"PK"));
+    assert_eq!(docx("b.docx"), first);
 }

@@ -33,8 +33,8 @@ enum DraftsCommand {
     Delete(IdArgs),
     /// Исправить текст заявки: правка сохраняется как ваша версия, составленная остаётся.
     Edit(EditArgs),
-    /// Сохранить заявку в файл: txt или pdf — документ для подачи (шапка из профиля, текст,
-    /// дата, подпись), json — всё о черновике.
+    /// Сохранить заявку в файл: txt, pdf или docx — документ для подачи (шапка из профиля,
+    /// текст, дата, подпись), json — всё о черновике.
     Export(ExportArgs),
     /// Записать согласованную копию всей базы черновиков в файл (можно при открытом приложении).
     Backup(BackupArgs),
@@ -112,8 +112,8 @@ struct ExportArgs {
     /// Номер черновика.
     #[arg(value_name = "НОМЕР")]
     id: DraftId,
-    /// txt, pdf или json.
-    #[arg(long, value_name = "ФОРМАТ", value_parser = ["txt", "pdf", "json"])]
+    /// txt, pdf, docx или json.
+    #[arg(long, value_name = "ФОРМАТ", value_parser = ["txt", "pdf", "docx", "json"])]
     format: String,
     /// Куда записать; без него — в стандартный вывод.
     #[arg(long, value_name = "ФАЙЛ")]
@@ -253,9 +253,11 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                 let shown = drafts::view(&draft, true).map_err(drafts_error)?;
                 (serde_json::to_string_pretty(&shown)? + "\n").into_bytes()
             } else {
-                if export.format == "pdf" && export.out.is_none() {
+                if export.format != "txt" && export.out.is_none() {
                     anyhow::bail!(
-                        "PDF не выводится в терминал: укажите файл, например --out заявка.pdf"
+                        "{} не выводится в терминал: укажите файл, например --out заявка.{}",
+                        export.format.to_uppercase(),
+                        export.format
                     );
                 }
                 let profile = zayavka_engine::profile::load(paths)
@@ -268,12 +270,14 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                     ),
                     Err(error) => anyhow::bail!(error.message_ru()),
                 };
-                if export.format == "pdf" {
-                    document
+                match export.format.as_str() {
+                    "pdf" => document
                         .to_pdf()
-                        .map_err(|error| anyhow::anyhow!(error.to_string()))?
-                } else {
-                    document.to_text().into_bytes()
+                        .map_err(|error| anyhow::anyhow!(error.to_string()))?,
+                    "docx" => document
+                        .to_docx()
+                        .map_err(|error| anyhow::anyhow!(error.to_string()))?,
+                    _ => document.to_text().into_bytes(),
                 }
             };
             match &export.out {

@@ -3,10 +3,12 @@
 //! a signature line.
 //!
 //! [`FiledDocument`] is the one model every format renders; [`FiledDocument::to_text`] is the
-//! plain-text form and [`FiledDocument::to_pdf`] the PDF (ADR 16). A field missing from the
-//! profile becomes a marked blank to fill in by hand, never an invented value. The date is an argument: nothing here reads the clock, so the same
-//! draft, profile and date always give the same document.
+//! plain-text form, [`FiledDocument::to_pdf`] the PDF and [`FiledDocument::to_docx`] the DOCX
+//! (ADR 16). A field missing from the profile becomes a marked blank to fill in by hand, never
+//! an invented value. The date is an argument: nothing here reads the clock, so the same draft,
+//! profile and date always give the same document.
 
+mod docx;
 mod pdf;
 
 use jiff::civil::Date;
@@ -16,6 +18,7 @@ use zayavka_store::{DraftId, StoredDraft};
 use crate::drafts::{DraftsError, stored_request};
 use crate::profile::{Profile, ProfileField};
 
+pub use docx::DocxError;
 pub use pdf::PdfError;
 
 /// What a missing value is printed as: a line long enough to write on.
