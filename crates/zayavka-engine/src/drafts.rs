@@ -84,8 +84,42 @@ pub(crate) fn finish(
     model_used: bool,
     pricing: Option<&crate::config::Pricing>,
 ) -> Result<(), StoreError> {
-    let finished = finished_draft(&run.outcome, model_used);
-    let record = run.record.as_ref().map(new_context_record);
+    let run = finished_run(run, model_used, pricing);
+    store.finish_draft(id, &run.finished, run.record.as_ref(), &run.attempts)
+}
+
+/// How a draft run ended, in the store's terms, ready to be written.
+pub(crate) struct FinishedRun {
+    finished: FinishedDraft,
+    record: Option<NewContextRecord>,
+    attempts: Vec<NewAttempt>,
+}
+
+impl FinishedRun {
+    /// Stores it with the state of the batch row the draft belongs to, in one transaction.
+    pub(crate) fn store_with_row(
+        &self,
+        store: &Store,
+        id: DraftId,
+        row: (&str, u32, zayavka_store::RowState),
+    ) -> Result<(), StoreError> {
+        store.finish_draft_and_row(
+            id,
+            &self.finished,
+            self.record.as_ref(),
+            &self.attempts,
+            row,
+        )
+    }
+}
+
+/// Serialises how a run ended: the outcome, the request, the record and the attempts (priced
+/// when the profile has prices).
+pub(crate) fn finished_run(
+    run: &DraftRun,
+    model_used: bool,
+    pricing: Option<&crate::config::Pricing>,
+) -> FinishedRun {
     let attempts: Vec<NewAttempt> = run
         .record
         .as_ref()
@@ -97,7 +131,11 @@ pub(crate) fn finish(
                 .collect()
         })
         .unwrap_or_default();
-    store.finish_draft(id, &finished, record.as_ref(), &attempts)
+    FinishedRun {
+        finished: finished_draft(&run.outcome, model_used),
+        record: run.record.as_ref().map(new_context_record),
+        attempts,
+    }
 }
 
 fn finished_draft(outcome: &Outcome, model_used: bool) -> FinishedDraft {

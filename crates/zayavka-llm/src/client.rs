@@ -198,6 +198,18 @@ impl Client {
         })
     }
 
+    /// The same client under another budget, sharing this one's connection pool, so that a
+    /// run of many calls (a batch, a re-ask) builds its HTTP client once. The connect timeout
+    /// stays this client's: it is part of the pool. An impossible budget is
+    /// [`LlmError::BadConfig`], as for [`Client::new`].
+    pub fn with_budget(&self, budget: Budget) -> Result<Client, LlmError> {
+        budget.validate()?;
+        Ok(Client {
+            budget,
+            ..self.clone()
+        })
+    }
+
     /// Checks that the provider answers at all, with one `GET {base_url}/models` under the
     /// per-attempt timeout and no retries, for `zayavka doctor`.
     ///

@@ -182,34 +182,7 @@ impl Store {
     /// Records a row's state.
     pub fn finish_row(&self, batch_id: &str, row: u32, state: RowState) -> Result<(), StoreError> {
         let tx = self.write()?;
-        let changed = tx.execute(
-            "UPDATE batch_rows SET state = ?3 WHERE batch_id = ?1 AND row_number = ?2",
-            params![batch_id, row, state.as_str()],
-        )?;
-        if changed == 0 {
-            return Err(StoreError::BatchRowNotFound {
-                batch_id: batch_id.to_owned(),
-                row,
-            });
-        }
-        let draft_id: Option<i64> = tx
-            .query_row(
-                "SELECT id FROM drafts WHERE batch_id = ?1 AND batch_row = ?2",
-                params![batch_id, row],
-                |r| r.get(0),
-            )
-            .optional()?;
-        audit::record(
-            &tx,
-            AuditKind::BatchRowFinished,
-            Event {
-                draft_id: draft_id.map(DraftId::new),
-                batch_id: Some(batch_id),
-                batch_row: Some(row),
-                detail: Some(state.as_str()),
-                ..Event::default()
-            },
-        )?;
+        finish_row_in(&tx, batch_id, row, state)?;
         tx.commit()?;
         Ok(())
     }
@@ -308,4 +281,42 @@ impl Store {
         status.cost = cost;
         Ok(Some(status))
     }
+}
+
+/// Records a row's state in the caller's transaction, with its audit event.
+pub(crate) fn finish_row_in(
+    tx: &Transaction<'_>,
+    batch_id: &str,
+    row: u32,
+    state: RowState,
+) -> Result<(), StoreError> {
+    let changed = tx.execute(
+        "UPDATE batch_rows SET state = ?3 WHERE batch_id = ?1 AND row_number = ?2",
+        params![batch_id, row, state.as_str()],
+    )?;
+    if changed == 0 {
+        return Err(StoreError::BatchRowNotFound {
+            batch_id: batch_id.to_owned(),
+            row,
+        });
+    }
+    let draft_id: Option<i64> = tx
+        .query_row(
+            "SELECT id FROM drafts WHERE batch_id = ?1 AND batch_row = ?2",
+            params![batch_id, row],
+            |r| r.get(0),
+        )
+        .optional()?;
+    audit::record(
+        tx,
+        AuditKind::BatchRowFinished,
+        Event {
+            draft_id: draft_id.map(DraftId::new),
+            batch_id: Some(batch_id),
+            batch_row: Some(row),
+            detail: Some(state.as_str()),
+            ..Event::default()
+        },
+    )?;
+    Ok(())
 }

@@ -6,8 +6,8 @@ use crate::audit::{self, Event, unknown_code};
 use crate::error::StoreError;
 use crate::model::{
     AuditKind, BatchRowRef, DeletedDraft, DraftFilter, DraftId, DraftOutcome, DraftSummary,
-    DraftVersion, FinishedDraft, NewAttempt, NewContextRecord, NewDraft, NewVersion, StoredAttempt,
-    StoredContextRecord, StoredDraft,
+    DraftVersion, FinishedDraft, NewAttempt, NewContextRecord, NewDraft, NewVersion, RowState,
+    StoredAttempt, StoredContextRecord, StoredDraft,
 };
 use crate::search;
 use crate::store::{Store, now_text, parse_timestamp, sha256_hex, timestamp_text};
@@ -135,61 +135,28 @@ impl Store {
         record: Option<&NewContextRecord>,
         attempts: &[NewAttempt],
     ) -> Result<(), StoreError> {
-        check_json("warnings_json", &finished.warnings_json)?;
-        if let Some(request) = &finished.request_json {
-            check_json("request_json", request)?;
-        }
-        if let Some(record) = record {
-            check_json("record_json", &record.record_json)?;
-        }
+        check_finished(finished, record)?;
         let tx = self.write()?;
-        let outcome = outcome_of(&tx, id)?;
-        if outcome != DraftOutcome::Pending {
-            return Err(StoreError::DraftNotPending {
-                id,
-                outcome: outcome.as_str(),
-            });
-        }
-        let now = now_text();
-        tx.prepare_cached(
-            "UPDATE drafts
-             SET updated_at = ?2, outcome = ?3, reason = ?4, retryable = ?5, title = ?6, body = ?7,
-                 request_json = ?8, warnings_json = ?9, subject_module = ?10,
-                 legal_omission = ?11, model_used = ?12
-             WHERE id = ?1",
-        )?
-        .execute(params![
-            id.get(),
-            now,
-            finished.outcome.as_str(),
-            finished.reason,
-            finished.retryable,
-            finished.title,
-            finished.body,
-            finished.request_json,
-            finished.warnings_json,
-            finished.subject_module,
-            finished.legal_omission,
-            finished.model_used,
-        ])?;
-        let record_id = match record {
-            Some(record) => Some(insert_record(&tx, id, &now, record)?),
-            None => None,
-        };
-        for attempt in attempts {
-            insert_attempt(&tx, id, record_id, attempt)?;
-        }
-        search::refresh(&tx, id)?;
-        audit::record(
-            &tx,
-            AuditKind::DraftFinished,
-            Event {
-                draft_id: Some(id),
-                sha256: finished.request_json.as_deref().map(sha256_hex),
-                detail: Some(finished.outcome.as_str()),
-                ..Event::default()
-            },
-        )?;
+        finish_in(&tx, id, finished, record, attempts)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// [`Store::finish_draft`] and [`Store::finish_row`] in one transaction, for a batch row's
+    /// draft: the row's state can never lag behind its draft's outcome.
+    pub fn finish_draft_and_row(
+        &self,
+        id: DraftId,
+        finished: &FinishedDraft,
+        record: Option<&NewContextRecord>,
+        attempts: &[NewAttempt],
+        row: (&str, u32, RowState),
+    ) -> Result<(), StoreError> {
+        check_finished(finished, record)?;
+        let tx = self.write()?;
+        finish_in(&tx, id, finished, record, attempts)?;
+        let (batch_id, row, state) = row;
+        crate::batches::finish_row_in(&tx, batch_id, row, state)?;
         tx.commit()?;
         Ok(())
     }
@@ -496,6 +463,79 @@ impl Store {
             log_cleared: self.checkpoint()?,
         })
     }
+}
+
+/// Refuses documents that are not JSON before the transaction, naming the field.
+fn check_finished(
+    finished: &FinishedDraft,
+    record: Option<&NewContextRecord>,
+) -> Result<(), StoreError> {
+    check_json("warnings_json", &finished.warnings_json)?;
+    if let Some(request) = &finished.request_json {
+        check_json("request_json", request)?;
+    }
+    if let Some(record) = record {
+        check_json("record_json", &record.record_json)?;
+    }
+    Ok(())
+}
+
+/// Records how a pending draft ended, in the caller's transaction.
+fn finish_in(
+    tx: &Transaction<'_>,
+    id: DraftId,
+    finished: &FinishedDraft,
+    record: Option<&NewContextRecord>,
+    attempts: &[NewAttempt],
+) -> Result<(), StoreError> {
+    let outcome = outcome_of(tx, id)?;
+    if outcome != DraftOutcome::Pending {
+        return Err(StoreError::DraftNotPending {
+            id,
+            outcome: outcome.as_str(),
+        });
+    }
+    let now = now_text();
+    tx.prepare_cached(
+        "UPDATE drafts
+             SET updated_at = ?2, outcome = ?3, reason = ?4, retryable = ?5, title = ?6, body = ?7,
+                 request_json = ?8, warnings_json = ?9, subject_module = ?10,
+                 legal_omission = ?11, model_used = ?12
+             WHERE id = ?1",
+    )?
+    .execute(params![
+        id.get(),
+        now,
+        finished.outcome.as_str(),
+        finished.reason,
+        finished.retryable,
+        finished.title,
+        finished.body,
+        finished.request_json,
+        finished.warnings_json,
+        finished.subject_module,
+        finished.legal_omission,
+        finished.model_used,
+    ])?;
+    let record_id = match record {
+        Some(record) => Some(insert_record(tx, id, &now, record)?),
+        None => None,
+    };
+    for attempt in attempts {
+        insert_attempt(tx, id, record_id, attempt)?;
+    }
+    search::refresh(tx, id)?;
+    audit::record(
+        tx,
+        AuditKind::DraftFinished,
+        Event {
+            draft_id: Some(id),
+            sha256: finished.request_json.as_deref().map(sha256_hex),
+            detail: Some(finished.outcome.as_str()),
+            ..Event::default()
+        },
+    )?;
+    Ok(())
 }
 
 fn insert_record(

@@ -33,9 +33,7 @@ use zayavka_store::{
 
 use super::file::{BatchFile, InvalidRow, RowError};
 use crate::config::{Pricing, ProviderOverrides};
-use crate::draft::{
-    DraftRun, EnvironmentOverrides, MAX_TOKENS, ModelSettings, chat_request, draft_with_model,
-};
+use crate::draft::{DraftRun, EnvironmentOverrides, MAX_TOKENS, ModelSettings, chat_request};
 use crate::paths::Paths;
 use crate::secrets::SecretStore;
 
@@ -253,6 +251,8 @@ struct Shared {
     store: Mutex<Store>,
     batch_id: String,
     model: Option<ModelSettings>,
+    /// One HTTP client for every row, when the settings make one.
+    client: Option<zayavka_llm::Client>,
     cancel: CancellationToken,
     limiter: Option<governor::DefaultDirectRateLimiter>,
     /// The pause of the whole batch after a `429`.
@@ -435,9 +435,13 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, Store
             outcome: offline_request(&input, legal_catalogue()),
             record: None,
         };
-        let store = lock(&shared.store);
-        crate::drafts::finish(&store, claimed.draft_id, &run, false, None)?;
-        store.finish_row(batch_id, row_number, row_state(&run.outcome))?;
+        let finished = crate::drafts::finished_run(&run, false, None);
+        let state = row_state(&run.outcome);
+        finished.store_with_row(
+            &lock(&shared.store),
+            claimed.draft_id,
+            (batch_id, row_number, state),
+        )?;
         return Ok(RowResult::Finished);
     };
     if shared.is_stopped() || !shared.wait_for_turn().await || shared.is_stopped() {
@@ -451,7 +455,9 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, Store
         shared.stop(StopReason::CostCap);
         return Ok(RowResult::NotRun);
     }
-    let run = draft_with_model(&input, model, &shared.cancel).await;
+    let run =
+        crate::draft::draft_with_client(&input, model, shared.client.as_ref(), &shared.cancel)
+            .await;
     shared
         .sent
         .fetch_add(u64::from(run.attempt_count()), Ordering::SeqCst);
@@ -474,9 +480,14 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, Store
     {
         shared.stop(StopReason::ProviderRefused);
     }
-    let store = lock(&shared.store);
-    crate::drafts::finish(&store, claimed.draft_id, &run, true, pricing)?;
-    store.finish_row(batch_id, row_number, row_state(&run.outcome))?;
+    // Serialised before the store is locked, so rows only queue for the write itself.
+    let finished = crate::drafts::finished_run(&run, true, pricing);
+    let state = row_state(&run.outcome);
+    finished.store_with_row(
+        &lock(&shared.store),
+        claimed.draft_id,
+        (batch_id, row_number, state),
+    )?;
     Ok(RowResult::Finished)
 }
 
@@ -565,10 +576,12 @@ pub async fn run_batch(
         )),
         _ => None,
     };
+    let client = model.as_ref().and_then(crate::draft::shared_client);
     let shared = Arc::new(Shared {
         store: Mutex::new(store),
         batch_id: batch_id.clone(),
         model,
+        client,
         cancel: cancel.clone(),
         limiter,
         pause: Mutex::new(RatePause::new()),

@@ -24,6 +24,7 @@ pub use model::{
     DraftRun, MAX_REASKS, MAX_TOKENS, ModelSettings, TEMPERATURE, chat_request, draft_with_model,
     failure_from, failure_reason,
 };
+pub(crate) use model::{draft_with_client, shared_client};
 pub use pending::KeepError;
 pub(crate) use pending::private_dir;
 pub use record::{ContextRecord, RECORD_FORMAT_VERSION, RecordedResponse, ResponseVerdict};

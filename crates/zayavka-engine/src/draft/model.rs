@@ -212,6 +212,26 @@ pub async fn draft_with_model(
     settings: &ModelSettings,
     cancel: &CancellationToken,
 ) -> DraftRun {
+    draft_with_client(input, settings, None, cancel).await
+}
+
+/// The HTTP client a run of many drafts with these settings shares (a batch), so that each
+/// draft does not build its own: building one costs milliseconds (the TLS roots, the
+/// connection pool). `None` when the settings cannot make one; each draft then reports why.
+pub(crate) fn shared_client(settings: &ModelSettings) -> Option<Client> {
+    let provider = &settings.provider;
+    let endpoint = Endpoint::new(provider.base_url.as_url().clone(), settings.api_key.clone());
+    Client::new(endpoint, budget(provider)).ok()
+}
+
+/// [`draft_with_model`], with a client from [`shared_client`] for the same settings when the
+/// caller has one; without it the draft builds its own.
+pub(crate) async fn draft_with_client(
+    input: &ResidentInput,
+    settings: &ModelSettings,
+    shared: Option<&Client>,
+    cancel: &CancellationToken,
+) -> DraftRun {
     let schema = request_draft_schema();
     let catalogue = legal_catalogue();
     let provider = &settings.provider;
@@ -247,7 +267,11 @@ pub async fn draft_with_model(
             .saturating_sub(started.elapsed());
         // Attempt numbers continue across re-asks, so each is unique in the record.
         let first_number = record.attempts.len() as u32 + 1;
-        let report = match Client::new(endpoint.clone(), call_budget) {
+        let client = match shared {
+            Some(client) => client.with_budget(call_budget),
+            None => Client::new(endpoint.clone(), call_budget),
+        };
+        let report = match client {
             Ok(client) => client.complete_from(&request, cancel, first_number).await,
             Err(error) => {
                 outcome = Outcome::Failed(failure_from(&error));

@@ -1220,3 +1220,19 @@ async fn a_cancelled_probe_sends_nothing() {
         && probe.support == ModeSupport::Failed(LlmError::Cancelled)));
     assert_eq!(stand_in.request_count(), 0);
 }
+
+#[test]
+fn with_budget_keeps_the_endpoint_and_refuses_an_impossible_budget() {
+    let base = client("http://127.0.0.1:9/v1", Some(KEY), budget());
+    let mut shorter = budget();
+    shorter.max_attempts = 1;
+    let derived = base.with_budget(shorter.clone()).unwrap();
+    assert_eq!(derived.budget, shorter);
+    assert_eq!(derived.url, base.url);
+    assert_eq!(derived.authorization, base.authorization);
+    shorter.max_attempts = 0;
+    assert!(matches!(
+        base.with_budget(shorter),
+        Err(LlmError::BadConfig { .. })
+    ));
+}

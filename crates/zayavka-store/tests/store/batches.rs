@@ -248,3 +248,62 @@ fn unknown_batches_are_typed() {
         Err(StoreError::BatchRowNotFound { .. })
     ));
 }
+
+#[test]
+fn a_draft_and_its_row_finish_in_one_transaction() {
+    let scratch = Scratch::new();
+    let store = scratch.open();
+    let id = batch(&store, 2);
+    let claimed = store.claim_row(&id, 2).unwrap();
+    store
+        .finish_draft_and_row(
+            claimed.draft_id,
+            &ready("Свет", "Не горит свет."),
+            None,
+            &[attempt(1, 10, None)],
+            (&id, 2, RowState::Done),
+        )
+        .unwrap();
+    let draft = store.get_draft(claimed.draft_id).unwrap().unwrap();
+    assert_eq!(draft.summary.outcome, DraftOutcome::Ready);
+    assert_eq!(draft.attempts.len(), 1);
+    assert!(
+        store
+            .rows_to_run(&id)
+            .unwrap()
+            .iter()
+            .all(|r| r.row_number != 2)
+    );
+    // A draft that already finished is refused, and its row is left as it was.
+    let other = store.claim_row(&id, 3).unwrap();
+    store
+        .finish_draft(other.draft_id, &ready("Т", "Текст."), None, &[])
+        .unwrap();
+    let error = store
+        .finish_draft_and_row(
+            other.draft_id,
+            &ready("Т", "Текст."),
+            None,
+            &[],
+            (&id, 3, RowState::Done),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(error, StoreError::DraftNotPending { .. }),
+        "{error:?}"
+    );
+    assert!(
+        store
+            .rows_to_run(&id)
+            .unwrap()
+            .iter()
+            .any(|r| r.row_number == 3)
+    );
+    let finished_rows = store
+        .audit_events(None)
+        .unwrap()
+        .iter()
+        .filter(|e| e.kind == AuditKind::BatchRowFinished)
+        .count();
+    assert_eq!(finished_rows, 1);
+}
