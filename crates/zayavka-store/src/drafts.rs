@@ -9,6 +9,7 @@ use crate::model::{
     DraftVersion, FinishedDraft, NewAttempt, NewContextRecord, NewDraft, NewVersion, RowState,
     StoredAttempt, StoredContextRecord, StoredDraft,
 };
+use crate::pieces;
 use crate::search;
 use crate::store::{Store, now_text, parse_timestamp, sha256_hex, timestamp_text};
 
@@ -304,6 +305,10 @@ impl Store {
                 })
             })?
             .collect::<Result<_, _>>()?;
+        for stored in &mut draft.records {
+            let json = std::mem::take(&mut stored.record.record_json);
+            stored.record.record_json = pieces::join(&tx, json)?;
+        }
         draft.attempts = tx
             .prepare_cached(
                 "SELECT record_id, number, started_at_unix_ms, duration_ms, http_status,
@@ -447,9 +452,12 @@ impl Store {
     pub fn delete_draft(&self, id: DraftId) -> Result<DeletedDraft, StoreError> {
         let tx = self.write()?;
         outcome_of(&tx, id)?;
+        let used = pieces::of_draft(&tx, id.get())?;
         tx.execute("DELETE FROM draft_search WHERE rowid = ?1", [id.get()])?;
-        // Versions, records and attempts go with it through ON DELETE CASCADE.
+        // Versions, records, their links to pieces and attempts go with it through ON DELETE
+        // CASCADE; pieces no other record uses go after them.
         tx.execute("DELETE FROM drafts WHERE id = ?1", [id.get()])?;
+        pieces::delete_unused(&tx, &used)?;
         audit::record(
             &tx,
             AuditKind::DraftDeleted,
@@ -544,6 +552,7 @@ fn insert_record(
     now: &str,
     record: &NewContextRecord,
 ) -> Result<i64, StoreError> {
+    let split = pieces::split(&record.record_json);
     tx.prepare_cached(
         "INSERT INTO context_records
              (draft_id, created_at, format_version, record_json, app_version, prompt_version,
@@ -555,7 +564,7 @@ fn insert_record(
         draft_id.get(),
         now,
         record.format_version,
-        record.record_json,
+        split.stored,
         record.app_version,
         record.prompt_version,
         record.prompt_sha256,
@@ -568,7 +577,9 @@ fn insert_record(
         record.provider_host,
         record.model,
     ])?;
-    Ok(tx.last_insert_rowid())
+    let id = tx.last_insert_rowid();
+    pieces::store(tx, id, &split.pieces)?;
+    Ok(id)
 }
 
 fn insert_attempt(

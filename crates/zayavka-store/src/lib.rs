@@ -29,6 +29,7 @@ mod drafts;
 mod error;
 mod migrations;
 mod model;
+mod pieces;
 mod reassemble;
 mod search;
 mod store;

@@ -10,7 +10,10 @@ use rusqlite::{Connection, TransactionBehavior};
 use crate::error::StoreError;
 
 /// The migrations in order; the schema version is their count.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_initial.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_initial.sql"),
+    include_str!("migrations/0002_record_pieces.sql"),
+];
 
 /// The schema version this code writes and reads.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -63,8 +66,13 @@ pub(crate) fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreErr
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     check_version(&tx, path)?;
     let current = user_version(&tx)?;
-    for migration in &MIGRATIONS[current as usize..] {
+    for (index, migration) in MIGRATIONS.iter().enumerate().skip(current as usize) {
         tx.execute_batch(migration)?;
+        if index + 1 == 2 {
+            // Version 2 stores the records' repeated parts once; the records version 1 stored
+            // whole are split here, in the same transaction (the SQL cannot hash them).
+            crate::pieces::split_existing(&tx)?;
+        }
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;
@@ -79,7 +87,10 @@ mod tests {
     fn released_migrations_never_change() {
         // A released migration is part of every database made with it: changing it would give
         // two databases of the same version different schemas. Add a new migration instead.
-        let pinned = ["16cdebd3918e25c84108f050b782ee3de5c64cdb4e8bd96ef03adc44f100cdf7"];
+        let pinned = [
+            "16cdebd3918e25c84108f050b782ee3de5c64cdb4e8bd96ef03adc44f100cdf7",
+            "22bdfadaba69da7b860a174c278c880ae79ed287a2e077624faa561597156d3c",
+        ];
         assert_eq!(
             MIGRATIONS.len(),
             pinned.len(),
@@ -104,5 +115,81 @@ mod tests {
             .unwrap();
         assert_eq!(id, APPLICATION_ID);
         assert_eq!(user_version(&conn).unwrap(), SCHEMA_VERSION);
+    }
+}
+
+#[cfg(test)]
+mod version_2_tests {
+    use super::*;
+    use crate::{DraftId, Store};
+
+    #[test]
+    fn version_1_records_are_split_by_the_migration_and_read_back_unchanged() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("z.sqlite3");
+        let prompt = "Системная подсказка. ".repeat(200);
+        let record = serde_json::json!({
+            "messages": [
+                {"role": "system", "content": prompt},
+                {"role": "user", "content": "Не горит свет"}
+            ],
+            "responses": []
+        })
+        .to_string();
+        {
+            // A database as version 1 left it, with two records of the same prompt.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            for id in [1, 2] {
+                conn.execute(
+                    "INSERT INTO drafts (id, created_at, updated_at, raw_input_json, outcome)
+                     VALUES (?1, '2026-12-01T00:00:00.000Z', '2026-12-01T00:00:00.000Z', '{}',
+                             'ready')",
+                    [id],
+                )
+                .unwrap();
+                conn.execute(
+                    "INSERT INTO context_records (draft_id, created_at, format_version,
+                         record_json, app_version, prompt_version, prompt_sha256, schema_id,
+                         schema_version, schema_sha256, legal_catalogue_version,
+                         provider_profile, provider_host, model)
+                     VALUES (?1, '2026-12-01T00:00:00.000Z', 1, ?2, '0.1.0', 'v1', 'p', 's',
+                             1, 's', 'c', 'default', 'h', 'm')",
+                    rusqlite::params![id, record],
+                )
+                .unwrap();
+            }
+        }
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        let pieces: i64 = store
+            .conn
+            .query_row("SELECT count(*) FROM record_pieces", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(pieces, 1);
+        let stored: String = store
+            .conn
+            .query_row(
+                "SELECT record_json FROM context_records WHERE draft_id = 1",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert!(stored.len() < 400, "{stored}");
+        for id in [1, 2] {
+            let draft = store.get_draft(DraftId::new(id)).unwrap().unwrap();
+            assert_eq!(draft.records[0].record.record_json, record);
+        }
+        // Deleting one draft keeps the piece the other uses; deleting both removes it.
+        store.delete_draft(DraftId::new(1)).unwrap();
+        let draft = store.get_draft(DraftId::new(2)).unwrap().unwrap();
+        assert_eq!(draft.records[0].record.record_json, record);
+        store.delete_draft(DraftId::new(2)).unwrap();
+        let pieces: i64 = store
+            .conn
+            .query_row("SELECT count(*) FROM record_pieces", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(pieces, 0);
     }
 }

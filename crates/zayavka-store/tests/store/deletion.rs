@@ -89,6 +89,12 @@ fn a_deleted_draft_leaves_no_byte_of_its_text() {
     for (marker, id) in kept_markers.iter().zip(&kept) {
         assert_eq!(store.search_drafts(marker, 10).unwrap()[0].id, *id);
         assert!(!files_containing(&scratch.folder(), marker).is_empty());
+        // The prompt the deleted drafts shared with it is still whole in its record.
+        let draft = store.get_draft(*id).unwrap().unwrap();
+        assert_eq!(
+            draft.records[0].record.record_json,
+            record(marker).record_json
+        );
     }
     // The same holds once the last connection has closed.
     drop(store);

@@ -86,10 +86,23 @@ pub(crate) fn ready(title: &str, body: &str) -> FinishedDraft {
     }
 }
 
+/// Part of the system prompt every test record has.
+pub(crate) const SHARED_PROMPT: &str = "Опиши проблему спокойно и по делу. ";
+
 pub(crate) fn record(marker: &str) -> NewContextRecord {
     NewContextRecord {
         format_version: 1,
-        record_json: serde_json::json!({ "messages": [marker], "responses": [marker] }).to_string(),
+        // Two system prompts long enough to be stored as pieces (ADR 9): one the marker's own,
+        // one every record shares.
+        record_json: serde_json::json!({
+            "messages": [
+                {"role": "system", "content": format!("{marker} {}", SHARED_PROMPT.repeat(80))},
+                {"role": "system", "content": SHARED_PROMPT.repeat(80)},
+                {"role": "user", "content": marker},
+            ],
+            "responses": [marker],
+        })
+        .to_string(),
         app_version: "0.1.0".to_owned(),
         prompt_version: "v1".to_owned(),
         prompt_sha256: "a".repeat(64),
