@@ -14,6 +14,8 @@
 //!   session the test command provides).
 //! - `profile`: `zayavka profile` — set, show, clear, refused values that change nothing, and
 //!   the proof that the profile never reaches the model's context.
+//! - `documents`: the PDF read back with poppler — its text, its page count, its first page as a
+//!   PNG under the target folder.
 //! - `doctor`: `zayavka doctor` on a fresh install and against reachable, unreachable and
 //!   key-refusing providers.
 
@@ -24,6 +26,7 @@ mod cli;
 mod cli_ru;
 mod concurrency;
 mod doctor;
+mod documents;
 mod draft;
 mod files;
 mod keyring;
