@@ -229,6 +229,15 @@ pub enum SaveFormat {
 }
 
 impl SaveFormat {
+    /// The file type's name in the save dialog.
+    pub fn label(self) -> &'static str {
+        match self {
+            SaveFormat::Pdf => "PDF",
+            SaveFormat::Docx => "Документ Word",
+            SaveFormat::Txt => "Текст",
+        }
+    }
+
     /// The file name extension.
     pub fn extension(self) -> &'static str {
         match self {
@@ -239,26 +248,19 @@ impl SaveFormat {
     }
 }
 
-/// What a draft saved as a file holds, checked before the dialog opens, so that the resident
-/// is not asked for a file name that then cannot be written. Returns a suggested file name.
+/// What a draft saved as a file holds, made before the dialog opens, so that the resident is
+/// not asked for a file name that then cannot be written: a suggested file name and the bytes.
+/// The document has the resident's header («Кому», «От») from the profile, the request (their
+/// latest edit if they made one), today's date and a signature line; fields missing from the
+/// profile are marked blanks to fill in by hand.
 pub fn draft_save_prepare(
     state: &AppState,
     id: i64,
     format: SaveFormat,
-) -> Result<(String, String), CommandError> {
-    if format != SaveFormat::Txt {
-        return Err(CommandError::new(
-            ErrorKind::FormatUnavailable,
-            "Эта версия приложения сохраняет заявку только как текст (.txt). Выберите «Текст» \
-             или скопируйте заявку и вставьте её в документ.",
-        ));
-    }
+) -> Result<(String, Vec<u8>), CommandError> {
     let store = open(state)?;
     let draft = drafts::get(&store, DraftId::new(id))?;
-    // The resident's header («Кому», «От»), the request, today's date and a signature line;
-    // fields missing from the profile are marked blanks to fill in by hand.
-    let profile = zayavka_engine::profile::load(&state.paths)
-        .map_err(|error| CommandError::new(ErrorKind::Config, sentence(&error.message_ru())))?;
+    let profile = zayavka_engine::profile::load(&state.paths).map_err(profile_error)?;
     let document = zayavka_engine::document::for_draft(&draft, &profile, jiff::Zoned::now().date())
         .map_err(|error| match error {
             zayavka_engine::document::DocumentError::NotAssembled(_) => CommandError::new(
@@ -267,14 +269,25 @@ pub fn draft_save_prepare(
             ),
             other => CommandError::new(ErrorKind::Damaged, sentence(&other.message_ru())),
         })?;
-    Ok((
-        format!("Заявка-{id}.{}", format.extension()),
-        document.to_text(),
-    ))
+    let unwritable = |error: String| {
+        CommandError::new(
+            ErrorKind::Internal,
+            format!(
+                "{} Сохраните заявку в другом формате или скопируйте её.",
+                sentence(&error)
+            ),
+        )
+    };
+    let bytes = match format {
+        SaveFormat::Pdf => document.to_pdf().map_err(|e| unwritable(e.to_string()))?,
+        SaveFormat::Docx => document.to_docx().map_err(|e| unwritable(e.to_string()))?,
+        SaveFormat::Txt => format!("{}\n", document.to_text()).into_bytes(),
+    };
+    Ok((format!("Заявка-{id}.{}", format.extension()), bytes))
 }
 
 /// Writes a document the resident chose a path for, whole or not at all.
-pub fn write_document(path: &Path, text: &str) -> Result<(), CommandError> {
+pub fn write_document(path: &Path, bytes: &[u8]) -> Result<(), CommandError> {
     let fail = |error: std::io::Error| {
         CommandError::new(
             ErrorKind::Write,
@@ -290,8 +303,7 @@ pub fn write_document(path: &Path, text: &str) -> Result<(), CommandError> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let mut file = tempfile::NamedTempFile::new_in(folder).map_err(fail)?;
-    std::io::Write::write_all(&mut file, text.as_bytes()).map_err(fail)?;
-    std::io::Write::write_all(&mut file, b"\n").map_err(fail)?;
+    std::io::Write::write_all(&mut file, bytes).map_err(fail)?;
     file.as_file().sync_all().map_err(fail)?;
     file.persist(path).map_err(|error| fail(error.error))?;
     Ok(())

@@ -44,8 +44,6 @@ pub enum ErrorKind {
     Batch,
     /// Writing a file the resident chose failed.
     Write,
-    /// A document format this version cannot write yet.
-    FormatUnavailable,
     /// The operating system's dialog or clipboard failed.
     System,
     /// The edit was empty.
@@ -197,7 +195,6 @@ mod tests {
             (ErrorKind::BatchNotChecked, "batch_not_checked"),
             (ErrorKind::Batch, "batch"),
             (ErrorKind::Write, "write"),
-            (ErrorKind::FormatUnavailable, "format_unavailable"),
             (ErrorKind::System, "system"),
             (ErrorKind::EmptyEdit, "empty_edit"),
             (ErrorKind::Internal, "internal"),

@@ -133,19 +133,19 @@ pub async fn draft_delete(app: AppHandle, id: i64) -> Answer<()> {
 pub async fn draft_save_as(app: AppHandle, id: i64, format: SaveFormat) -> Answer<Option<String>> {
     let dialogs = app.clone();
     blocking(app, move |state| {
-        let (file_name, text) = commands::draft_save_prepare(state, id, format)?;
+        let (file_name, bytes) = commands::draft_save_prepare(state, id, format)?;
         let Some(chosen) = dialogs
             .dialog()
             .file()
             .set_title("Сохранить заявку")
             .set_file_name(&file_name)
-            .add_filter("Текст", &[format.extension()])
+            .add_filter(format.label(), &[format.extension()])
             .blocking_save_file()
         else {
             return Ok(None);
         };
         let path = to_path(chosen)?;
-        commands::write_document(&path, &text)?;
+        commands::write_document(&path, &bytes)?;
         Ok(Some(path.display().to_string()))
     })
     .await

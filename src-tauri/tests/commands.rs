@@ -349,13 +349,14 @@ fn drafts_are_listed_searched_opened_edited_and_deleted() {
 }
 
 #[test]
-fn a_draft_is_saved_as_text_whole() {
+fn a_draft_is_saved_as_a_document_whole() {
     let app = App::with(Script::always(ok()));
     let id = app.draft(typed(Some(LIGHTING)))["draft_id"]
         .as_i64()
         .unwrap();
-    let (name, text) = commands::draft_save_prepare(&app.state, id, SaveFormat::Txt).unwrap();
+    let (name, bytes) = commands::draft_save_prepare(&app.state, id, SaveFormat::Txt).unwrap();
     assert_eq!(name, format!("Заявка-{id}.txt"));
+    let text = String::from_utf8(bytes.clone()).unwrap();
     // The document: the header with marked blanks (no profile yet), the title, the date.
     assert!(text.contains("Не работает освещение на лестнице"), "{text}");
     assert!(text.contains("Кому"), "{text}");
@@ -366,17 +367,25 @@ fn a_draft_is_saved_as_text_whole() {
         "Иванова Анна Петровна",
     )
     .unwrap();
-    let (_, text) = commands::draft_save_prepare(&app.state, id, SaveFormat::Txt).unwrap();
-    assert!(text.contains("Иванова Анна Петровна"), "{text}");
+    let (_, with_name) = commands::draft_save_prepare(&app.state, id, SaveFormat::Txt).unwrap();
+    assert!(
+        String::from_utf8(with_name)
+            .unwrap()
+            .contains("Иванова Анна Петровна")
+    );
     let path = app.home.path().join("out.txt");
-    commands::write_document(&path, &text).unwrap();
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{text}\n"));
+    commands::write_document(&path, &bytes).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
 
-    let pdf = commands::draft_save_prepare(&app.state, id, SaveFormat::Pdf).unwrap_err();
-    assert_eq!(pdf.kind, ErrorKind::FormatUnavailable);
+    let (pdf_name, pdf) = commands::draft_save_prepare(&app.state, id, SaveFormat::Pdf).unwrap();
+    assert_eq!(pdf_name, format!("Заявка-{id}.pdf"));
+    assert!(pdf.starts_with(b"%PDF-"), "a PDF file");
+
+    let (_, docx) = commands::draft_save_prepare(&app.state, id, SaveFormat::Docx).unwrap();
+    assert!(docx.starts_with(b"PK"), "a DOCX package (a zip file)");
 
     let missing = app.home.path().join("no/such/folder/out.txt");
-    let error = commands::write_document(&missing, &text).unwrap_err();
+    let error = commands::write_document(&missing, &bytes).unwrap_err();
     assert_eq!(error.kind, ErrorKind::Write);
     assert!(
         error.message.starts_with("Не удалось сохранить файл"),

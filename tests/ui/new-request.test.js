@@ -285,11 +285,11 @@ test('«Как получен результат» opens the context record and 
 
   await page.click('button:text("Сохранить как…")');
   await page.waitForSelector('#save-dialog[open]');
-  await page.check('#save-dialog input[value="txt"]');
+  await page.check('#save-dialog input[value="docx"]');
   await page.click('#save-dialog button[value="save"]');
   await page.waitForFunction(() => window.__fake.callsOf('draft_save_as').length === 1);
   const [save] = await callsOf(page, 'draft_save_as');
-  assert.equal(save.args.format, 'txt');
-  await page.waitForFunction(() => document.querySelector('.result [role="status"]').textContent.includes('заявка.txt'));
+  assert.equal(save.args.format, 'docx');
+  await page.waitForFunction(() => document.querySelector('.result [role="status"]').textContent.includes('заявка.docx'));
   await closePage(page);
 });

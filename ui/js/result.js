@@ -234,7 +234,7 @@ class ResultView {
     const onClose = async () => {
       dialog.removeEventListener('close', onClose);
       if (dialog.returnValue !== 'save') return;
-      const format = dialog.querySelector('input[name="format"]:checked')?.value ?? 'txt';
+      const format = dialog.querySelector('input[name="format"]:checked')?.value ?? 'pdf';
       try {
         const path = await ipc.draftSaveAs(this.result.draft_id, format);
         status.textContent = path === null ? 'Сохранение отменено.' : `Заявка сохранена: ${path}`;
