@@ -671,8 +671,9 @@ fn progress_view(total: u32, done: u32, now: Counts, before: Counts) -> BatchPro
         ready: now.ready.saturating_sub(before.ready),
         needs_user: now.needs_user.saturating_sub(before.needs_user),
         rejected: now.rejected.saturating_sub(before.rejected),
-        // A retryable failure sent again and failed again counts once.
-        failed: now.failed.saturating_sub(before.failed.min(now.failed)),
+        // The counts are the batch's, less what they were when this run started: a row that
+        // failed before, was sent again and failed again shows in `done` but not here.
+        failed: now.failed.saturating_sub(before.failed),
     }
 }
 
