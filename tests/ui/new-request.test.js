@@ -56,6 +56,21 @@ test('invalid input shows the error beside its field and moves focus there', asy
   await closePage(page);
 });
 
+test('an input error sent from below the fold scrolls its message into view', async () => {
+  const page = await openPage(harness);
+  await page.fill('#description', 'Темно');
+  await page.evaluate(() => document.getElementById('draft-submit').scrollIntoView({ block: 'end', behavior: 'instant' }));
+  await page.click('#draft-submit');
+  await page.waitForSelector('#description-error:not([hidden])');
+  await page.waitForFunction(() => {
+    const box = document.getElementById('description-error').getBoundingClientRect();
+    const label = document.querySelector('label[for="description"]').getBoundingClientRect();
+    return label.top >= 0 && box.bottom <= window.innerHeight;
+  });
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'description');
+  await closePage(page);
+});
+
 test('an error in an optional field opens «Дополнительно» and focuses that field', async () => {
   const page = await openPage(harness);
   await page.fill('#description', LIGHT_OUT);

@@ -190,7 +190,12 @@ export function setUpNewRequest(navigation) {
       if (fieldName !== 'description' && fieldName !== 'confirmed_subject') byId('more-fields').open = true;
       first ??= control;
     }
-    first?.focus();
+    if (first) {
+      // Focus alone scrolls only as far as the control; the label and the message above it
+      // must be in view too, or the resident sees a focused field with no reason.
+      first.focus({ preventScroll: true });
+      (first.closest('.field, fieldset') ?? first).scrollIntoView({ block: 'start', behavior: 'instant' });
+    }
   }
 
   function clearErrors() {
