@@ -504,6 +504,24 @@ fn finish_in(
         });
     }
     let now = now_text();
+    set_result(tx, id, &now, finished)?;
+    let record_id = match record {
+        Some(record) => Some(insert_record(tx, id, &now, record)?),
+        None => None,
+    };
+    for attempt in attempts {
+        insert_attempt(tx, id, record_id, attempt)?;
+    }
+    result_recorded(tx, id, finished)
+}
+
+/// Writes a draft's result columns.
+pub(crate) fn set_result(
+    tx: &Transaction<'_>,
+    id: DraftId,
+    now: &str,
+    finished: &FinishedDraft,
+) -> Result<(), StoreError> {
     tx.prepare_cached(
         "UPDATE drafts
              SET updated_at = ?2, outcome = ?3, reason = ?4, retryable = ?5, title = ?6, body = ?7,
@@ -525,13 +543,16 @@ fn finish_in(
         finished.legal_omission,
         finished.model_used,
     ])?;
-    let record_id = match record {
-        Some(record) => Some(insert_record(tx, id, &now, record)?),
-        None => None,
-    };
-    for attempt in attempts {
-        insert_attempt(tx, id, record_id, attempt)?;
-    }
+    Ok(())
+}
+
+/// After a draft's result is written: the search index follows it, and the audit log gains a
+/// `draft_finished` event with the request's hash.
+pub(crate) fn result_recorded(
+    tx: &Transaction<'_>,
+    id: DraftId,
+    finished: &FinishedDraft,
+) -> Result<(), StoreError> {
     search::refresh(tx, id)?;
     audit::record(
         tx,
@@ -542,8 +563,7 @@ fn finish_in(
             detail: Some(finished.outcome.as_str()),
             ..Event::default()
         },
-    )?;
-    Ok(())
+    )
 }
 
 fn insert_record(

@@ -4,12 +4,10 @@
 
 use rusqlite::params;
 
-use crate::audit::{self, Event};
-use crate::drafts::{check_json, outcome_of};
+use crate::drafts::{check_json, outcome_of, result_recorded, set_result};
 use crate::error::StoreError;
-use crate::model::{AuditKind, DraftId, DraftOutcome, FinishedDraft, NewDraft};
-use crate::search;
-use crate::store::{Store, now_text, sha256_hex};
+use crate::model::{DraftId, DraftOutcome, FinishedDraft, NewDraft};
+use crate::store::{Store, now_text};
 
 impl Store {
     /// Replaces a finished draft's input and result in one transaction: the input as the
@@ -38,41 +36,17 @@ impl Store {
                 outcome: outcome.as_str(),
             });
         }
+        let now = now_text();
         tx.prepare_cached(
-            "UPDATE drafts
-             SET updated_at = ?2, raw_input_json = ?3, checked_input_json = ?4, outcome = ?5,
-                 reason = ?6, retryable = ?7, title = ?8, body = ?9, request_json = ?10,
-                 warnings_json = ?11, subject_module = ?12, legal_omission = ?13,
-                 model_used = ?14
-             WHERE id = ?1",
+            "UPDATE drafts SET raw_input_json = ?2, checked_input_json = ?3 WHERE id = ?1",
         )?
         .execute(params![
             id.get(),
-            now_text(),
             input.raw_input_json,
-            input.checked_input_json,
-            finished.outcome.as_str(),
-            finished.reason,
-            finished.retryable,
-            finished.title,
-            finished.body,
-            finished.request_json,
-            finished.warnings_json,
-            finished.subject_module,
-            finished.legal_omission,
-            finished.model_used,
+            input.checked_input_json
         ])?;
-        search::refresh(&tx, id)?;
-        audit::record(
-            &tx,
-            AuditKind::DraftFinished,
-            Event {
-                draft_id: Some(id),
-                sha256: finished.request_json.as_deref().map(sha256_hex),
-                detail: Some(finished.outcome.as_str()),
-                ..Event::default()
-            },
-        )?;
+        set_result(&tx, id, &now, finished)?;
+        result_recorded(&tx, id, finished)?;
         tx.commit()?;
         Ok(())
     }
