@@ -298,15 +298,7 @@ pub fn write_document(path: &Path, bytes: &[u8]) -> Result<(), CommandError> {
             ),
         )
     };
-    let folder = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut file = tempfile::NamedTempFile::new_in(folder).map_err(fail)?;
-    std::io::Write::write_all(&mut file, bytes).map_err(fail)?;
-    file.as_file().sync_all().map_err(fail)?;
-    file.persist(path).map_err(|error| fail(error.error))?;
-    Ok(())
+    zayavka_engine::paths::replace_file(path, bytes).map_err(fail)
 }
 
 // ---------------------------------------------------------------------------------------------

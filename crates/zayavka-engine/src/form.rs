@@ -7,7 +7,6 @@
 //! read back is moved aside (never overwritten) and reported, so that even then nothing typed
 //! is destroyed.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use zayavka_core::RawInput;
@@ -97,18 +96,7 @@ pub fn save(paths: &Paths, input: &RawInput) -> Result<(), FormError> {
         // Kept, it would not read back; the last text that fits stays kept instead.
         return Err(FormError::TooLarge);
     }
-    let mut file = tempfile::Builder::new()
-        .prefix(".form-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(fail)?;
-    file.write_all(json.as_bytes()).map_err(fail)?;
-    file.write_all(b"\n").map_err(fail)?;
-    file.as_file().sync_all().map_err(fail)?;
-    file.persist(form_file(paths))
-        .map_err(|error| fail(error.error))?;
-    sync_dir(dir);
-    Ok(())
+    crate::paths::replace_file(&form_file(paths), format!("{json}\n").as_bytes()).map_err(fail)
 }
 
 /// The form as it was last kept, or `None` when nothing was kept or every field was empty.
@@ -171,16 +159,6 @@ fn move_aside(path: &Path) -> FormError {
             source,
         },
     }
-}
-
-/// Makes the rename itself durable. Best effort: not every platform can open a folder.
-fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(handle) = std::fs::File::open(dir) {
-        let _ = handle.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }
 
 #[cfg(test)]

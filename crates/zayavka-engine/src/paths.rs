@@ -163,6 +163,38 @@ impl Paths {
     }
 }
 
+/// Replaces the file at `path` with `contents`, whole or not at all: a temporary file in the same
+/// folder (a rename is atomic only within one file system) is written, flushed to disk and
+/// renamed over the old one, and the folder is flushed so that the rename survives a power cut.
+/// An existing file keeps its permissions; a new one is readable by its owner only. The folder
+/// must exist.
+pub fn replace_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |name| name.to_string_lossy().into_owned());
+    let mut temporary = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    temporary.write_all(contents)?;
+    if let Ok(metadata) = std::fs::metadata(path) {
+        std::fs::set_permissions(temporary.path(), metadata.permissions())?;
+    }
+    temporary.as_file().sync_all()?;
+    temporary.persist(path).map_err(|error| error.error)?;
+    // Windows has no call to flush a folder; its rename is already durable.
+    #[cfg(unix)]
+    if let Ok(folder) = std::fs::File::open(dir) {
+        let _ = folder.sync_all();
+    }
+    Ok(())
+}
+
 /// What an operating-system error while creating or writing something means, in Russian, by
 /// its cause: a read-only or full disk, missing rights, a file where a folder should be.
 pub fn io_error_ru(error: &std::io::Error) -> String {

@@ -10,7 +10,6 @@
 //! and `tests/integration/profile.rs` proves it on the request the provider receives and on the
 //! context record.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -469,8 +468,8 @@ pub fn clear(paths: &Paths) -> Result<(), ProfileError> {
     }
 }
 
-/// Writes `contents` to `path` atomically (a temporary file in the same folder, flushed and
-/// renamed), readable by the user only: the file holds a name, an address and a phone number.
+/// Writes `contents` to `path` atomically, readable by the user only: the file holds a name, an
+/// address and a phone number.
 fn write_private(path: &Path, contents: &[u8]) -> Result<(), ProfileError> {
     let fail = |source| ProfileError::Write {
         path: path.to_owned(),
@@ -478,24 +477,11 @@ fn write_private(path: &Path, contents: &[u8]) -> Result<(), ProfileError> {
     };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(fail)?;
-    // `tempfile` creates the file with mode 0600 on Unix, and the rename keeps it.
-    let mut temporary = tempfile::Builder::new()
-        .prefix(".profile.toml.")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(fail)?;
-    temporary.write_all(contents).map_err(fail)?;
+    crate::paths::replace_file(path, contents).map_err(fail)?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(temporary.path(), std::fs::Permissions::from_mode(0o600))
-            .map_err(fail)?;
-    }
-    temporary.as_file().sync_all().map_err(fail)?;
-    temporary.persist(path).map_err(|error| fail(error.error))?;
-    #[cfg(unix)]
-    if let Ok(folder) = std::fs::File::open(dir) {
-        let _ = folder.sync_all();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(fail)?;
     }
     Ok(())
 }

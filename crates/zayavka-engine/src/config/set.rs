@@ -3,8 +3,7 @@
 //! the whole result and replaces the file atomically.
 
 use std::fmt;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use toml_edit::{DocumentMut, Item, TableLike};
 
@@ -190,34 +189,10 @@ fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ConfigError> {
         path: path.to_path_buf(),
         detail: error.to_string(),
     };
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).map_err(write_error)?;
-    // The temporary file must sit in the same folder: a rename is only atomic within one file
-    // system.
-    let mut temporary = tempfile::Builder::new()
-        .prefix(".config.toml.")
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(write_error)?;
-    temporary.write_all(contents).map_err(write_error)?;
-    // A resident who loosened or tightened the file's permissions keeps them.
-    if let Ok(metadata) = std::fs::metadata(path) {
-        std::fs::set_permissions(temporary.path(), metadata.permissions()).map_err(write_error)?;
+    if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(write_error)?;
     }
-    temporary.as_file().sync_all().map_err(write_error)?;
-    temporary
-        .persist(path)
-        .map_err(|error| write_error(error.error))?;
-    // Flushing the folder makes the rename itself survive a power cut; Windows has no equivalent
-    // call, and the rename there is already durable through `MoveFileEx`.
-    #[cfg(unix)]
-    if let Ok(folder) = std::fs::File::open(&dir) {
-        let _ = folder.sync_all();
-    }
-    Ok(())
+    crate::paths::replace_file(path, contents).map_err(write_error)
 }
 
 #[cfg(test)]
@@ -225,6 +200,7 @@ mod tests {
     use super::*;
     use crate::config::test_support::name;
     use crate::config::{ProviderKind, ProviderOverrides, resolve_provider};
+    use std::path::PathBuf;
 
     fn config_file() -> (tempfile::TempDir, PathBuf) {
         let home = tempfile::tempdir().unwrap();
