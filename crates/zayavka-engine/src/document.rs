@@ -7,6 +7,11 @@
 //! (ADR 16). A field missing from the profile becomes a marked blank to fill in by hand, never
 //! an invented value. The date is an argument: nothing here reads the clock, so the same draft,
 //! profile and date always give the same document.
+//!
+//! A collective request ([`FiledDocument::with_co_signers`]) adds, after the body and before
+//! the date and signature, a heading, one sentence and a table «№ | ФИО | Квартира | Подпись»
+//! of empty rows for neighbours to sign by hand ([`CoSigners`]). The rows are always empty: the
+//! only personal data a document carries is its sender's.
 
 mod docx;
 mod pdf;
@@ -23,6 +28,53 @@ pub use pdf::PdfError;
 
 /// What a missing value is printed as: a line long enough to write on.
 pub const BLANK: &str = "________________";
+
+/// The heading of the co-signers part of a collective request.
+pub const CO_SIGNERS_HEADING: &str = "Подписи жителей";
+
+/// The sentence above the co-signers table: a plain statement of what the signatures mean.
+pub const CO_SIGNERS_SENTENCE: &str = "Заявку поддерживают жители дома:";
+
+/// The co-signers table's column headings, in order.
+pub const CO_SIGNERS_COLUMNS: [&str; 4] = ["№", "ФИО", "Квартира", "Подпись"];
+
+/// The empty rows a collective request has unless told otherwise: one entrance of a five-storey
+/// building, the commonest block of flats (four flats a floor, five floors), one signature a
+/// flat. At a row height a hand can write a name in, twenty rows and the table's heading fill
+/// one A4 page with the date and the signature below them, so the collective request is the
+/// request on its page(s) and one sheet of signatures; a larger entrance photocopies that
+/// sheet (every page of the table repeats its header row).
+pub const DEFAULT_CO_SIGNER_ROWS: u32 = 20;
+
+/// The most empty rows a table may have: ten pages of signatures, far past any entrance.
+pub const MAX_CO_SIGNER_ROWS: u32 = 250;
+
+/// The co-signers table of a collective request: how many empty rows it has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CoSigners {
+    rows: u32,
+}
+
+impl CoSigners {
+    /// A table of `rows` empty rows, between 1 and [`MAX_CO_SIGNER_ROWS`] (clamped there, so a
+    /// table is never empty and never absurdly long).
+    pub fn new(rows: u32) -> CoSigners {
+        CoSigners {
+            rows: rows.clamp(1, MAX_CO_SIGNER_ROWS),
+        }
+    }
+
+    /// How many empty rows the table has.
+    pub fn rows(self) -> u32 {
+        self.rows
+    }
+}
+
+impl Default for CoSigners {
+    fn default() -> CoSigners {
+        CoSigners::new(DEFAULT_CO_SIGNER_ROWS)
+    }
+}
 
 /// The months in the genitive case, as a Russian date names them («1 декабря»).
 const MONTHS_GENITIVE: [&str; 12] = [
@@ -102,6 +154,9 @@ pub struct FiledDocument {
     pub date_ru: String,
     /// The name under the signature line; `None` prints as a blank.
     pub signatory: Option<String>,
+    /// The co-signers table of a collective request; `None` for a resident's own request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub co_signers: Option<CoSigners>,
 }
 
 /// Why a draft cannot become a document.
@@ -169,7 +224,23 @@ impl FiledDocument {
             date,
             date_ru: date_ru(date),
             signatory: profile.get(ProfileField::FullName).map(str::to_owned),
+            co_signers: None,
         }
+    }
+
+    /// The same document as a collective request: the co-signers table after the body.
+    pub fn with_co_signers(mut self, co_signers: CoSigners) -> FiledDocument {
+        self.co_signers = Some(co_signers);
+        self
+    }
+
+    /// The document in `format`.
+    pub fn render(&self, format: DocumentFormat) -> Result<Vec<u8>, RenderError> {
+        Ok(match format {
+            DocumentFormat::Txt => self.to_text().into_bytes(),
+            DocumentFormat::Pdf => self.to_pdf()?,
+            DocumentFormat::Docx => self.to_docx()?,
+        })
     }
 
     /// The signature line: a line to sign on and the name it belongs to.
@@ -195,12 +266,109 @@ impl FiledDocument {
         text.push_str("\n\n");
         text.push_str(&self.body);
         text.push_str("\n\n");
+        if let Some(co_signers) = self.co_signers {
+            text.push_str(&co_signers_text(co_signers));
+            text.push('\n');
+        }
         text.push_str(&self.date_ru);
         text.push_str("\n\n");
         text.push_str(&self.signature_line());
         text.push('\n');
         text
     }
+}
+
+/// The widths, in characters, of the plain-text table's four columns.
+const TEXT_COLUMN_WIDTHS: [usize; 4] = [3, 32, 10, 16];
+
+/// The co-signers part as plain text: the heading, the sentence and a table of at most 72
+/// characters a line (an e-mail body does not wrap it). In a monospaced font the columns line
+/// up; in a proportional one every row still reads as a number and three blanks in the
+/// header's order, separated by « | », so nothing depends on the alignment.
+fn co_signers_text(co_signers: CoSigners) -> String {
+    let cell = |text: &str, width: usize, right: bool| {
+        let pad = width.saturating_sub(text.chars().count());
+        if right {
+            format!("{}{text}", " ".repeat(pad))
+        } else {
+            format!("{text}{}", " ".repeat(pad))
+        }
+    };
+    let row = |cells: [String; 4]| cells.join(" | ").trim_end().to_owned();
+    let [number, name, flat, signature] = TEXT_COLUMN_WIDTHS;
+    let mut text = format!("{CO_SIGNERS_HEADING}\n\n{CO_SIGNERS_SENTENCE}\n\n");
+    text.push_str(&row([
+        cell(CO_SIGNERS_COLUMNS[0], number, true),
+        cell(CO_SIGNERS_COLUMNS[1], name, false),
+        cell(CO_SIGNERS_COLUMNS[2], flat, false),
+        cell(CO_SIGNERS_COLUMNS[3], signature, false),
+    ]));
+    text.push('\n');
+    text.push_str(
+        &TEXT_COLUMN_WIDTHS
+            .map(|width| "-".repeat(width))
+            .join("-+-"),
+    );
+    text.push('\n');
+    for index in 1..=co_signers.rows() {
+        text.push_str(&row([
+            cell(&index.to_string(), number, true),
+            "_".repeat(name),
+            "_".repeat(flat),
+            "_".repeat(signature),
+        ]));
+        text.push('\n');
+    }
+    text
+}
+
+/// The formats a filed document is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DocumentFormat {
+    /// Plain text, UTF-8.
+    Txt,
+    /// PDF (ADR 16).
+    Pdf,
+    /// DOCX, for Word and LibreOffice (ADR 16).
+    Docx,
+}
+
+impl DocumentFormat {
+    /// Every format.
+    pub const ALL: [DocumentFormat; 3] = [
+        DocumentFormat::Txt,
+        DocumentFormat::Pdf,
+        DocumentFormat::Docx,
+    ];
+
+    /// The file name extension, which is also the format's name on the command line.
+    pub fn extension(self) -> &'static str {
+        match self {
+            DocumentFormat::Txt => "txt",
+            DocumentFormat::Pdf => "pdf",
+            DocumentFormat::Docx => "docx",
+        }
+    }
+
+    /// The format with this extension.
+    pub fn from_extension(extension: &str) -> Option<DocumentFormat> {
+        DocumentFormat::ALL
+            .into_iter()
+            .find(|format| format.extension() == extension)
+    }
+}
+
+/// Why a document could not be written in a format.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RenderError {
+    /// The PDF could not be written.
+    #[error("{0}")]
+    Pdf(#[from] PdfError),
+    /// The DOCX could not be written.
+    #[error("{0}")]
+    Docx(#[from] DocxError),
 }
 
 #[cfg(test)]
@@ -299,5 +467,74 @@ mod tests {
         let next_day =
             FiledDocument::new(TITLE, BODY, &full_profile(), jiff::civil::date(2026, 12, 2));
         assert_ne!(first, next_day.to_text());
+    }
+
+    #[test]
+    fn a_collective_request_adds_the_co_signers_table_before_the_date() {
+        let document = FiledDocument::new(TITLE, BODY, &full_profile(), date())
+            .with_co_signers(CoSigners::new(3));
+        let text = document.to_text();
+        insta::assert_snapshot!(text);
+        let plain = FiledDocument::new(TITLE, BODY, &full_profile(), date()).to_text();
+        let (before_date, after_body) = plain.split_once("1 декабря 2026 г.").unwrap();
+        assert!(text.starts_with(before_date), "the request is unchanged");
+        assert!(text.ends_with(&format!("1 декабря 2026 г.{after_body}")));
+        let table = &text[before_date.len()..];
+        assert!(table.starts_with("Подписи жителей\n\nЗаявку поддерживают жители дома:\n"));
+        // The owner's details appear exactly as often as in the plain request: the rows are
+        // empty.
+        for value in ["Иванова Мария Петровна", "12", "+7 900 000-00-00"] {
+            assert_eq!(text.matches(value).count(), plain.matches(value).count());
+        }
+    }
+
+    #[test]
+    fn the_text_table_lines_up_in_a_monospaced_font_and_fits_an_email_line() {
+        let text = co_signers_text(CoSigners::default());
+        let table: Vec<&str> = text
+            .lines()
+            .filter(|line| line.contains('|') || line.contains('+'))
+            .collect();
+        assert_eq!(table.len(), 2 + DEFAULT_CO_SIGNER_ROWS as usize);
+        let columns = |line: &str| -> Vec<usize> {
+            line.chars()
+                .enumerate()
+                .filter(|(_, c)| *c == '|' || *c == '+')
+                .map(|(index, _)| index)
+                .collect()
+        };
+        let first = columns(table[0]);
+        assert_eq!(first.len(), 3);
+        for line in &table {
+            assert_eq!(columns(line), first, "{line}");
+            assert!(line.chars().count() <= 72, "{line}");
+        }
+        assert!(table[0].contains("№") && table[0].contains("ФИО"));
+        assert!(table.last().unwrap().starts_with(" 20 | ___"));
+    }
+
+    #[test]
+    fn a_table_has_at_least_one_row_and_at_most_the_limit() {
+        assert_eq!(CoSigners::new(0).rows(), 1);
+        assert_eq!(CoSigners::new(u32::MAX).rows(), MAX_CO_SIGNER_ROWS);
+        assert_eq!(CoSigners::default().rows(), DEFAULT_CO_SIGNER_ROWS);
+    }
+
+    #[test]
+    fn every_format_renders_and_names_its_extension() {
+        let document = FiledDocument::new(TITLE, BODY, &full_profile(), date())
+            .with_co_signers(CoSigners::default());
+        for format in DocumentFormat::ALL {
+            assert_eq!(
+                DocumentFormat::from_extension(format.extension()),
+                Some(format)
+            );
+            assert!(!document.render(format).unwrap().is_empty());
+        }
+        assert_eq!(DocumentFormat::from_extension("json"), None);
+        assert_eq!(
+            document.render(DocumentFormat::Txt).unwrap(),
+            document.to_text().into_bytes()
+        );
     }
 }

@@ -4,10 +4,19 @@
 //! The font is named, not embedded (Times New Roman; LibreOffice maps it to the metric-compatible
 //! Liberation Serif). The package's dates are the document's date, so the same document gives the
 //! same bytes.
+//!
+//! A collective request's co-signers table is a real Word table (`w:tbl`) on a page of its own,
+//! its first row marked as the header row (`w:tblHeader`), so Word and LibreOffice repeat it on
+//! every page the table continues on, and rows tall enough to write a name in by hand.
 
-use docx_rs::{Docx, LineSpacing, PageMargin, Paragraph, Run, RunFonts, Style, StyleType};
+use docx_rs::{
+    Docx, HeightRule, LineSpacing, PageMargin, Paragraph, Run, RunFonts, Style, StyleType, Table,
+    TableCell, TableRow, VAlignType, WidthType,
+};
 
-use super::FiledDocument;
+use super::{
+    CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, CoSigners, FiledDocument,
+};
 
 /// A4 and the margins of the PDF, in twentieths of a point.
 const PAGE_WIDTH: u32 = 11_906;
@@ -19,6 +28,17 @@ const MARGIN_TOP_BOTTOM: i32 = 1_134;
 const HEADER_INDENT: i32 = (PAGE_WIDTH as i32 - MARGIN_LEFT - MARGIN_RIGHT) * 45 / 100;
 
 const FONT: &str = "Times New Roman";
+
+/// The text width, in twentieths of a point.
+const TEXT_WIDTH: i32 = PAGE_WIDTH as i32 - MARGIN_LEFT - MARGIN_RIGHT;
+/// A co-signer's row: 9 mm, as in the PDF.
+const TABLE_ROW_HEIGHT: f32 = 510.0;
+/// The columns' shares of the text width, as in the PDF: №, ФИО, Квартира, Подпись.
+const TABLE_COLUMN_PERCENT: [i32; 4] = [8, 50, 16, 26];
+/// docx-rs writes no `w:tblHeader`; the header row is the only one marked «can't split», and
+/// that mark is where the header flag is added to the package's XML.
+const HEADER_ROW_MARK: &str = "<w:cantSplit />";
+const HEADER_ROW_FLAGS: &str = "<w:cantSplit /><w:tblHeader />";
 
 const HEADER_STYLE: &str = "ZayavkaHeader";
 const TITLE_STYLE: &str = "ZayavkaTitle";
@@ -59,8 +79,49 @@ fn styles() -> [Style; 4] {
     ]
 }
 
+/// The co-signers table: a header row repeated on every page, then the numbered empty rows.
+fn co_signers_table(co_signers: CoSigners) -> Table {
+    let widths: Vec<usize> = TABLE_COLUMN_PERCENT
+        .iter()
+        .map(|percent| usize::try_from(TEXT_WIDTH * percent / 100).unwrap_or(0))
+        .collect();
+    let cell = |index: usize, text: &str| {
+        TableCell::new()
+            .width(widths[index], WidthType::Dxa)
+            .vertical_align(VAlignType::Center)
+            .add_paragraph(Paragraph::new().add_run(Run::new().add_text(text)))
+    };
+    let header = TableRow::new(
+        CO_SIGNERS_COLUMNS
+            .iter()
+            .enumerate()
+            .map(|(index, text)| cell(index, text))
+            .collect(),
+    )
+    .cant_split();
+    let mut rows = vec![header];
+    for number in 1..=co_signers.rows() {
+        let number = number.to_string();
+        rows.push(
+            TableRow::new(
+                [number.as_str(), "", "", ""]
+                    .iter()
+                    .enumerate()
+                    .map(|(index, text)| cell(index, text))
+                    .collect(),
+            )
+            .row_height(TABLE_ROW_HEIGHT)
+            .height_rule(HeightRule::AtLeast),
+        );
+    }
+    Table::new(rows)
+        .set_grid(widths.clone())
+        .width(widths.iter().sum(), WidthType::Dxa)
+}
+
 impl FiledDocument {
-    /// The document as DOCX: one Word paragraph per header line and per line of the body.
+    /// The document as DOCX: one Word paragraph per header line and per line of the body, and
+    /// for a collective request the co-signers heading, sentence and table.
     pub fn to_docx(&self) -> Result<Vec<u8>, DocxError> {
         let date = format!("{}T00:00:00Z", self.date);
         let mut docx = Docx::new()
@@ -98,11 +159,34 @@ impl FiledDocument {
         for line in self.body.split('\n').filter(|line| !line.trim().is_empty()) {
             docx = docx.add_paragraph(paragraph(BODY_STYLE, line));
         }
+        if let Some(co_signers) = self.co_signers {
+            docx = docx
+                .add_paragraph(paragraph(TITLE_STYLE, CO_SIGNERS_HEADING).page_break_before(true))
+                .add_paragraph(paragraph(BODY_STYLE, CO_SIGNERS_SENTENCE))
+                .add_table(co_signers_table(co_signers));
+        }
         docx = docx
             .add_paragraph(paragraph(SIGNATURE_STYLE, &self.date_ru))
             .add_paragraph(paragraph(SIGNATURE_STYLE, &self.signature_line()));
         let mut bytes = std::io::Cursor::new(Vec::new());
-        docx.pack(&mut bytes)
+        if self.co_signers.is_none() {
+            docx.pack(&mut bytes)
+                .map_err(|error| DocxError::Package(error.to_string()))?;
+            return Ok(bytes.into_inner());
+        }
+        let mut package = docx.build();
+        let document = String::from_utf8(std::mem::take(&mut package.document))
+            .map_err(|error| DocxError::Package(error.to_string()))?;
+        if document.matches(HEADER_ROW_MARK).count() != 1 {
+            return Err(DocxError::Package(
+                "строка заголовка таблицы не найдена".to_owned(),
+            ));
+        }
+        package.document = document
+            .replacen(HEADER_ROW_MARK, HEADER_ROW_FLAGS, 1)
+            .into_bytes();
+        package
+            .pack(&mut bytes)
             .map_err(|error| DocxError::Package(error.to_string()))?;
         Ok(bytes.into_inner())
     }
@@ -179,5 +263,68 @@ mod tests {
         let first = document().to_docx().unwrap();
         assert_eq!(first, document().to_docx().unwrap());
         assert!(first.starts_with(b"PK"));
+    }
+
+    fn document_xml(docx: &[u8]) -> String {
+        let mut archive = zip::ZipArchive::new(std::io::Cursor::new(docx)).unwrap();
+        let mut xml = String::new();
+        archive
+            .by_name("word/document.xml")
+            .unwrap()
+            .read_to_string(&mut xml)
+            .unwrap();
+        xml
+    }
+
+    #[test]
+    fn a_collective_docx_has_a_word_table_with_a_repeated_header_row() {
+        let plain = document().to_docx().unwrap();
+        assert!(
+            !document_xml(&plain).contains("<w:tbl>"),
+            "no table without co-signers"
+        );
+        let collective = document().with_co_signers(CoSigners::default());
+        let docx = collective.to_docx().unwrap();
+        let xml = document_xml(&docx);
+        assert_eq!(xml.matches("<w:tbl>").count(), 1);
+        assert_eq!(
+            xml.matches("<w:tr>").count() + xml.matches("<w:tr ").count(),
+            21
+        );
+        assert_eq!(xml.matches("<w:tblHeader />").count(), 1);
+        let header_row = xml.split("</w:tr>").next().unwrap();
+        assert!(
+            header_row.contains("<w:tblHeader />"),
+            "the first row is the header"
+        );
+        let texts = paragraphs(&docx);
+        for heading in [
+            "Подписи жителей",
+            "Заявку поддерживают жители дома:",
+            "№",
+            "ФИО",
+            "Квартира",
+            "Подпись",
+            "1",
+            "20",
+        ] {
+            assert!(
+                texts.iter().any(|text| text == heading),
+                "{heading}: {texts:?}"
+            );
+        }
+        assert!(
+            xml.contains("<w:pageBreakBefore />"),
+            "the table starts a page"
+        );
+        // The request itself is what the plain document has.
+        let plain_texts = paragraphs(&plain);
+        let request = plain_texts
+            .iter()
+            .position(|text| text == "1 декабря 2026 г.")
+            .unwrap();
+        assert_eq!(texts[..request], plain_texts[..request]);
+        assert_eq!(texts[request], "Подписи жителей");
+        assert_eq!(docx, collective.to_docx().unwrap(), "the same bytes");
     }
 }

@@ -6,16 +6,23 @@
 //! greedily at spaces over the font's advance widths (a word wider than the line is broken
 //! between characters), the header in the right half of the page as on a paper request, and
 //! a page break wherever the next line does not fit, with the date and signature kept together.
+//!
+//! A collective request's co-signers table starts on a page of its own: a heading, a sentence,
+//! and ruled rows tall enough to write a name in by hand; where the rows run past a page, the
+//! next page starts with the table's header row again.
 
 use std::sync::Arc;
 
 use krilla::Document;
-use krilla::geom::Point;
+use krilla::geom::{PathBuilder, Point};
 use krilla::metadata::{DateTime, Metadata};
 use krilla::page::PageSettings;
+use krilla::paint::Stroke;
 use krilla::text::{Font, TextDirection};
 
-use super::FiledDocument;
+use super::{
+    CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, CoSigners, FiledDocument,
+};
 
 /// DejaVu Serif: full Cyrillic, «ё», «№», guillemets and dashes; its licence is in
 /// `fonts/LICENSE-DejaVu.txt`.
@@ -37,6 +44,15 @@ const HEADER_WIDTH: f32 = CONTENT_WIDTH * 0.55;
 const BODY_SIZE: f32 = 12.0;
 const TITLE_SIZE: f32 = 14.0;
 const LINE_HEIGHT: f32 = 1.4;
+
+/// A co-signer's row: 9 mm, room for a name written by hand.
+const TABLE_ROW_HEIGHT: f32 = 25.51;
+/// The table's header row.
+const TABLE_HEADER_HEIGHT: f32 = 20.0;
+/// The columns' shares of the text width: №, ФИО, Квартира, Подпись.
+const TABLE_COLUMN_SHARES: [f32; 4] = [0.08, 0.50, 0.16, 0.26];
+/// The ruling's width in points: thin, yet it prints and photocopies.
+const RULE_WIDTH: f32 = 0.75;
 
 /// Why a PDF could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -117,9 +133,20 @@ struct Placed {
     text: String,
 }
 
+/// One straight line of a table's ruling, from `(x1, y1)` to `(x2, y2)`, top-down coordinates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Rule {
+    page: usize,
+    x1: f32,
+    y1: f32,
+    x2: f32,
+    y2: f32,
+}
+
 /// Places lines top to bottom, starting a page wherever the next one does not fit.
 struct Pages {
     placed: Vec<Placed>,
+    rules: Vec<Rule>,
     page: usize,
     y: f32,
 }
@@ -128,8 +155,83 @@ impl Pages {
     fn new() -> Pages {
         Pages {
             placed: Vec::new(),
+            rules: Vec::new(),
             page: 0,
             y: MARGIN_TOP,
+        }
+    }
+
+    fn rule(&mut self, x1: f32, y1: f32, x2: f32, y2: f32) {
+        self.rules.push(Rule {
+            page: self.page,
+            x1,
+            y1,
+            x2,
+            y2,
+        });
+    }
+
+    /// One table row of `height` at the current position: its cells' texts (left-aligned, the
+    /// first centred), its bottom rule, its column rules, and its top rule when `top` is set.
+    fn table_row(&mut self, height: f32, cells: [&str; 4], top: bool, metrics: &Metrics<'_>) {
+        let row_top = self.y;
+        let row_bottom = row_top + height;
+        let mut edges = [MARGIN_LEFT; 5];
+        for (index, share) in TABLE_COLUMN_SHARES.iter().enumerate() {
+            edges[index + 1] = edges[index] + CONTENT_WIDTH * share;
+        }
+        // The last edge is the text's right margin exactly, whatever the rounding of the shares.
+        edges[4] = MARGIN_LEFT + CONTENT_WIDTH;
+        let baseline = row_top + height * 0.5 + BODY_SIZE * 0.35;
+        for (index, text) in cells.iter().enumerate() {
+            if text.is_empty() {
+                continue;
+            }
+            let x = if index == 0 {
+                let width = edges[1] - edges[0];
+                edges[0] + (width - metrics.width(text, BODY_SIZE)) / 2.0
+            } else {
+                edges[index] + BODY_SIZE * 0.4
+            };
+            self.placed.push(Placed {
+                page: self.page,
+                x,
+                baseline,
+                size: BODY_SIZE,
+                text: (*text).to_owned(),
+            });
+        }
+        if top {
+            self.rule(edges[0], row_top, edges[4], row_top);
+        }
+        self.rule(edges[0], row_bottom, edges[4], row_bottom);
+        for edge in edges {
+            self.rule(edge, row_top, edge, row_bottom);
+        }
+        self.y = row_bottom;
+    }
+
+    /// The co-signers part: on a page of its own, the heading, the sentence and the table, the
+    /// header row repeated at the top of every page the rows continue on.
+    fn co_signers(&mut self, co_signers: CoSigners, metrics: &Metrics<'_>) {
+        let line_gap = BODY_SIZE * LINE_HEIGHT;
+        self.new_page();
+        for line in metrics.wrap(CO_SIGNERS_HEADING, TITLE_SIZE, CONTENT_WIDTH) {
+            self.line(MARGIN_LEFT, TITLE_SIZE, line);
+        }
+        self.gap(line_gap);
+        for line in metrics.wrap(CO_SIGNERS_SENTENCE, BODY_SIZE, CONTENT_WIDTH) {
+            self.line(MARGIN_LEFT, BODY_SIZE, line);
+        }
+        self.gap(line_gap * 0.5);
+        self.table_row(TABLE_HEADER_HEIGHT, CO_SIGNERS_COLUMNS, true, metrics);
+        for index in 1..=co_signers.rows() {
+            if self.remaining() < TABLE_ROW_HEIGHT {
+                self.new_page();
+                self.table_row(TABLE_HEADER_HEIGHT, CO_SIGNERS_COLUMNS, true, metrics);
+            }
+            let number = index.to_string();
+            self.table_row(TABLE_ROW_HEIGHT, [&number, "", "", ""], false, metrics);
         }
     }
 
@@ -198,6 +300,9 @@ fn layout(document: &FiledDocument, metrics: &Metrics<'_>) -> Pages {
             pages.line(MARGIN_LEFT, BODY_SIZE, line);
         }
     }
+    if let Some(co_signers) = document.co_signers {
+        pages.co_signers(co_signers, metrics);
+    }
     // The date and the signature stay together, on the body's last page when they fit.
     let signature = document.signature_line();
     let signature_lines = metrics.wrap(&signature, BODY_SIZE, CONTENT_WIDTH);
@@ -237,6 +342,21 @@ impl FiledDocument {
                     false,
                     TextDirection::Auto,
                 );
+            }
+            let mut ruling = PathBuilder::new();
+            for rule in pages.rules.iter().filter(|r| r.page == page_index) {
+                ruling.move_to(rule.x1, rule.y1);
+                ruling.line_to(rule.x2, rule.y2);
+            }
+            // A page with no table draws nothing here, so a resident's own request keeps the
+            // bytes it had before tables existed.
+            if let Some(path) = ruling.finish() {
+                surface.set_stroke(Some(Stroke {
+                    width: RULE_WIDTH,
+                    ..Stroke::default()
+                }));
+                surface.draw_path(&path);
+                surface.set_stroke(None);
             }
             surface.finish();
             page.finish();
@@ -343,6 +463,93 @@ mod tests {
             date.page, last.page,
             "the date and the signature stay together"
         );
+        document.to_pdf().unwrap();
+    }
+
+    #[test]
+    fn a_collective_request_puts_the_table_on_the_next_page_and_the_date_after_it() {
+        let plain = document(BODY);
+        assert!(
+            layout(&plain, &Metrics::new()).rules.is_empty(),
+            "no ruling without a table"
+        );
+        let collective = plain.clone().with_co_signers(CoSigners::default());
+        let pages = layout(&collective, &Metrics::new());
+        assert_eq!(pages.page, 1, "the request, then one sheet of signatures");
+        assert_eq!(collective.pdf_page_count(), 2);
+        let heading = pages
+            .placed
+            .iter()
+            .find(|placed| placed.text == CO_SIGNERS_HEADING)
+            .unwrap();
+        assert_eq!(heading.page, 1);
+        let numbers: Vec<&Placed> = pages
+            .placed
+            .iter()
+            .filter(|placed| placed.text.parse::<u32>().is_ok())
+            .collect();
+        assert_eq!(numbers.len(), 20);
+        let date = &pages.placed[pages.placed.len() - 2];
+        assert_eq!(date.text, "1 декабря 2026 г.");
+        assert!(
+            date.baseline > numbers.last().unwrap().baseline,
+            "the date follows the table"
+        );
+        for rule in &pages.rules {
+            for x in [rule.x1, rule.x2] {
+                assert!((MARGIN_LEFT - 0.01..=PAGE_WIDTH - MARGIN_RIGHT + 0.01).contains(&x));
+            }
+            for y in [rule.y1, rule.y2] {
+                assert!(
+                    (MARGIN_TOP..=PAGE_HEIGHT - MARGIN_BOTTOM).contains(&y),
+                    "{rule:?}"
+                );
+            }
+        }
+        let bytes = collective.to_pdf().unwrap();
+        assert_eq!(bytes, collective.to_pdf().unwrap(), "the same bytes");
+        assert_ne!(bytes, plain.to_pdf().unwrap());
+    }
+
+    #[test]
+    fn a_long_table_breaks_pages_and_repeats_its_header_row_on_each() {
+        let document = document(BODY).with_co_signers(CoSigners::new(60));
+        let pages = layout(&document, &Metrics::new());
+        assert!(
+            pages.page >= 3,
+            "60 rows take more than two pages: {}",
+            pages.page
+        );
+        for page in 1..=pages.page {
+            let on_page: Vec<&Placed> = pages
+                .placed
+                .iter()
+                .filter(|placed| placed.page == page)
+                .collect();
+            let has_rows = on_page
+                .iter()
+                .any(|placed| placed.text.parse::<u32>().is_ok());
+            if has_rows {
+                assert_eq!(
+                    on_page.iter().filter(|placed| placed.text == "ФИО").count(),
+                    1,
+                    "page {page} starts with the header row"
+                );
+            }
+        }
+        let numbers: Vec<u32> = pages
+            .placed
+            .iter()
+            .filter_map(|placed| placed.text.parse().ok())
+            .collect();
+        assert_eq!(
+            numbers,
+            (1..=60).collect::<Vec<u32>>(),
+            "every row, once, in order"
+        );
+        for placed in &pages.placed {
+            assert!(placed.baseline <= PAGE_HEIGHT - MARGIN_BOTTOM, "{placed:?}");
+        }
         document.to_pdf().unwrap();
     }
 }
