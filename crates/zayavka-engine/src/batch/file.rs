@@ -55,7 +55,8 @@ pub enum TextEncoding {
 
 /// The document header details of one row: kept for the printed document, never part of the
 /// input and never shown to a model.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct RowHeader {
     /// The resident's name («ФИО»).
     pub full_name: Option<String>,

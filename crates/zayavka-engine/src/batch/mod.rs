@@ -5,11 +5,17 @@
 //! workbook, or JSON Lines) into rows that are each checked against the resident input contract
 //! before anything is sent, so that an invalid row is reported by its spreadsheet row number and
 //! never silently dropped (ADR 13); [`run`] drafts the rows with bounded concurrency, a rate
-//! limit and a cost cap, and resumes after a crash (ADR 14).
+//! limit and a cost cap, and resumes after a crash (ADR 14); [`documents`] writes one filed
+//! document per row, each under that row's own header (ADR 17).
 
+pub mod documents;
 pub mod file;
 pub mod run;
 
+pub use documents::{
+    DocumentsError, DocumentsExport, DocumentsReport, SkipReason, SkippedRow, WriteStatus,
+    WrittenDocument, document_file_name, export_documents, row_profile,
+};
 pub use file::{
     BatchFile, BatchFileError, BatchFormat, BatchRow, ContentError, InvalidRow, MAX_ROWS, RowError,
     RowHeader, TextEncoding,
