@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::support::{run, zayavka};
 
-fn poppler(tool: &str) -> Command {
+pub(crate) fn poppler(tool: &str) -> Command {
     let found = Command::new(tool).arg("-v").output().is_ok();
     assert!(
         found,
@@ -20,7 +20,7 @@ fn poppler(tool: &str) -> Command {
 }
 
 /// A draft made offline in a fresh home with a full profile; returns the home and the draft id.
-fn drafted(description: &str) -> (tempfile::TempDir, String) {
+pub(crate) fn drafted(description: &str) -> (tempfile::TempDir, String) {
     let home = tempfile::tempdir().unwrap();
     for (field, value) in [
         ("full_name", "Иванова Мария Петровна"),
@@ -70,13 +70,13 @@ fn export(home: &Path, id: &str, format: &str) -> PathBuf {
     path
 }
 
-fn pdf_text(pdf: &Path) -> String {
+pub(crate) fn pdf_text(pdf: &Path) -> String {
     let output = poppler("pdftotext").arg(pdf).arg("-").output().unwrap();
     assert!(output.status.success());
     String::from_utf8(output.stdout).unwrap()
 }
 
-fn pages(pdf: &Path) -> usize {
+pub(crate) fn pages(pdf: &Path) -> usize {
     let output = poppler("pdfinfo").arg(pdf).output().unwrap();
     let info = String::from_utf8(output.stdout).unwrap();
     info.lines()
@@ -88,7 +88,7 @@ fn pages(pdf: &Path) -> usize {
 }
 
 /// Text with every run of white space made one space: lines wrap differently on paper.
-fn words(text: &str) -> String {
+pub(crate) fn words(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -16,6 +16,9 @@
 //!   the proof that the profile never reaches the model's context.
 //! - `documents`: the PDF read back with poppler — its text, its page count, its first page as a
 //!   PNG under the target folder.
+//! - `collective`: collective requests (the co-signers table read back from the PDF, its pages
+//!   as PNGs) and `batch export` of one document per row with the rows' own header columns — a
+//!   clash in the folder, an unwritable folder, and the header columns never sent to the model.
 //! - `doctor`: `zayavka doctor` on a fresh install and against reachable, unreachable and
 //!   key-refusing providers.
 
@@ -24,6 +27,7 @@ mod batch;
 mod cases;
 mod cli;
 mod cli_ru;
+mod collective;
 mod concurrency;
 mod doctor;
 mod documents;

@@ -1,5 +1,6 @@
 //! `zayavka batch`: many requests from one file, resumable — `batch FILE` (or `batch run FILE`),
-//! `batch list`, `batch status ID` and `batch export ID`.
+//! `batch list`, `batch status ID` and `batch export ID` (one filed document per row, or one
+//! JSONL or CSV file for the batch).
 
 use std::io::{IsTerminal as _, Write as _};
 use std::num::{NonZeroU32, NonZeroUsize};
@@ -7,11 +8,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use zayavka_engine::batch::BatchFile;
 use zayavka_engine::batch::run::{
     BatchProgress, BatchSettings, BatchSummary, ExportFormat, StopReason, batch_summary,
     export_batch, list_batches, run_batch,
 };
+use zayavka_engine::batch::{BatchFile, DocumentsExport, WriteStatus, export_documents};
+use zayavka_engine::document::{CoSigners, DocumentFormat};
 use zayavka_engine::draft::EnvironmentOverrides;
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
@@ -43,7 +45,8 @@ enum BatchCommand {
     List(ListArgs),
     /// Итоги пакета.
     Status(StatusArgs),
-    /// Сохранить заявки пакета в папку: txt — файл на строку, jsonl или csv — один файл.
+    /// Сохранить заявки пакета в папку: txt, pdf или docx — документ для подачи на каждую
+    /// строку с готовой заявкой (row-0002.pdf…), jsonl или csv — один файл на пакет.
     Export(ExportArgs),
 }
 
@@ -98,12 +101,30 @@ struct ExportArgs {
     /// Номер пакета из `zayavka batch list`.
     #[arg(value_name = "ПАКЕТ")]
     id: String,
-    /// txt, jsonl или csv.
+    /// txt, pdf или docx — документ на строку; jsonl или csv — один файл на пакет.
     #[arg(long, value_name = "ФОРМАТ", value_parser = export_format)]
-    format: ExportFormat,
+    format: BatchExportFormat,
     /// Папка, куда записать файлы (создаётся, если её нет).
     #[arg(long, value_name = "ПАПКА")]
     out: PathBuf,
+    /// Коллективные заявки: после текста — таблица для подписей соседей (№, ФИО, квартира,
+    /// подпись). Только для txt, pdf и docx.
+    #[arg(long)]
+    collective: bool,
+    /// Дата документов (ГГГГ-ММ-ДД); без неё — сегодняшняя. Только для txt, pdf и docx.
+    #[arg(long, value_name = "ДАТА", value_parser = document_date)]
+    date: Option<jiff::civil::Date>,
+    /// Заменить файлы с теми же именами, если они уже есть в папке; без этого ничего не
+    /// перезаписывается. Только для txt, pdf и docx.
+    #[arg(long)]
+    force: bool,
+}
+
+/// What `batch export --format` names: a filed document per row, or one file for the batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BatchExportFormat {
+    Documents(DocumentFormat),
+    Combined(ExportFormat),
 }
 
 fn concurrency(text: &str) -> Result<NonZeroUsize, String> {
@@ -125,13 +146,19 @@ fn positive_amount(text: &str) -> Result<f64, String> {
     }
 }
 
-fn export_format(text: &str) -> Result<ExportFormat, String> {
+fn export_format(text: &str) -> Result<BatchExportFormat, String> {
     match text {
-        "txt" => Ok(ExportFormat::Txt),
-        "jsonl" => Ok(ExportFormat::Jsonl),
-        "csv" => Ok(ExportFormat::Csv),
-        _ => Err("допустимы txt, jsonl и csv".to_owned()),
+        "jsonl" => Ok(BatchExportFormat::Combined(ExportFormat::Jsonl)),
+        "csv" => Ok(BatchExportFormat::Combined(ExportFormat::Csv)),
+        _ => DocumentFormat::from_extension(text)
+            .map(BatchExportFormat::Documents)
+            .ok_or_else(|| "допустимы txt, pdf, docx, jsonl и csv".to_owned()),
     }
+}
+
+fn document_date(text: &str) -> Result<jiff::civil::Date, String> {
+    text.parse()
+        .map_err(|_| "нужна дата в виде ГГГГ-ММ-ДД, например 2026-12-01".to_owned())
 }
 
 /// Runs `zayavka batch …`.
@@ -339,8 +366,103 @@ fn status_command(args: &StatusArgs, paths: &Paths) -> anyhow::Result<ExitCode> 
 }
 
 fn export_command(args: &ExportArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
+    let format = match args.format {
+        BatchExportFormat::Documents(format) => format,
+        BatchExportFormat::Combined(format) => return export_combined(args, format, paths),
+    };
+    let profile = zayavka_engine::profile::load(paths)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let options = DocumentsExport {
+        format,
+        date: args.date.unwrap_or_else(|| jiff::Zoned::now().date()),
+        co_signers: args.collective.then(CoSigners::default),
+        replace: args.force,
+    };
     let store = open_store(paths)?;
-    let report = export_batch(&store, &args.id, args.format, &args.out)
+    let report = match export_documents(&store, &args.id, &profile, &options, &args.out) {
+        Ok(report) => report,
+        Err(error @ zayavka_engine::batch::DocumentsError::Clash { .. }) => {
+            anyhow::bail!("{} (--force)", error.message_ru())
+        }
+        Err(error) => anyhow::bail!(error.message_ru()),
+    };
+    let mut stderr = std::io::stderr().lock();
+    let count = |status: WriteStatus| {
+        report
+            .written
+            .iter()
+            .filter(|document| document.status == status)
+            .count()
+    };
+    if report.written.is_empty() {
+        writeln!(
+            stderr,
+            "Ни у одной строки пакета нет готовой заявки, поэтому документы не записаны."
+        )?;
+    } else {
+        let mut details = Vec::new();
+        for (status, label) in [
+            (WriteStatus::Replaced, "заменено"),
+            (WriteStatus::Unchanged, "уже были такими же и не менялись"),
+        ] {
+            if count(status) > 0 {
+                details.push(format!("{label}: {}", count(status)));
+            }
+        }
+        let details = if details.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", details.join(", "))
+        };
+        let first = &report.written[0].path;
+        let last = &report.written[report.written.len() - 1].path;
+        let name = |path: &std::path::Path| {
+            path.file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let range = if report.written.len() == 1 {
+            name(first)
+        } else {
+            format!("{} … {}", name(first), name(last))
+        };
+        writeln!(
+            stderr,
+            "Записано документов: {}{details} в папку {}: {range}.",
+            report.written.len(),
+            args.out.display(),
+        )?;
+    }
+    for skipped in &report.skipped {
+        writeln!(
+            stderr,
+            "Строка {} без документа: {}.",
+            skipped.row,
+            skipped.reason.message_ru()
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export_combined(
+    args: &ExportArgs,
+    format: ExportFormat,
+    paths: &Paths,
+) -> anyhow::Result<ExitCode> {
+    for (given, flag) in [
+        (args.collective, "--collective"),
+        (args.date.is_some(), "--date"),
+        (args.force, "--force"),
+    ] {
+        if given {
+            anyhow::bail!(
+                "{flag} относится к документам (--format txt, pdf или docx), а jsonl и csv — \
+                 таблица всех строк пакета. Уберите {flag} или выберите формат документа"
+            );
+        }
+    }
+    let store = open_store(paths)?;
+    let report = export_batch(&store, &args.id, format, &args.out)
         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     let mut stderr = std::io::stderr().lock();
     writeln!(
@@ -350,13 +472,5 @@ fn export_command(args: &ExportArgs, paths: &Paths) -> anyhow::Result<ExitCode> 
         report.rows,
         args.out.display()
     )?;
-    if !report.without_request.is_empty() {
-        let rows: Vec<String> = report.without_request.iter().map(u32::to_string).collect();
-        writeln!(
-            stderr,
-            "Без готовой заявки, поэтому без файла: строки {}.",
-            rows.join(", ")
-        )?;
-    }
     Ok(ExitCode::SUCCESS)
 }

@@ -34,7 +34,8 @@ enum DraftsCommand {
     /// Исправить текст заявки: правка сохраняется как ваша версия, составленная остаётся.
     Edit(EditArgs),
     /// Сохранить заявку в файл: txt, pdf или docx — документ для подачи (шапка из профиля,
-    /// текст, дата, подпись), json — всё о черновике.
+    /// текст, дата, подпись; с --collective — и таблица подписей соседей), json — всё о
+    /// черновике.
     Export(ExportArgs),
     /// Записать согласованную копию всей базы черновиков в файл (можно при открытом приложении).
     Backup(BackupArgs),
@@ -121,6 +122,10 @@ struct ExportArgs {
     /// Дата документа (ГГГГ-ММ-ДД); без неё — сегодняшняя.
     #[arg(long, value_name = "ДАТА", value_parser = document_date)]
     date: Option<jiff::civil::Date>,
+    /// Коллективная заявка: после текста — таблица для подписей соседей (№, ФИО, квартира,
+    /// подпись) с пустыми строками. Только для txt, pdf и docx.
+    #[arg(long)]
+    collective: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -247,37 +252,47 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             )?;
         }
         DraftsCommand::Export(export) => {
+            let format = document::DocumentFormat::from_extension(&export.format);
+            if export.collective && format.is_none() {
+                anyhow::bail!(
+                    "--collective добавляет таблицу подписей к документу, а json — не документ, а \
+                     все сведения о черновике. Уберите --collective или выберите --format txt, \
+                     pdf или docx"
+                );
+            }
             let store = open(paths)?;
             let draft = drafts::get(&store, export.id).map_err(drafts_error)?;
-            let bytes = if export.format == "json" {
-                let shown = drafts::view(&draft, true).map_err(drafts_error)?;
-                (serde_json::to_string_pretty(&shown)? + "\n").into_bytes()
-            } else {
-                if export.format != "txt" && export.out.is_none() {
-                    anyhow::bail!(
-                        "{} не выводится в терминал: укажите файл, например --out заявка.{}",
-                        export.format.to_uppercase(),
-                        export.format
-                    );
+            let bytes = match format {
+                None => {
+                    let shown = drafts::view(&draft, true).map_err(drafts_error)?;
+                    (serde_json::to_string_pretty(&shown)? + "\n").into_bytes()
                 }
-                let profile = zayavka_engine::profile::load(paths)
-                    .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-                let date = export.date.unwrap_or_else(|| jiff::Zoned::now().date());
-                let document = match document::for_draft(&draft, &profile, date) {
-                    Ok(document) => document,
-                    Err(error @ document::DocumentError::NotAssembled(_)) => anyhow::bail!(
-                        "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
-                    ),
-                    Err(error) => anyhow::bail!(error.message_ru()),
-                };
-                match export.format.as_str() {
-                    "pdf" => document
-                        .to_pdf()
-                        .map_err(|error| anyhow::anyhow!(error.to_string()))?,
-                    "docx" => document
-                        .to_docx()
-                        .map_err(|error| anyhow::anyhow!(error.to_string()))?,
-                    _ => document.to_text().into_bytes(),
+                Some(format) => {
+                    if format != document::DocumentFormat::Txt && export.out.is_none() {
+                        anyhow::bail!(
+                            "{} не выводится в терминал: укажите файл, например --out заявка.{}",
+                            export.format.to_uppercase(),
+                            export.format
+                        );
+                    }
+                    let profile = zayavka_engine::profile::load(paths)
+                        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+                    let date = export.date.unwrap_or_else(|| jiff::Zoned::now().date());
+                    let document = match document::for_draft(&draft, &profile, date) {
+                        Ok(document) => document,
+                        Err(error @ document::DocumentError::NotAssembled(_)) => anyhow::bail!(
+                            "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
+                        ),
+                        Err(error) => anyhow::bail!(error.message_ru()),
+                    };
+                    let document = if export.collective {
+                        document.with_co_signers(document::CoSigners::default())
+                    } else {
+                        document
+                    };
+                    document
+                        .render(format)
+                        .map_err(|error| anyhow::anyhow!(error.to_string()))?
                 }
             };
             match &export.out {
