@@ -483,6 +483,23 @@ fn a_clash_in_the_folder_writes_nothing_until_force_replaces_it() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("row-0002.pdf, row-0003.pdf"), "{stderr}");
 
+    // A folder under a document's name is never replaced, not even with --force.
+    let docx_out = home.path().join("docx");
+    std::fs::create_dir_all(docx_out.join("row-0002.docx")).unwrap();
+    let (output, _, stderr) = run(&mut batch_export(
+        home.path(),
+        &id,
+        "docx",
+        &docx_out,
+        &["--force"],
+    ));
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("уже есть папки или ссылки: row-0002.docx. Ничего не записано"),
+        "{stderr}"
+    );
+    assert!(!docx_out.join("row-0003.docx").exists());
+
     // jsonl and csv keep writing one file for the batch, and refuse the document flags.
     let (output, _, stderr) = run(zayavka()
         .env("ZAYAVKA_HOME", home.path())

@@ -15,7 +15,8 @@
 //! names survive e-mail attachments, ZIP archives and old file systems unchanged, and numbered
 //! as the spreadsheet numbers its rows, so the activist finds each file's row at a glance. A file
 //! already in the folder under one of these names with other contents is a clash: nothing is
-//! written, and the error lists every clash, unless replacing was asked for. A file that is
+//! written, and the error lists every clash, unless replacing was asked for; a folder or a link
+//! under one of the names is never replaced. A file that is
 //! already exactly what would be written is left as it is, so the same export run twice is not
 //! a clash.
 
@@ -161,6 +162,20 @@ pub enum DocumentsError {
         /// The files that would have been overwritten, in row order.
         files: Vec<PathBuf>,
     },
+    /// Folders, links or anything else that is not a regular file stand under some of the
+    /// names; they are never replaced, so nothing was written.
+    #[error(
+        "в папке «{}» под именами документов уже есть папки или ссылки: {}. Ничего не записано: \
+         выберите другую папку",
+        .dir.display(),
+        listed(.paths)
+    )]
+    Occupied {
+        /// The folder.
+        dir: PathBuf,
+        /// What stands under the names, in row order.
+        paths: Vec<PathBuf>,
+    },
     /// The folder could not be created or written to.
     #[error("не удалось записать «{}»: {}. Укажите другую папку", .path.display(), io_error_ru(.error))]
     Write {
@@ -182,7 +197,17 @@ impl DocumentsError {
 const CLASHES_LISTED: usize = 10;
 
 fn clash_message(dir: &Path, files: &[PathBuf]) -> String {
-    let mut names: Vec<String> = files
+    format!(
+        "в папке «{}» уже есть другие файлы с теми же именами: {}. Ничего не записано: выберите \
+         пустую папку или разрешите заменить эти файлы",
+        dir.display(),
+        listed(files)
+    )
+}
+
+/// The names of `paths`, the first few of them by name and the rest counted.
+fn listed(paths: &[PathBuf]) -> String {
+    let mut names: Vec<String> = paths
         .iter()
         .take(CLASHES_LISTED)
         .map(|path| {
@@ -192,15 +217,10 @@ fn clash_message(dir: &Path, files: &[PathBuf]) -> String {
             )
         })
         .collect();
-    if files.len() > CLASHES_LISTED {
-        names.push(format!("и ещё {}", files.len() - CLASHES_LISTED));
+    if paths.len() > CLASHES_LISTED {
+        names.push(format!("и ещё {}", paths.len() - CLASHES_LISTED));
     }
-    format!(
-        "в папке «{}» уже есть другие файлы с теми же именами: {}. Ничего не записано: выберите \
-         пустую папку или разрешите заменить эти файлы",
-        dir.display(),
-        names.join(", ")
-    )
+    names.join(", ")
 }
 
 /// The file name of a row's document: `row-0002.pdf` for spreadsheet row 2.
@@ -330,18 +350,29 @@ pub fn export_documents(
     };
     let mut documents = Vec::new();
     let mut clashes = Vec::new();
+    let mut occupied = Vec::new();
     for row in &rows {
         match plan_row(store, row, profile, options)? {
             Planned::Skipped(skipped) => report.skipped.push(skipped),
             Planned::Document { row, bytes } => {
                 let path = dir.join(document_file_name(row, options.format));
                 let status = existing_status(&path, &bytes);
-                if status == WriteStatus::Replaced && !(options.replace && path.is_file()) {
-                    clashes.push(path.clone());
+                if status == WriteStatus::Replaced {
+                    if !is_file(&path) {
+                        occupied.push(path.clone());
+                    } else if !options.replace {
+                        clashes.push(path.clone());
+                    }
                 }
                 documents.push((row, path, bytes, status));
             }
         }
+    }
+    if !occupied.is_empty() {
+        return Err(DocumentsError::Occupied {
+            dir: dir.to_path_buf(),
+            paths: occupied,
+        });
     }
     if !clashes.is_empty() {
         return Err(DocumentsError::Clash {
@@ -366,6 +397,12 @@ pub fn export_documents(
         report.written.push(WrittenDocument { row, path, status });
     }
     Ok(report)
+}
+
+/// Whether `path` itself is a regular file (a link to one is not: replacing it would replace
+/// the link, and a document is never written through one).
+fn is_file(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.is_file())
 }
 
 /// What writing `bytes` to `path` would do: create it, leave it (it holds them already), or
