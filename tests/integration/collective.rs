@@ -483,6 +483,23 @@ fn a_clash_in_the_folder_writes_nothing_until_force_replaces_it() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("row-0002.pdf, row-0003.pdf"), "{stderr}");
 
+    // --json: what was written and why the others were not, typed.
+    let (output, stdout, stderr) = run(&mut batch_export(
+        home.path(),
+        &id,
+        "pdf",
+        &out,
+        &["--json"],
+    ));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["written"][0]["row"], 2);
+    assert_eq!(report["written"][0]["status"], "unchanged");
+    assert_eq!(
+        report["skipped"],
+        json!([{"row": 4, "reason": {"kind": "invalid_input"}}])
+    );
+
     // A folder under a document's name is never replaced, not even with --force.
     let docx_out = home.path().join("docx");
     std::fs::create_dir_all(docx_out.join("row-0002.docx")).unwrap();

@@ -118,6 +118,9 @@ struct ExportArgs {
     /// перезаписывается. Только для txt, pdf и docx.
     #[arg(long)]
     force: bool,
+    /// Вывести один объект JSON: что записано и какие строки пропущены и почему.
+    #[arg(long)]
+    json: bool,
 }
 
 /// What `batch export --format` names: a filed document per row, or one file for the batch.
@@ -386,6 +389,11 @@ fn export_command(args: &ExportArgs, paths: &Paths) -> anyhow::Result<ExitCode> 
         }
         Err(error) => anyhow::bail!(error.message_ru()),
     };
+    if args.json {
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut stderr = std::io::stderr().lock();
     let count = |status: WriteStatus| {
         report
@@ -464,6 +472,11 @@ fn export_combined(
     let store = open_store(paths)?;
     let report = export_batch(&store, &args.id, format, &args.out)
         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    if args.json {
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut stderr = std::io::stderr().lock();
     writeln!(
         stderr,

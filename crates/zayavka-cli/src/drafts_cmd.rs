@@ -114,7 +114,12 @@ struct ExportArgs {
     #[arg(value_name = "НОМЕР")]
     id: DraftId,
     /// txt, pdf, docx или json.
-    #[arg(long, value_name = "ФОРМАТ", value_parser = ["txt", "pdf", "docx", "json"])]
+    #[arg(
+        long,
+        value_name = "ФОРМАТ",
+        value_parser = ["txt", "pdf", "docx", "json"],
+        hide_possible_values = true
+    )]
     format: String,
     /// Куда записать; без него — в стандартный вывод.
     #[arg(long, value_name = "ФАЙЛ")]
