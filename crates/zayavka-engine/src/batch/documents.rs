@@ -28,7 +28,7 @@ use zayavka_store::{BatchRow as StoredRow, DraftOutcome, Store};
 
 use super::file::RowHeader;
 use super::run::BatchError;
-use crate::document::{self, CoSigners, DocumentError, DocumentFormat, RenderError};
+use crate::document::{self, CoSigners, DocumentError, DocumentFormat, FiledDocument, RenderError};
 use crate::drafts::DraftsError;
 use crate::paths::io_error_ru;
 use crate::profile::{Profile, ProfileError, ProfileField};
@@ -133,9 +133,9 @@ pub struct DocumentsReport {
     pub skipped: Vec<SkippedRow>,
 }
 
-/// Why the documents could not be written. Nothing was written, except after
-/// [`DocumentsError::Write`] on a later file, where the files before it are complete (each file
-/// is written whole or not at all).
+/// Why the documents could not be written. Nothing was written, except after a
+/// [`DocumentsError::Write`] or [`DocumentsError::Render`] failure on a later file, where the
+/// files before it are complete (each file is written whole or not at all).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DocumentsError {
@@ -246,30 +246,18 @@ pub fn row_profile(profile: &Profile, header: &RowHeader) -> Result<Profile, Pro
     row.with(ProfileField::Email, "")
 }
 
-/// One row's document, or why it has none.
-enum Planned {
-    Document { row: u32, bytes: Vec<u8> },
-    Skipped(SkippedRow),
-}
-
-/// The document of one stored row.
-fn plan_row(
+/// The document of one stored row, or why it has none.
+fn row_document(
     store: &Store,
     row: &StoredRow,
     profile: &Profile,
     options: &DocumentsExport,
-) -> Result<Planned, DocumentsError> {
-    let skipped = |reason| {
-        Ok(Planned::Skipped(SkippedRow {
-            row: row.row_number,
-            reason,
-        }))
-    };
+) -> Result<Result<FiledDocument, SkipReason>, DocumentsError> {
     if row.checked_input_json.is_none() {
-        return skipped(SkipReason::InvalidInput);
+        return Ok(Err(SkipReason::InvalidInput));
     }
     let Some(draft_id) = row.draft_id else {
-        return skipped(SkipReason::NotDrafted);
+        return Ok(Err(SkipReason::NotDrafted));
     };
     let draft = crate::drafts::get(store, draft_id)?;
     let header: RowHeader = match row.header_json.as_deref() {
@@ -277,56 +265,59 @@ fn plan_row(
         Some(json) => match serde_json::from_str(json) {
             Ok(header) => header,
             Err(_) => {
-                return skipped(SkipReason::InvalidHeader {
+                return Ok(Err(SkipReason::InvalidHeader {
                     message: "сохранённые данные шапки не читаются".to_owned(),
-                });
+                }));
             }
         },
     };
     let row_profile = match row_profile(profile, &header) {
         Ok(row_profile) => row_profile,
         Err(error) => {
-            return skipped(SkipReason::InvalidHeader {
+            return Ok(Err(SkipReason::InvalidHeader {
                 message: error.message_ru(),
-            });
+            }));
         }
     };
     let document = match document::for_draft(&draft, &row_profile, options.date) {
         Ok(document) => document,
         Err(DocumentError::NotAssembled(_)) => {
-            return skipped(match draft.summary.outcome {
+            return Ok(Err(match draft.summary.outcome {
                 DraftOutcome::Pending => SkipReason::NotDrafted,
                 DraftOutcome::InvalidInput => SkipReason::InvalidInput,
                 outcome => SkipReason::NoRequest {
                     outcome: outcome.as_str().to_owned(),
                 },
-            });
+            }));
         }
         Err(DocumentError::Drafts(error)) => return Err(error.into()),
     };
-    let document = match options.co_signers {
+    Ok(Ok(match options.co_signers {
         Some(co_signers) => document.with_co_signers(co_signers),
         None => document,
-    };
-    let bytes = document
+    }))
+}
+
+fn render(
+    document: &FiledDocument,
+    row: u32,
+    options: &DocumentsExport,
+) -> Result<Vec<u8>, DocumentsError> {
+    document
         .render(options.format)
-        .map_err(|error| DocumentsError::Render {
-            row: row.row_number,
-            error,
-        })?;
-    Ok(Planned::Document {
-        row: row.row_number,
-        bytes,
-    })
+        .map_err(|error| DocumentsError::Render { row, error })
 }
 
 /// Writes one document per row of a stored batch that has a request into `dir` (created if
 /// missing), named `row-NNNN.<format>`; every other row is reported with its reason.
 ///
-/// Every document is rendered and every name checked before anything is written: a file
-/// already there under one of the names with other contents refuses the whole export
-/// ([`DocumentsError::Clash`]) unless `options.replace` is set, and a folder that cannot be
-/// written to is found out before the first file. Each file is written whole or not at all.
+/// Every name is checked before anything is written: a file already there under one of the
+/// names with other contents refuses the whole export ([`DocumentsError::Clash`]) unless
+/// `options.replace` is set, a folder or a link under a name always does
+/// ([`DocumentsError::Occupied`]), and a folder that cannot be written to is found out before
+/// the first file. Only the documents whose file exists are rendered for that check; the others
+/// are rendered one at a time as they are written, so a large batch is never held in memory.
+/// Each file is written whole or not at all.
 pub fn export_documents(
     store: &Store,
     batch_id: &str,
@@ -348,25 +339,40 @@ pub fn export_documents(
         written: Vec::new(),
         skipped: Vec::new(),
     };
-    let mut documents = Vec::new();
+    let mut planned = Vec::new();
     let mut clashes = Vec::new();
     let mut occupied = Vec::new();
     for row in &rows {
-        match plan_row(store, row, profile, options)? {
-            Planned::Skipped(skipped) => report.skipped.push(skipped),
-            Planned::Document { row, bytes } => {
-                let path = dir.join(document_file_name(row, options.format));
-                let status = existing_status(&path, &bytes);
-                if status == WriteStatus::Replaced {
-                    if !is_file(&path) {
-                        occupied.push(path.clone());
-                    } else if !options.replace {
+        let document = match row_document(store, row, profile, options)? {
+            Ok(document) => document,
+            Err(reason) => {
+                report.skipped.push(SkippedRow {
+                    row: row.row_number,
+                    reason,
+                });
+                continue;
+            }
+        };
+        let path = dir.join(document_file_name(row.row_number, options.format));
+        let status = match std::fs::symlink_metadata(&path) {
+            Err(_) => WriteStatus::Created,
+            Ok(metadata) if !metadata.is_file() => {
+                occupied.push(path.clone());
+                WriteStatus::Replaced
+            }
+            Ok(_) => {
+                let bytes = render(&document, row.row_number, options)?;
+                if std::fs::read(&path).is_ok_and(|existing| existing == bytes) {
+                    WriteStatus::Unchanged
+                } else {
+                    if !options.replace {
                         clashes.push(path.clone());
                     }
+                    WriteStatus::Replaced
                 }
-                documents.push((row, path, bytes, status));
             }
-        }
+        };
+        planned.push((row, path, status));
     }
     if !occupied.is_empty() {
         return Err(DocumentsError::Occupied {
@@ -380,7 +386,7 @@ pub fn export_documents(
             files: clashes,
         });
     }
-    if documents.is_empty() {
+    if planned.is_empty() {
         return Ok(report);
     }
     let write_error = |path: &Path| {
@@ -390,32 +396,31 @@ pub fn export_documents(
     std::fs::create_dir_all(dir).map_err(write_error(dir))?;
     // A folder that takes no file is found out before the first document is written.
     tempfile::tempfile_in(dir).map_err(write_error(dir))?;
-    for (row, path, bytes, status) in documents {
+    for (row, path, status) in planned {
         if status != WriteStatus::Unchanged {
+            // Read again rather than kept: the same row, profile and date give the same
+            // document. A row whose request went away meanwhile (deleted in the app) is skipped.
+            let document = match row_document(store, row, profile, options)? {
+                Ok(document) => document,
+                Err(reason) => {
+                    report.skipped.push(SkippedRow {
+                        row: row.row_number,
+                        reason,
+                    });
+                    continue;
+                }
+            };
+            let bytes = render(&document, row.row_number, options)?;
             crate::paths::replace_file(&path, &bytes).map_err(write_error(&path))?;
         }
-        report.written.push(WrittenDocument { row, path, status });
+        report.written.push(WrittenDocument {
+            row: row.row_number,
+            path,
+            status,
+        });
     }
+    report.skipped.sort_by_key(|skipped| skipped.row);
     Ok(report)
-}
-
-/// Whether `path` itself is a regular file (a link to one is not: replacing it would replace
-/// the link, and a document is never written through one).
-fn is_file(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.is_file())
-}
-
-/// What writing `bytes` to `path` would do: create it, leave it (it holds them already), or
-/// replace something else (a file with other contents, or anything that is not a file).
-fn existing_status(path: &Path, bytes: &[u8]) -> WriteStatus {
-    match std::fs::symlink_metadata(path) {
-        Err(_) => WriteStatus::Created,
-        Ok(metadata) if metadata.is_file() => match std::fs::read(path) {
-            Ok(existing) if existing == bytes => WriteStatus::Unchanged,
-            _ => WriteStatus::Replaced,
-        },
-        Ok(_) => WriteStatus::Replaced,
-    }
 }
 
 #[cfg(test)]
