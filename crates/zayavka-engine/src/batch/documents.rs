@@ -16,9 +16,8 @@
 //! as the spreadsheet numbers its rows, so the activist finds each file's row at a glance. A file
 //! already in the folder under one of these names with other contents is a clash: nothing is
 //! written, and the error lists every clash, unless replacing was asked for; a folder or a link
-//! under one of the names is never replaced. A file that is
-//! already exactly what would be written is left as it is, so the same export run twice is not
-//! a clash.
+//! under one of the names is never replaced. A file that is already exactly what would be
+//! written is left as it is, so the same export run twice is not a clash.
 
 use std::path::{Path, PathBuf};
 
