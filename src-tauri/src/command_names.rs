@@ -15,6 +15,8 @@ pub const COMMANDS: &[&str] = &[
     "draft_edit",
     "draft_delete",
     "draft_save_as",
+    "draft_document",
+    "print_page",
     "clipboard_write",
     "settings_get",
     "settings_set",

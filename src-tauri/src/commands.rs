@@ -12,11 +12,12 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use zayavka_core::{RawInput, SubjectKind};
-use zayavka_engine::batch::BatchFile;
 use zayavka_engine::batch::run::{
     self, BatchSettings, ExportFormat, batch_summary, export_batch, run_batch,
 };
+use zayavka_engine::batch::{BatchFile, DocumentsExport, export_documents};
 use zayavka_engine::config::{self, Config, ProviderKind, ProviderOverrides};
+use zayavka_engine::document::{CoSigners, DocumentFormat, FiledDocument};
 use zayavka_engine::draft::{DraftCommand, InputSource, KeptInput, run_draft_command};
 use zayavka_engine::drafts::{self, DraftListItem};
 use zayavka_engine::profile::{self, Profile};
@@ -27,7 +28,7 @@ use zayavka_store::{DraftFilter, DraftId, DraftOutcome, Store};
 
 use crate::error::{CommandError, ErrorKind, sentence};
 use crate::state::AppState;
-use crate::view::{DoctorReport, DraftDetail, DraftResult};
+use crate::view::{DoctorReport, DocumentView, DraftDetail, DraftResult};
 
 fn open(state: &AppState) -> Result<Store, CommandError> {
     Ok(drafts::open_store(&state.paths)?)
@@ -240,24 +241,28 @@ impl SaveFormat {
 
     /// The file name extension.
     pub fn extension(self) -> &'static str {
+        self.document_format().extension()
+    }
+
+    /// The engine's format.
+    pub fn document_format(self) -> DocumentFormat {
         match self {
-            SaveFormat::Pdf => "pdf",
-            SaveFormat::Docx => "docx",
-            SaveFormat::Txt => "txt",
+            SaveFormat::Pdf => DocumentFormat::Pdf,
+            SaveFormat::Docx => DocumentFormat::Docx,
+            SaveFormat::Txt => DocumentFormat::Txt,
         }
     }
 }
 
-/// What a draft saved as a file holds, made before the dialog opens, so that the resident is
-/// not asked for a file name that then cannot be written: a suggested file name and the bytes.
-/// The document has the resident's header («Кому», «От») from the profile, the request (their
-/// latest edit if they made one), today's date and a signature line; fields missing from the
-/// profile are marked blanks to fill in by hand.
-pub fn draft_save_prepare(
+/// The filed document of a stored draft: the resident's header («Кому», «От») from the
+/// profile, the request (their latest edit if they made one), today's date and a signature line;
+/// fields missing from the profile are marked blanks to fill in by hand. A collective request
+/// adds the table for neighbours' signatures after the text.
+fn filed_document(
     state: &AppState,
     id: i64,
-    format: SaveFormat,
-) -> Result<(String, Vec<u8>), CommandError> {
+    collective: bool,
+) -> Result<FiledDocument, CommandError> {
     let store = open(state)?;
     let draft = drafts::get(&store, DraftId::new(id))?;
     let profile = zayavka_engine::profile::load(&state.paths).map_err(profile_error)?;
@@ -265,24 +270,45 @@ pub fn draft_save_prepare(
         .map_err(|error| match error {
             zayavka_engine::document::DocumentError::NotAssembled(_) => CommandError::new(
                 ErrorKind::NotReassemblable,
-                "У этого черновика нет готовой заявки, сохранять нечего.",
+                "У этого черновика нет готовой заявки: сохранять и печатать нечего.",
             ),
             other => CommandError::new(ErrorKind::Damaged, sentence(&other.message_ru())),
         })?;
-    let unwritable = |error: String| {
+    Ok(if collective {
+        document.with_co_signers(CoSigners::default())
+    } else {
+        document
+    })
+}
+
+/// The document «Печать» prints: the same header, title, body, date and signature line as the
+/// saved PDF, as text lines the page lays out for the printer.
+pub fn draft_document(
+    state: &AppState,
+    id: i64,
+    collective: bool,
+) -> Result<DocumentView, CommandError> {
+    Ok(DocumentView::from(&filed_document(state, id, collective)?))
+}
+
+/// What a draft saved as a file holds, made before the dialog opens, so that the resident is
+/// not asked for a file name that then cannot be written: a suggested file name and the bytes.
+pub fn draft_save_prepare(
+    state: &AppState,
+    id: i64,
+    format: SaveFormat,
+    collective: bool,
+) -> Result<(String, Vec<u8>), CommandError> {
+    let document = filed_document(state, id, collective)?;
+    let bytes = document.render(format.document_format()).map_err(|error| {
         CommandError::new(
             ErrorKind::Internal,
             format!(
                 "{} Сохраните заявку в другом формате или скопируйте её.",
-                sentence(&error)
+                sentence(&error.to_string())
             ),
         )
-    };
-    let bytes = match format {
-        SaveFormat::Pdf => document.to_pdf().map_err(|e| unwritable(e.to_string()))?,
-        SaveFormat::Docx => document.to_docx().map_err(|e| unwritable(e.to_string()))?,
-        SaveFormat::Txt => format!("{}\n", document.to_text()).into_bytes(),
-    };
+    })?;
     Ok((format!("Заявка-{id}.{}", format.extension()), bytes))
 }
 
@@ -736,26 +762,93 @@ pub fn batch_run(
     })
 }
 
+/// What a batch is exported as: one filed document per row, or one file of every row's result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchExport {
+    /// One document per row with a request (PDF, DOCX or text), under that row's header.
+    Documents(DocumentFormat),
+    /// One file of every row (CSV or JSONL), for a spreadsheet or a script.
+    Results(ExportFormat),
+}
+
 /// The export formats of a batch.
-pub fn export_format(format: &str) -> Result<ExportFormat, CommandError> {
+pub fn export_format(format: &str) -> Result<BatchExport, CommandError> {
     match format {
-        "txt" => Ok(ExportFormat::Txt),
-        "jsonl" => Ok(ExportFormat::Jsonl),
-        "csv" => Ok(ExportFormat::Csv),
+        "pdf" => Ok(BatchExport::Documents(DocumentFormat::Pdf)),
+        "docx" => Ok(BatchExport::Documents(DocumentFormat::Docx)),
+        "txt" => Ok(BatchExport::Documents(DocumentFormat::Txt)),
+        "jsonl" => Ok(BatchExport::Results(ExportFormat::Jsonl)),
+        "csv" => Ok(BatchExport::Results(ExportFormat::Csv)),
         _ => Err(CommandError::invalid_argument("формат выгрузки")),
     }
 }
 
-/// Writes a batch's results into a folder the resident chose.
+/// Writes a batch's results into a folder the resident chose: for a document format, one
+/// document per row with a request, each under the profile's header with the row's «ФИО»,
+/// «Квартира» and «Телефон», dated today; a collective request adds the signatures table.
+/// A file of the same name with other contents is replaced only when `replace` is set
+/// ([`ErrorKind::FilesExist`] otherwise, and nothing is written).
 pub fn batch_export(
     state: &AppState,
     batch_id: &str,
-    format: ExportFormat,
+    export: BatchExport,
+    collective: bool,
+    replace: bool,
     folder: &Path,
-) -> Result<(), CommandError> {
+) -> Result<BatchExportView, CommandError> {
     let store = open(state)?;
-    export_batch(&store, batch_id, format, folder)?;
-    Ok(())
+    match export {
+        BatchExport::Results(format) => {
+            let report = export_batch(&store, batch_id, format, folder)?;
+            Ok(BatchExportView {
+                folder: folder.display().to_string(),
+                written: report.files.len(),
+                skipped: Vec::new(),
+            })
+        }
+        BatchExport::Documents(format) => {
+            let profile = profile::load(&state.paths).map_err(profile_error)?;
+            let options = DocumentsExport {
+                format,
+                date: jiff::Zoned::now().date(),
+                co_signers: collective.then(CoSigners::default),
+                replace,
+            };
+            let report = export_documents(&store, batch_id, &profile, &options, folder)?;
+            Ok(BatchExportView {
+                folder: report.dir.display().to_string(),
+                written: report.written.len(),
+                skipped: report
+                    .skipped
+                    .iter()
+                    .map(|skipped| SkippedRowView {
+                        row: skipped.row,
+                        reason: skipped.reason.message_ru(),
+                    })
+                    .collect(),
+            })
+        }
+    }
+}
+
+/// What a batch export wrote.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct BatchExportView {
+    /// The folder written to.
+    pub folder: String,
+    /// How many files were written (or were already there, identical).
+    pub written: usize,
+    /// The rows without a document, with the reason in Russian.
+    pub skipped: Vec<SkippedRowView>,
+}
+
+/// A batch row that has no document.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SkippedRowView {
+    /// The row's number as the spreadsheet shows it.
+    pub row: u32,
+    /// Why, in Russian.
+    pub reason: String,
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,8 +6,8 @@
 //! problem.
 
 use serde::Serialize;
-use zayavka_engine::batch::BatchFileError;
 use zayavka_engine::batch::run::{BatchError, ExportError};
+use zayavka_engine::batch::{BatchFileError, DocumentsError};
 use zayavka_engine::config::ConfigError;
 use zayavka_engine::drafts::DraftsError;
 use zayavka_engine::form::FormError;
@@ -44,6 +44,9 @@ pub enum ErrorKind {
     Batch,
     /// Writing a file the resident chose failed.
     Write,
+    /// Files with the documents' names and other contents are already in the chosen folder;
+    /// nothing was written.
+    FilesExist,
     /// The operating system's dialog or clipboard failed.
     System,
     /// The edit was empty.
@@ -160,6 +163,19 @@ impl From<BatchError> for CommandError {
     }
 }
 
+impl From<DocumentsError> for CommandError {
+    fn from(error: DocumentsError) -> CommandError {
+        let kind = match error {
+            DocumentsError::Batch(batch) => return CommandError::from(batch),
+            DocumentsError::Draft(draft) => return CommandError::from(draft),
+            DocumentsError::Clash { .. } => ErrorKind::FilesExist,
+            DocumentsError::Render { .. } => ErrorKind::Internal,
+            ref _other => ErrorKind::Write,
+        };
+        CommandError::new(kind, sentence(&error.message_ru()))
+    }
+}
+
 impl From<ExportError> for CommandError {
     fn from(error: ExportError) -> CommandError {
         CommandError::new(ErrorKind::Write, sentence(&error.message_ru()))
@@ -195,6 +211,7 @@ mod tests {
             (ErrorKind::BatchNotChecked, "batch_not_checked"),
             (ErrorKind::Batch, "batch"),
             (ErrorKind::Write, "write"),
+            (ErrorKind::FilesExist, "files_exist"),
             (ErrorKind::System, "system"),
             (ErrorKind::EmptyEdit, "empty_edit"),
             (ErrorKind::Internal, "internal"),

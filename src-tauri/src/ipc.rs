@@ -7,18 +7,18 @@
 use std::path::PathBuf;
 
 use tauri::ipc::Channel;
-use tauri::{AppHandle, Manager};
+use tauri::{AppHandle, Manager, WebviewWindow};
 use tauri_plugin_clipboard_manager::ClipboardExt;
-use tauri_plugin_dialog::DialogExt;
+use tauri_plugin_dialog::{DialogExt, MessageDialogButtons, MessageDialogKind};
 use zayavka_core::RawInput;
 
 use crate::commands::{
-    self, BatchCheck, BatchProgressView, BatchSummaryView, DraftProgress, KeyStatusView,
-    ListFilter, SaveFormat, SettingsView,
+    self, BatchCheck, BatchExportView, BatchProgressView, BatchSummaryView, DraftProgress,
+    KeyStatusView, ListFilter, SaveFormat, SettingsView,
 };
 use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
-use crate::view::{DoctorReport, DraftDetail, DraftResult};
+use crate::view::{DoctorReport, DocumentView, DraftDetail, DraftResult};
 use zayavka_engine::drafts::DraftListItem;
 use zayavka_engine::profile::Profile;
 
@@ -130,10 +130,15 @@ pub async fn draft_delete(app: AppHandle, id: i64) -> Answer<()> {
 }
 
 #[tauri::command]
-pub async fn draft_save_as(app: AppHandle, id: i64, format: SaveFormat) -> Answer<Option<String>> {
+pub async fn draft_save_as(
+    app: AppHandle,
+    id: i64,
+    format: SaveFormat,
+    collective: bool,
+) -> Answer<Option<String>> {
     let dialogs = app.clone();
     blocking(app, move |state| {
-        let (file_name, bytes) = commands::draft_save_prepare(state, id, format)?;
+        let (file_name, bytes) = commands::draft_save_prepare(state, id, format, collective)?;
         let Some(chosen) = dialogs
             .dialog()
             .file()
@@ -149,6 +154,27 @@ pub async fn draft_save_as(app: AppHandle, id: i64, format: SaveFormat) -> Answe
         Ok(Some(path.display().to_string()))
     })
     .await
+}
+
+#[tauri::command]
+pub async fn draft_document(app: AppHandle, id: i64, collective: bool) -> Answer<DocumentView> {
+    blocking(app, move |state| {
+        commands::draft_document(state, id, collective)
+    })
+    .await
+}
+
+/// Opens the system's print dialog for the window; the page has laid out the document it prints
+/// (the print-only block) just before. The webview prints from Rust, so the page needs no core
+/// permission, on every platform.
+#[tauri::command]
+pub async fn print_page(window: WebviewWindow) -> Answer<()> {
+    window.print().map_err(|_| {
+        CommandError::new(
+            ErrorKind::System,
+            "Не удалось открыть окно печати. Сохраните заявку как PDF и распечатайте файл.",
+        )
+    })
 }
 
 #[tauri::command]
@@ -252,15 +278,19 @@ pub async fn batch_cancel(app: AppHandle, task_id: String) -> Answer<()> {
     Ok(())
 }
 
+/// Asks for a folder, then writes the batch's documents or results into it. When files of the
+/// same names with other contents are there, the resident is asked in a native dialog whether
+/// to replace them; the folder's path never passes through the page.
 #[tauri::command]
 pub async fn batch_export(
     app: AppHandle,
     batch_id: String,
     format: String,
-) -> Answer<Option<String>> {
+    collective: bool,
+) -> Answer<Option<BatchExportView>> {
     let dialogs = app.clone();
     blocking(app, move |state| {
-        let format = commands::export_format(&format)?;
+        let export = commands::export_format(&format)?;
         let Some(chosen) = dialogs
             .dialog()
             .file()
@@ -270,8 +300,26 @@ pub async fn batch_export(
             return Ok(None);
         };
         let folder = to_path(chosen)?;
-        commands::batch_export(state, &batch_id, format, &folder)?;
-        Ok(Some(folder.display().to_string()))
+        match commands::batch_export(state, &batch_id, export, collective, false, &folder) {
+            Err(error) if error.kind == ErrorKind::FilesExist => {
+                let replace = dialogs
+                    .dialog()
+                    .message(format!("{} Заменить эти файлы?", error.message))
+                    .title("Файлы уже есть")
+                    .kind(MessageDialogKind::Warning)
+                    .buttons(MessageDialogButtons::OkCancelCustom(
+                        "Заменить".to_owned(),
+                        "Отмена".to_owned(),
+                    ))
+                    .blocking_show();
+                if !replace {
+                    return Ok(None);
+                }
+                commands::batch_export(state, &batch_id, export, collective, true, &folder)
+                    .map(Some)
+            }
+            other => other.map(Some),
+        }
     })
     .await
 }

@@ -81,6 +81,8 @@ pub fn run() {
             ipc::draft_edit,
             ipc::draft_delete,
             ipc::draft_save_as,
+            ipc::draft_document,
+            ipc::print_page,
             ipc::clipboard_write,
             ipc::settings_get,
             ipc::settings_set,

@@ -4,6 +4,9 @@
 use serde::Serialize;
 use zayavka_core::{NextStep, Outcome, Request};
 use zayavka_engine::doctor::{Check, CheckStatus};
+use zayavka_engine::document::{
+    CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, FiledDocument, HeaderLine,
+};
 use zayavka_engine::drafts::{self, DraftListItem};
 use zayavka_store::{DraftOutcome, StoredDraft};
 
@@ -317,4 +320,83 @@ impl From<Check> for CheckView {
 pub struct DoctorReport {
     /// In the order they ran.
     pub checks: Vec<CheckView>,
+}
+
+/// One line of a document's header as printed: its label and the value or the marked blank.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct DocumentLine {
+    /// «Кому», «Адрес», «От», …
+    pub label: &'static str,
+    /// The profile's value, or the blank to fill in by hand.
+    pub value: String,
+    /// Whether the value is a blank.
+    pub blank: bool,
+}
+
+/// A filed document as «Печать» lays it out: the same parts, in the same order and with the
+/// same text, as the saved PDF.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct DocumentView {
+    /// To whom.
+    pub recipient: Vec<DocumentLine>,
+    /// From whom.
+    pub sender: Vec<DocumentLine>,
+    /// The request's title.
+    pub title: String,
+    /// The body's paragraphs, split at blank lines; line breaks inside a paragraph are kept.
+    pub paragraphs: Vec<String>,
+    /// The table for neighbours' signatures of a collective request, printed after the text.
+    pub co_signers: Option<CoSignersView>,
+    /// The date as printed («1 декабря 2026 г.»).
+    pub date: String,
+    /// The signature line.
+    pub signature: String,
+}
+
+/// The signatures table of a collective request: its heading, the sentence above it, the
+/// column headings and the number of empty rows, as in the saved document.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct CoSignersView {
+    /// «Подписи жителей».
+    pub heading: &'static str,
+    /// «Заявку поддерживают жители дома:».
+    pub sentence: &'static str,
+    /// «№», «ФИО», «Квартира», «Подпись».
+    pub columns: [&'static str; 4],
+    /// How many empty rows to sign on.
+    pub rows: u32,
+}
+
+impl From<&FiledDocument> for DocumentView {
+    fn from(document: &FiledDocument) -> DocumentView {
+        let lines = |lines: &[HeaderLine]| {
+            lines
+                .iter()
+                .map(|line| DocumentLine {
+                    label: line.label,
+                    value: line.shown(),
+                    blank: line.value.is_none(),
+                })
+                .collect()
+        };
+        DocumentView {
+            recipient: lines(&document.recipient),
+            sender: lines(&document.sender),
+            title: document.title.clone(),
+            paragraphs: document
+                .body
+                .split("\n\n")
+                .filter(|paragraph| !paragraph.trim().is_empty())
+                .map(str::to_owned)
+                .collect(),
+            co_signers: document.co_signers.map(|co_signers| CoSignersView {
+                heading: CO_SIGNERS_HEADING,
+                sentence: CO_SIGNERS_SENTENCE,
+                columns: CO_SIGNERS_COLUMNS,
+                rows: co_signers.rows(),
+            }),
+            date: document.date_ru.clone(),
+            signature: document.signature_line(),
+        }
+    }
 }

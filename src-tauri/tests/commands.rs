@@ -354,7 +354,8 @@ fn a_draft_is_saved_as_a_document_whole() {
     let id = app.draft(typed(Some(LIGHTING)))["draft_id"]
         .as_i64()
         .unwrap();
-    let (name, bytes) = commands::draft_save_prepare(&app.state, id, SaveFormat::Txt).unwrap();
+    let (name, bytes) =
+        commands::draft_save_prepare(&app.state, id, SaveFormat::Txt, false).unwrap();
     assert_eq!(name, format!("Заявка-{id}.txt"));
     let text = String::from_utf8(bytes.clone()).unwrap();
     // The document: the header with marked blanks (no profile yet), the title, the date.
@@ -367,7 +368,8 @@ fn a_draft_is_saved_as_a_document_whole() {
         "Иванова Анна Петровна",
     )
     .unwrap();
-    let (_, with_name) = commands::draft_save_prepare(&app.state, id, SaveFormat::Txt).unwrap();
+    let (_, with_name) =
+        commands::draft_save_prepare(&app.state, id, SaveFormat::Txt, false).unwrap();
     assert!(
         String::from_utf8(with_name)
             .unwrap()
@@ -377,11 +379,12 @@ fn a_draft_is_saved_as_a_document_whole() {
     commands::write_document(&path, &bytes).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
 
-    let (pdf_name, pdf) = commands::draft_save_prepare(&app.state, id, SaveFormat::Pdf).unwrap();
+    let (pdf_name, pdf) =
+        commands::draft_save_prepare(&app.state, id, SaveFormat::Pdf, false).unwrap();
     assert_eq!(pdf_name, format!("Заявка-{id}.pdf"));
     assert!(pdf.starts_with(b"%PDF-"), "a PDF file");
 
-    let (_, docx) = commands::draft_save_prepare(&app.state, id, SaveFormat::Docx).unwrap();
+    let (_, docx) = commands::draft_save_prepare(&app.state, id, SaveFormat::Docx, false).unwrap();
     assert!(docx.starts_with(b"PK"), "a DOCX package (a zip file)");
 
     let missing = app.home.path().join("no/such/folder/out.txt");
@@ -391,6 +394,68 @@ fn a_draft_is_saved_as_a_document_whole() {
         error.message.starts_with("Не удалось сохранить файл"),
         "{}",
         error.message
+    );
+}
+
+#[test]
+fn the_printed_document_is_the_saved_one_line_for_line() {
+    let app = App::with(Script::always(ok()));
+    let id = app.draft(typed(Some(LIGHTING)))["draft_id"]
+        .as_i64()
+        .unwrap();
+    zayavka_engine::profile::set(
+        &app.state.paths,
+        zayavka_engine::profile::ProfileField::FullName,
+        "Иванова Анна Петровна",
+    )
+    .unwrap();
+    let printed =
+        serde_json::to_value(commands::draft_document(&app.state, id, false).unwrap()).unwrap();
+    let (_, saved) = commands::draft_save_prepare(&app.state, id, SaveFormat::Txt, false).unwrap();
+    let saved = String::from_utf8(saved).unwrap();
+    // Every printed line is a line of the saved text, in the same order.
+    let mut lines = Vec::new();
+    for block in ["recipient", "sender"] {
+        for line in printed[block].as_array().unwrap() {
+            lines.push(format!(
+                "{}: {}",
+                line["label"].as_str().unwrap(),
+                line["value"].as_str().unwrap()
+            ));
+        }
+    }
+    lines.push(printed["title"].as_str().unwrap().to_owned());
+    for paragraph in printed["paragraphs"].as_array().unwrap() {
+        lines.push(paragraph.as_str().unwrap().to_owned());
+    }
+    lines.push(printed["date"].as_str().unwrap().to_owned());
+    lines.push(printed["signature"].as_str().unwrap().to_owned());
+    let mut rest = saved.as_str();
+    for line in &lines {
+        let at = rest
+            .find(line.as_str())
+            .unwrap_or_else(|| panic!("{line:?} in {saved}"));
+        rest = &rest[at + line.len()..];
+    }
+    assert_eq!(printed["sender"][0]["value"], "Иванова Анна Петровна");
+    assert_eq!(printed["sender"][0]["blank"], false);
+    assert_eq!(printed["recipient"][0]["blank"], true);
+    assert_eq!(printed["co_signers"], Value::Null);
+    let collective =
+        serde_json::to_value(commands::draft_document(&app.state, id, true).unwrap()).unwrap();
+    assert_eq!(collective["co_signers"]["heading"], "Подписи жителей");
+    assert_eq!(collective["co_signers"]["columns"][1], "ФИО");
+    assert_eq!(collective["co_signers"]["rows"], 20);
+    let (_, collective_text) =
+        commands::draft_save_prepare(&app.state, id, SaveFormat::Txt, true).unwrap();
+    assert!(
+        String::from_utf8(collective_text)
+            .unwrap()
+            .contains("Подписи жителей")
+    );
+    assert_eq!(
+        error_json(commands::draft_document(&app.state, 999, false).unwrap_err())["kind"],
+        "not_found"
     );
 }
 
@@ -538,11 +603,50 @@ fn a_batch_is_checked_run_resumed_and_exported() {
     let out = app.home.path().join("выгрузка");
     std::fs::create_dir(&out).unwrap();
     let format = commands::export_format("csv").unwrap();
-    commands::batch_export(&app.state, &batch_id, format, &out).unwrap();
-    assert!(std::fs::read_dir(&out).unwrap().count() >= 1);
+    let csv = commands::batch_export(&app.state, &batch_id, format, false, false, &out).unwrap();
+    assert_eq!(csv.written, 1);
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
     assert_eq!(
-        commands::export_format("pdf").unwrap_err().kind,
+        commands::export_format("xlsx").unwrap_err().kind,
         ErrorKind::InvalidArgument
+    );
+
+    // One document per row with a request, under the profile's header, collective on demand;
+    // the invalid row is said, not dropped.
+    zayavka_engine::profile::set(
+        &app.state.paths,
+        zayavka_engine::profile::ProfileField::CompanyName,
+        "ООО «Дом»",
+    )
+    .unwrap();
+    let documents = app.home.path().join("документы");
+    let pdf = commands::export_format("pdf").unwrap();
+    let report =
+        commands::batch_export(&app.state, &batch_id, pdf, true, false, &documents).unwrap();
+    assert_eq!(report.written, 2);
+    assert_eq!(report.skipped.len(), 1, "{report:?}");
+    assert_eq!(report.skipped[0].row, 3);
+    let mut names: Vec<String> = std::fs::read_dir(&documents)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["row-0002.pdf", "row-0004.pdf"]);
+    // Another document under the same name is replaced only when the resident agreed.
+    std::fs::write(documents.join("row-0002.pdf"), "чужой файл").unwrap();
+    let clash =
+        commands::batch_export(&app.state, &batch_id, pdf, true, false, &documents).unwrap_err();
+    assert_eq!(clash.kind, ErrorKind::FilesExist);
+    assert!(clash.message.contains("row-0002.pdf"), "{}", clash.message);
+    assert_eq!(
+        std::fs::read(documents.join("row-0002.pdf")).unwrap(),
+        "чужой файл".as_bytes()
+    );
+    commands::batch_export(&app.state, &batch_id, pdf, true, true, &documents).unwrap();
+    assert!(
+        std::fs::read(documents.join("row-0002.pdf"))
+            .unwrap()
+            .starts_with(b"%PDF-")
     );
 
     // A file changed after its check is checked again before anything is sent.

@@ -8,13 +8,18 @@ import {
   activeElementId,
   cleanUp,
   click,
+  dismissWindow,
   installation,
   launch,
   screenshot,
+  screenshotScreen,
   startStandIn,
   textOf,
   typeInto,
   value,
+  visibleWindows,
+  waitForNewWindow,
+  windowName,
 } from './harness.js';
 
 afterEach(cleanUp);
@@ -54,6 +59,19 @@ test('a description with a confirmed subject gets a request with the legal modul
   });
   assert.match(await textOf(app, '#new-result .explain-body'), /stand-in-model/);
   await screenshot(app, 'result-explain');
+
+  // «Печать» lays out the filed document and opens the system's print dialog (GTK's here);
+  // Escape closes it and the app goes on.
+  const before = await visibleWindows();
+  await click(app, '#new-result .actions button:nth-child(3)');
+  const dialog = await waitForNewWindow(before);
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  await screenshotScreen('print-dialog-screen');
+  assert.match(await windowName(dialog), /Печать|Print/);
+  assert.match(await textOf(app, '#print-document'), /Не работает освещение на лестнице/);
+  assert.match(await textOf(app, '#print-document'), /Подпись: _+/);
+  await dismissWindow(dialog);
+  assert.equal(await textOf(app, '#new-result .doc-title'), 'Не работает освещение на лестнице');
 });
 
 test('an unconfirmed subject is offered after the result and re-assembles with the legal module', { timeout: 120_000 }, async () => {

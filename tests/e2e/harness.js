@@ -310,4 +310,35 @@ export async function chooseInFileDialog(before, filePath, onDialog = async () =
   throw new Error('the file dialog did not take the typed path in three tries');
 }
 
+/**
+ * Waits for a window that was not visible in `before` (a dialog the app opened) and returns its
+ * id, failing after `timeoutMs`.
+ */
+export async function waitForNewWindow(before, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const id of await visibleWindows()) if (!before.has(id)) return id;
+    if (Date.now() > deadline) throw new Error(`no new window appeared within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Closes a window with Escape, as a resident would, and waits until it is gone. */
+export async function dismissWindow(id) {
+  for (let attempt = 1; attempt <= 5; attempt += 1) {
+    await xdotool('windowfocus', '--sync', id);
+    await xdotool('key', 'Escape');
+    for (let waited = 0; waited < 2_000; waited += 200) {
+      if (!(await visibleWindows()).has(id)) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`window ${id} did not close on Escape`);
+}
+
+/** The title of a window, as the window manager has it. */
+export async function windowName(id) {
+  return xdotool('getwindowname', id);
+}
+
 export { visibleWindows };

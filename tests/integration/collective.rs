@@ -543,59 +543,38 @@ fn a_clash_in_the_folder_writes_nothing_until_force_replaces_it() {
     assert!(out.join(format!("batch-{}.jsonl", &id[..12])).is_file());
 }
 
-/// A folder nothing can be written to: an unwritable mode for an ordinary user, and for root
-/// (which ignores modes) the immutable attribute.
-struct Unwritable {
-    dir: PathBuf,
-    immutable: bool,
+/// A folder nothing can be written to: mode 0555 refuses writes to an ordinary user; the
+/// superuser ignores modes, so then the test uses `/sys`, which refuses new files to everyone
+/// (as the store's tests do) and needs no file-system attribute a container may not support.
+fn unwritable_folder(base: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = base.join("только-чтение");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    if tempfile::tempfile_in(&dir).is_ok() {
+        return PathBuf::from("/sys");
+    }
+    dir
 }
 
-impl Unwritable {
-    fn new(dir: PathBuf) -> Unwritable {
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
-        let mut unwritable = Unwritable {
-            dir,
-            immutable: false,
-        };
-        if tempfile::tempfile_in(&unwritable.dir).is_ok() {
-            let status = Command::new("chattr")
-                .arg("+i")
-                .arg(&unwritable.dir)
-                .status();
-            assert!(
-                status.is_ok_and(|status| status.success()),
-                "running as root, the test needs `chattr +i` (e2fsprogs) to make a folder \
-                 unwritable"
-            );
-            unwritable.immutable = true;
-            assert!(tempfile::tempfile_in(&unwritable.dir).is_err());
-        }
-        unwritable
-    }
-}
-
-impl Drop for Unwritable {
-    fn drop(&mut self) {
-        use std::os::unix::fs::PermissionsExt as _;
-        if self.immutable {
-            let _ = Command::new("chattr").arg("-i").arg(&self.dir).status();
-        }
-        let _ = std::fs::set_permissions(&self.dir, std::fs::Permissions::from_mode(0o755));
-    }
+fn documents_in(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|entry| {
+            entry
+                .as_ref()
+                .is_ok_and(|entry| entry.file_name().to_string_lossy().starts_with("row-"))
+        })
+        .count()
 }
 
 #[test]
 fn a_folder_that_takes_no_file_gets_a_clear_error_and_nothing_is_written() {
     let (home, id) = offline_batch();
     // Under the target folder rather than /tmp, which may be a file system without attributes.
-    let base = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    let locked = Unwritable::new(base.path().join("только-чтение"));
-    for (out, format) in [
-        (locked.dir.clone(), "pdf"),
-        (locked.dir.join("новая"), "txt"),
-    ] {
+    let base = tempfile::tempdir().unwrap();
+    let locked = unwritable_folder(base.path());
+    for (out, format) in [(locked.clone(), "pdf"), (locked.join("новая"), "txt")] {
         let (output, _, stderr) = run(&mut batch_export(home.path(), &id, format, &out, &[]));
         assert_eq!(output.status.code(), Some(2), "{}: {stderr}", out.display());
         assert!(
@@ -603,12 +582,16 @@ fn a_folder_that_takes_no_file_gets_a_clear_error_and_nothing_is_written() {
             "{stderr}"
         );
     }
-    assert_eq!(std::fs::read_dir(&locked.dir).unwrap().count(), 0);
+    assert_eq!(documents_in(&locked), 0);
+    assert!(!locked.join("новая").exists());
     // A file where the folder should be.
     let file = home.path().join("файл");
     std::fs::write(&file, "x").unwrap();
     let (output, _, stderr) = run(&mut batch_export(home.path(), &id, "docx", &file, &[]));
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr.contains("лежит файл"), "{stderr}");
-    drop(locked);
+    let _ = std::fs::set_permissions(base.path().join("только-чтение"), {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::Permissions::from_mode(0o755)
+    });
 }

@@ -447,6 +447,31 @@
     async draft_save_as({ format }) {
       return `/home/resident/Документы/заявка.${format}`;
     },
+    async draft_document({ id, collective }) {
+      const draft = drafts.get(id);
+      const request = draft?.result.request;
+      if (!request) return reject('not_reassemblable', 'У этого черновика нет готовой заявки: сохранять и печатать нечего.');
+      const shown = request.edited ?? request;
+      const blank = '________________';
+      return {
+        recipient: [
+          { label: 'Кому', value: `${blank} (название управляющей организации)`, blank: true },
+          { label: 'Адрес', value: blank, blank: true },
+        ],
+        sender: [
+          { label: 'От', value: 'Иванова Мария Петровна', blank: false },
+          { label: 'Квартира', value: '12', blank: false },
+        ],
+        title: shown.title,
+        paragraphs: shown.body.split('\n\n'),
+        co_signers: collective ? { heading: 'Подписи жителей', sentence: 'Заявку поддерживают жители дома:', columns: ['№', 'ФИО', 'Квартира', 'Подпись'], rows: 20 } : null,
+        date: '1 декабря 2026 г.',
+        signature: `Подпись: ${blank} / Иванова Мария Петровна`,
+      };
+    },
+    async print_page() {
+      return null;
+    },
     async clipboard_write() {
       return null;
     },
@@ -547,7 +572,12 @@
       return null;
     },
     async batch_export({ format }) {
-      return `/home/resident/Документы/подъезд-2-заявки.${format}`;
+      const documents = ['pdf', 'docx', 'txt'].includes(format);
+      return {
+        folder: '/home/resident/Документы/подъезд-2',
+        written: documents ? 3 : 1,
+        skipped: documents ? [{ row: 3, reason: 'в строке есть ошибки, её заявка не составлялась' }] : [],
+      };
     },
   };
 

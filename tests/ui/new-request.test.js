@@ -3,6 +3,10 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { callsOf, closePage, openPage, startHarness } from './harness.js';
 
 const LIGHT_OUT = 'В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами.';
@@ -306,5 +310,56 @@ test('«Как получен результат» opens the context record and 
   const [save] = await callsOf(page, 'draft_save_as');
   assert.equal(save.args.format, 'docx');
   await page.waitForFunction(() => document.querySelector('.result [role="status"]').textContent.includes('заявка.docx'));
+  await closePage(page);
+});
+
+test('«Печать» lays out the filed document for paper only and opens the print dialog', async () => {
+  const page = await openPage(harness);
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#draft-submit');
+  await page.click('button:text("Печать")');
+  await page.waitForFunction(() => window.__fake.callsOf('print_page').length === 1);
+  const [asked] = await callsOf(page, 'draft_document');
+  assert.equal(typeof asked.args.id, 'number');
+  assert.equal(asked.args.collective, false);
+  const printed = await page.textContent('#print-document');
+  assert.match(printed, /Кому: ________________ \(название управляющей организации\)/);
+  assert.match(printed, /От: Иванова Мария Петровна/);
+  assert.match(printed, /1 декабря 2026 г\./);
+  assert.match(printed, /Подпись: ________________ \/ Иванова Мария Петровна/);
+  const title = await page.textContent('.result .doc-title');
+  assert.ok(printed.includes(title.trim()), `the printed title is the request's: ${title}`);
+  // On screen the block is never shown; on paper it is the only thing shown.
+  assert.equal(await page.isVisible('#print-document'), false);
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await page.isVisible('#print-document'), true);
+  assert.equal(await page.isVisible('.app'), false);
+  await page.emulateMedia({ media: 'screen' });
+
+  // «Коллективная заявка» adds the signatures table to the printed and the saved document.
+  await page.check('.result .collective input[type="checkbox"]');
+  await page.click('button:text("Печать")');
+  await page.waitForFunction(() => window.__fake.callsOf('print_page').length === 2);
+  assert.equal((await callsOf(page, 'draft_document'))[1].args.collective, true);
+  assert.equal(await page.$$eval('#print-document tbody tr', (rows) => rows.length), 20);
+  assert.match(await page.textContent('#print-document thead'), /№ФИОКвартираПодпись/);
+  // What paper gets, printed by Chromium and read back with poppler: the document alone, with
+  // the signatures table on a page of its own after the request.
+  const printedFile = path.join(mkdtempSync(path.join(tmpdir(), 'zayavka-print-')), 'printed.pdf');
+  await page.emulateMedia({ media: 'print' });
+  writeFileSync(printedFile, await page.pdf({ format: 'A4', preferCSSPageSize: true }));
+  await page.emulateMedia({ media: 'screen' });
+  const text = execFileSync('pdftotext', ['-layout', printedFile, '-'], { encoding: 'utf8' });
+  const words = text.replace(/\s+/g, ' ');
+  assert.match(words, /Кому: ________________ \(название управляющей организации\)/);
+  assert.match(words, /Подписи жителей/);
+  assert.doesNotMatch(words, /Черновики|Скопировать|Коллективная заявка/, 'no part of the app is printed');
+  const pages = text.split('\f').filter((page) => page.trim() !== '');
+  assert.ok(pages.length >= 2, `the table starts a new page: ${pages.length} pages`);
+  assert.doesNotMatch(pages[0], /Подписи жителей/);
+  await page.click('button:text("Сохранить как…")');
+  await page.click('#save-dialog button[value="save"]');
+  await page.waitForFunction(() => window.__fake.callsOf('draft_save_as').length === 1);
+  assert.equal((await callsOf(page, 'draft_save_as'))[0].args.collective, true);
   await closePage(page);
 });

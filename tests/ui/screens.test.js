@@ -166,11 +166,20 @@ test('a batch sends with progress, can be cancelled and resumed, then reviewed a
   await page.click('#batch-review tbody tr:first-child button:text("Открыть")');
   await page.waitForSelector('#batch-detail .document');
   await page.click('#batch-detail-back');
-  await page.selectOption('#batch-export-format', 'csv');
+  // Documents, one per row, collective on demand; the skipped row is said.
+  assert.equal(await page.inputValue('#batch-export-format'), 'pdf');
+  await page.check('#batch-export-collective');
   await page.click('button:text("Выгрузить…")');
-  await page.waitForFunction(() => document.querySelector('#batch-review .export [role="status"]').textContent.includes('.csv'));
-  const [exported] = await callsOf(page, 'batch_export');
-  assert.deepEqual(exported.args, { batchId: 'batch-1', format: 'csv' });
+  await page.waitForFunction(() => document.querySelector('#batch-review .export [role="status"]').textContent.startsWith('Записано 3 файла'));
+  assert.match(await page.textContent('#batch-review .export [role="status"]'), /Без документа: строка 3 — в строке есть ошибки/);
+  // A combined file has no collective choice.
+  await page.selectOption('#batch-export-format', 'csv');
+  assert.equal(await page.isVisible('#batch-export-collective'), false);
+  await page.click('button:text("Выгрузить…")');
+  await page.waitForFunction(() => document.querySelector('#batch-review .export [role="status"]').textContent.startsWith('Записано 1 файл в папку'));
+  const [documents, combined] = await callsOf(page, 'batch_export');
+  assert.deepEqual(documents.args, { batchId: 'batch-1', format: 'pdf', collective: true });
+  assert.deepEqual(combined.args, { batchId: 'batch-1', format: 'csv', collective: false });
   await closePage(page);
 });
 

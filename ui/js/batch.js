@@ -197,16 +197,30 @@ export function setUpBatch(navigation) {
     const select = h(
       'select',
       { id: 'batch-export-format' },
-      h('option', { value: 'txt' }, 'Текст (TXT) — все заявки подряд'),
-      h('option', { value: 'csv' }, 'Таблица (CSV)'),
-      h('option', { value: 'jsonl' }, 'Данные (JSONL)'),
+      h('option', { value: 'pdf' }, 'PDF — документ для каждой строки'),
+      h('option', { value: 'docx' }, 'DOCX — документ для каждой строки'),
+      h('option', { value: 'txt' }, 'Текст (TXT) — документ для каждой строки'),
+      h('option', { value: 'csv' }, 'Таблица (CSV) — все строки в одном файле'),
+      h('option', { value: 'jsonl' }, 'Данные (JSONL) — все строки в одном файле'),
     );
+    const collective = h('input', { type: 'checkbox', id: 'batch-export-collective', 'aria-describedby': 'batch-export-collective-hint' });
+    const collectiveField = h(
+      'div',
+      { class: 'collective' },
+      h('label', { class: 'choice', for: 'batch-export-collective' }, collective, ' Коллективные заявки'),
+      h('p', { id: 'batch-export-collective-hint', class: 'hint' }, 'В каждый документ добавится таблица для подписей соседей. ФИО, квартира и телефон из столбцов файла попадут в шапку документа своей строки.'),
+    );
+    const documentFormats = ['pdf', 'docx', 'txt'];
+    select.addEventListener('change', () => {
+      collectiveField.hidden = !documentFormats.includes(select.value);
+    });
     const result = h('p', { role: 'status' });
     const button = h('button', { type: 'button' }, 'Выгрузить…');
     button.addEventListener('click', async () => {
       try {
-        const path = await ipc.batchExport(batchId, select.value);
-        result.textContent = path === null ? 'Выгрузка отменена.' : `Заявки выгружены: ${path}`;
+        const isDocuments = documentFormats.includes(select.value);
+        const report = await ipc.batchExport(batchId, select.value, isDocuments && collective.checked);
+        result.textContent = report === null ? 'Выгрузка отменена.' : exportSentence(report);
       } catch (failure) {
         result.textContent = failure.message;
       }
@@ -216,9 +230,20 @@ export function setUpBatch(navigation) {
       { class: 'export' },
       h('h3', {}, 'Выгрузить результаты'),
       h('div', { class: 'field' }, h('label', { for: 'batch-export-format' }, 'Формат'), select),
+      collectiveField,
       h('div', { class: 'actions' }, button),
       result,
     );
+  }
+
+  function exportSentence(report) {
+    const files = `${report.written} ${plural(report.written, ['файл', 'файла', 'файлов'])}`;
+    let sentence = `Записано ${files} в папку ${report.folder}.`;
+    if (report.skipped.length > 0) {
+      const rows = report.skipped.map((skipped) => `строка ${skipped.row} — ${skipped.reason}`).join('; ');
+      sentence += ` Без документа: ${rows}.`;
+    }
+    return sentence;
   }
 
   async function openDraft(id, button) {

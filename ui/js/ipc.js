@@ -64,7 +64,9 @@ export const draftsSearch = (text) => call('drafts_search', { text });
 export const draftOpen = (id) => call('draft_open', { id });
 export const draftEdit = (id, title, body) => call('draft_edit', { id, title, body });
 export const draftDelete = (id) => call('draft_delete', { id });
-export const draftSaveAs = (id, format) => call('draft_save_as', { id, format });
+export const draftSaveAs = (id, format, collective) => call('draft_save_as', { id, format, collective });
+export const draftDocument = (id, collective) => call('draft_document', { id, collective });
+export const printPage = () => call('print_page', {});
 export const clipboardWrite = (text) => call('clipboard_write', { text });
 
 export const settingsGet = () => call('settings_get', {});
@@ -79,7 +81,7 @@ export const batchCheck = (path) => call('batch_check', { path });
 export const batchRun = (batchId, taskId, onProgress) =>
   call('batch_run', { batchId, taskId, onProgress: channel(onProgress) });
 export const batchCancel = (taskId) => call('batch_cancel', { taskId });
-export const batchExport = (batchId, format) => call('batch_export', { batchId, format });
+export const batchExport = (batchId, format, collective) => call('batch_export', { batchId, format, collective });
 
 export const profileGet = () => call('profile_get', {});
 export const profileSet = (field, value) => call('profile_set', { field, value });

@@ -96,13 +96,28 @@ class ResultView {
     actions.append(
       h('button', { type: 'button', class: 'primary', onclick: () => this.copy(shown, status) }, 'Скопировать'),
     );
+    let collective = null;
     if (result.draft_id !== null) {
+      const collectiveId = freshId('collective');
+      collective = h('input', { type: 'checkbox', id: collectiveId, 'aria-describedby': `${collectiveId}-hint` });
       actions.append(
-        h('button', { type: 'button', onclick: () => this.saveAs(status) }, 'Сохранить как…'),
+        h('button', { type: 'button', onclick: () => this.saveAs(status, collective.checked) }, 'Сохранить как…'),
+        h('button', { type: 'button', onclick: () => this.print(status, collective.checked) }, 'Печать'),
         h('button', { type: 'button', onclick: () => this.edit(shown, status) }, 'Редактировать'),
       );
+      parts.push(actions);
+      parts.push(
+        h(
+          'div',
+          { class: 'collective' },
+          h('label', { class: 'choice', for: collectiveId }, collective, ' Коллективная заявка'),
+          h('p', { id: `${collectiveId}-hint`, class: 'hint' }, 'В сохранённый и распечатанный документ добавится таблица, где соседи впишут свои ФИО и квартиры и распишутся.'),
+        ),
+      );
+    } else {
+      parts.push(actions);
     }
-    parts.push(actions, status);
+    parts.push(status);
     // The selector comes after the text: the resident reads the request first, then decides.
     if (offerSubject) {
       parts.push(this.subjectConfirmation(result));
@@ -228,7 +243,7 @@ class ResultView {
     }
   }
 
-  saveAs(status) {
+  saveAs(status, collective) {
     const dialog = byId('save-dialog');
     dialog.returnValue = '';
     const onClose = async () => {
@@ -236,7 +251,7 @@ class ResultView {
       if (dialog.returnValue !== 'save') return;
       const format = dialog.querySelector('input[name="format"]:checked')?.value ?? 'pdf';
       try {
-        const path = await ipc.draftSaveAs(this.result.draft_id, format);
+        const path = await ipc.draftSaveAs(this.result.draft_id, format, collective);
         status.textContent = path === null ? 'Сохранение отменено.' : `Заявка сохранена: ${path}`;
       } catch (failure) {
         status.textContent = failure.message;
@@ -244,6 +259,23 @@ class ResultView {
     };
     dialog.addEventListener('close', onClose);
     dialog.showModal();
+  }
+
+  /**
+   * Prints the filed document — the same header, text, date and signature line as the saved
+   * PDF — through the system's print dialog. The page lays the document out in a block that only
+   * paper shows, so what is printed is the document, not the app.
+   */
+  async print(status, collective) {
+    try {
+      const filed = await ipc.draftDocument(this.result.draft_id, collective);
+      renderPrintDocument(filed);
+      status.textContent = 'Открывается окно печати.';
+      await ipc.printPage();
+      status.textContent = '';
+    } catch (failure) {
+      status.textContent = failure.message;
+    }
   }
 
   edit(shown, status) {
@@ -426,3 +458,38 @@ function explainView(explain) {
 }
 
 export { subjectLabel };
+
+/** Fills the print-only block with a filed document as `draft_document` gives it. */
+export function renderPrintDocument(filed) {
+  const headerBlock = (lines) =>
+    h('div', { class: 'print-block' }, lines.map((line) => h('p', {}, `${line.label}: ${line.value}`)));
+  replace(
+    byId('print-document'),
+    h('div', { class: 'print-header' }, headerBlock(filed.recipient), headerBlock(filed.sender)),
+    h('h1', {}, filed.title),
+    h('div', { class: 'print-body' }, filed.paragraphs.map((paragraph) => h('p', {}, paragraph))),
+    filed.co_signers ? coSignersTable(filed.co_signers) : null,
+    h('p', { class: 'print-date' }, filed.date),
+    h('p', { class: 'print-signature' }, filed.signature),
+  );
+}
+
+/** The signatures table of a collective request: heading, sentence, and empty numbered rows. */
+function coSignersTable(coSigners) {
+  const rows = [];
+  for (let number = 1; number <= coSigners.rows; number += 1) {
+    rows.push(h('tr', {}, h('td', {}, String(number)), h('td'), h('td'), h('td')));
+  }
+  return h(
+    'section',
+    { class: 'print-co-signers' },
+    h('h2', {}, coSigners.heading),
+    h('p', {}, coSigners.sentence),
+    h(
+      'table',
+      {},
+      h('thead', {}, h('tr', {}, coSigners.columns.map((column) => h('th', { scope: 'col' }, column)))),
+      h('tbody', {}, rows),
+    ),
+  );
+}
