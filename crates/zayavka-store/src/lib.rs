@@ -23,6 +23,7 @@
 //! # Ok(()) }
 //! ```
 
+mod attachments;
 mod audit;
 mod batches;
 mod drafts;
@@ -37,10 +38,11 @@ mod store;
 pub use error::{DatabaseError, StoreError};
 pub use migrations::SCHEMA_VERSION;
 pub use model::{
-    AuditEvent, AuditKind, Batch, BatchRow, BatchRowRef, BatchStatus, ClaimedRow, DeletedDraft,
-    DraftFilter, DraftId, DraftOutcome, DraftSummary, DraftVersion, EnsuredBatch, FinalOutcome,
-    FinishedDraft, NewAttempt, NewBatch, NewBatchRow, NewContextRecord, NewDraft, NewVersion,
-    ParseDraftIdError, RowState, StoredAttempt, StoredContextRecord, StoredDraft,
+    AttachmentId, AuditEvent, AuditKind, Batch, BatchRow, BatchRowRef, BatchStatus, ClaimedRow,
+    DeletedDraft, DraftFilter, DraftId, DraftOutcome, DraftSummary, DraftVersion, EnsuredBatch,
+    FinalOutcome, FinishedDraft, NewAttachment, NewAttempt, NewBatch, NewBatchRow,
+    NewContextRecord, NewDraft, NewVersion, ParseDraftIdError, RemovedAttachment, RowState,
+    StoredAttachment, StoredAttempt, StoredContextRecord, StoredDraft,
 };
 pub use search::{fold, match_query};
 pub use store::Store;
