@@ -8,6 +8,7 @@
 //! an invented value. The date is an argument: nothing here reads the clock, so the same draft,
 //! profile and date always give the same document.
 
+mod appendix;
 mod docx;
 mod pdf;
 
@@ -102,6 +103,11 @@ pub struct FiledDocument {
     pub date_ru: String,
     /// The name under the signature line; `None` prints as a blank.
     pub signatory: Option<String>,
+    /// The photos attached to the draft, listed under «Приложения» after the body and placed
+    /// one per page after the request in the PDF (ADR 18); none unless
+    /// [`FiledDocument::with_photos`] adds them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<crate::attachments::DocumentPhoto>,
 }
 
 /// Why a draft cannot become a document.
@@ -169,6 +175,7 @@ impl FiledDocument {
             date,
             date_ru: date_ru(date),
             signatory: profile.get(ProfileField::FullName).map(str::to_owned),
+            attachments: Vec::new(),
         }
     }
 
@@ -195,6 +202,10 @@ impl FiledDocument {
         text.push_str("\n\n");
         text.push_str(&self.body);
         text.push_str("\n\n");
+        if let Some(appendix) = self.appendix_text() {
+            text.push_str(&appendix);
+            text.push_str("\n\n");
+        }
         text.push_str(&self.date_ru);
         text.push_str("\n\n");
         text.push_str(&self.signature_line());

@@ -98,6 +98,10 @@ impl FiledDocument {
         for line in self.body.split('\n').filter(|line| !line.trim().is_empty()) {
             docx = docx.add_paragraph(paragraph(BODY_STYLE, line));
         }
+        // The «Приложения» list only: the photos themselves are in the PDF (ADR 18).
+        for line in self.appendix_lines() {
+            docx = docx.add_paragraph(paragraph(BODY_STYLE, &line));
+        }
         docx = docx
             .add_paragraph(paragraph(SIGNATURE_STYLE, &self.date_ru))
             .add_paragraph(paragraph(SIGNATURE_STYLE, &self.signature_line()));
