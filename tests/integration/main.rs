@@ -16,6 +16,9 @@
 //!   the proof that the profile never reaches the model's context.
 //! - `documents`: the PDF read back with poppler — its text, its page count, its first page as a
 //!   PNG under the target folder.
+//! - `photos`: photos attached to drafts — no GPS or camera metadata in any stored or exported
+//!   copy (exiftool and a Rust check), one PDF page per photo, a sideways photo upright, bad
+//!   files refused with nothing changed, nothing left after detaching or deleting.
 //! - `doctor`: `zayavka doctor` on a fresh install and against reachable, unreachable and
 //!   key-refusing providers.
 
@@ -30,5 +33,6 @@ mod documents;
 mod draft;
 mod files;
 mod keyring;
+mod photos;
 mod profile;
 mod support;

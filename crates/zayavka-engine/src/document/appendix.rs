@@ -191,3 +191,60 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod docx_tests {
+    use std::io::Read as _;
+
+    use super::tests_support::document_with_photos;
+
+    #[test]
+    fn the_docx_lists_the_photos_after_the_body() {
+        let document = document_with_photos();
+        let docx = document.to_docx().unwrap();
+        let mut archive = zip::ZipArchive::new(std::io::Cursor::new(docx)).unwrap();
+        let mut xml = String::new();
+        archive
+            .by_name("word/document.xml")
+            .unwrap()
+            .read_to_string(&mut xml)
+            .unwrap();
+        let heading = xml.find("Приложения:").unwrap();
+        let item = xml.find(&document.attachments[0].label).unwrap();
+        let date = xml.find("1 декабря 2026 г.").unwrap();
+        assert!(xml.find("Заменить лампы").unwrap() < heading);
+        assert!(heading < item && item < date);
+        assert!(
+            archive
+                .file_names()
+                .all(|name| !name.starts_with("word/media"))
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests_support {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::attachments::photo_label;
+    use crate::profile::Profile;
+
+    pub(super) fn document_with_photos() -> FiledDocument {
+        let bytes = Arc::new(vec![0xFF, 0xD8, 0xFF, 0xD9]);
+        FiledDocument::new(
+            "Не работает освещение на лестнице",
+            "На лестнице неделю не горит свет.\n\nПрошу:\n1. Заменить лампы.",
+            &Profile::default(),
+            jiff::civil::date(2026, 12, 1),
+        )
+        .with_photos(vec![DocumentPhoto {
+            number: 1,
+            format: PhotoFormat::Jpeg,
+            width: 4,
+            height: 3,
+            label: photo_label(1, PhotoFormat::Jpeg, 1_258_291),
+            bytes,
+        }])
+    }
+}
