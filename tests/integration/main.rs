@@ -18,7 +18,8 @@
 //!   PNG under the target folder.
 //! - `photos`: photos attached to drafts — no GPS or camera metadata in any stored or exported
 //!   copy (exiftool and a Rust check), one PDF page per photo, a sideways photo upright, bad
-//!   files refused with nothing changed, nothing left after detaching or deleting.
+//!   files refused with nothing changed, nothing left after detaching or deleting, and the
+//!   request to the provider unchanged by attaching.
 //! - `doctor`: `zayavka doctor` on a fresh install and against reachable, unreachable and
 //!   key-refusing providers.
 

@@ -555,3 +555,76 @@ fn issue_9_detaching_or_deleting_leaves_no_byte_of_the_photo() {
         .count();
     assert_eq!(left, 0);
 }
+
+/// Photos never go to the model: a draft that failed is given photos, then sent again; what the
+/// provider receives is what it received before the photos, with no image, no reference to one
+/// and no photo label.
+#[test]
+fn issue_9_photos_never_reach_the_model() {
+    use zayavka_standin::{Reply, Script, StandIn};
+    let valid = serde_json::json!({
+        "outcome": "draft",
+        "title": "Не работает освещение на лестнице",
+        "problem": "На лестнице между третьим и четвёртым этажами неделю не горит свет",
+        "circumstances": null,
+        "impact": null,
+        "verification": null,
+        "subject": null,
+        "warnings": []
+    });
+    let stand_in = StandIn::start(
+        Script::new()
+            .then(Reply::status(
+                400,
+                r#"{"error":{"message":"bad request","type":"invalid_request_error"}}"#,
+            ))
+            .then(Reply::completion(&valid.to_string()))
+            .repeat_last(),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let send = |args: &[&str]| {
+        run(zayavka()
+            .env("ZAYAVKA_HOME", home.path())
+            .env("ZAYAVKA_API_KEY", "sk-test")
+            .args(args)
+            .args(["--json", "--base-url", &stand_in.base_url()])
+            .args(["--model", "stand-in-model"]))
+    };
+    let (output, stdout, stderr) = send(&[
+        "draft",
+        "--description",
+        "В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами.",
+    ]);
+    assert_eq!(output.status.code(), Some(5), "{stdout}{stderr}");
+    let id = serde_json::from_str::<Value>(&stdout).unwrap()["draft_id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    let (output, _, stderr) = attach(home.path(), &id, &[fixture("gps.jpg"), fixture("gps.png")]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let (output, stdout, stderr) = send(&["drafts", "retry", &id]);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    let requests = stand_in.requests();
+    assert_eq!(requests.len(), 2);
+    // The request sent after attaching is the one sent before, byte for byte.
+    assert_eq!(requests[0].body, requests[1].body);
+    let stored = store(home.path())
+        .attachments_with_bytes(DraftId::new(id.parse().unwrap()))
+        .unwrap();
+    for request in &requests {
+        let body = request.json().to_string();
+        for word in ["image", "jpeg", "png", "base64", "Фото 1", "Приложения:"]
+            .iter()
+            .chain(MARKERS)
+        {
+            assert!(
+                !body.to_lowercase().contains(&word.to_lowercase()),
+                "{word} was sent"
+            );
+        }
+        for (_, bytes) in &stored {
+            let fragment = &bytes[bytes.len() / 2..][..16];
+            assert!(!request.body.as_bytes().windows(16).any(|w| w == fragment));
+        }
+    }
+}
