@@ -158,6 +158,7 @@ impl AttachmentError {
             AttachmentError::Read(error) => error.code(),
             AttachmentError::Photo { problem, .. } => match problem {
                 PhotoProblem::NotAnImage => "not_an_image",
+                PhotoProblem::OtherFormat(_) => "unsupported_format",
                 PhotoProblem::Truncated => "truncated",
                 PhotoProblem::Damaged => "damaged_image",
                 PhotoProblem::TooManyPixels { .. } => "too_many_pixels",
@@ -189,6 +190,11 @@ fn photo_message(path: &Path, problem: &PhotoProblem) -> String {
             "{file} — не фотография: Заявка принимает снимки JPEG и PNG и узнаёт их по \
              содержимому, а не по имени файла. Ничего не добавлено. Выберите снимок JPEG или \
              PNG."
+        ),
+        PhotoProblem::OtherFormat(name) => format!(
+            "{file} — снимок в формате {name}, а Заявка принимает только JPEG и PNG. Ничего не \
+             добавлено. Сохраните снимок как JPEG (например, откройте его и выберите «Сохранить \
+             как» или «Экспорт») и добавьте его ещё раз."
         ),
         PhotoProblem::Truncated => format!(
             "{file} обрывается раньше конца снимка: похоже, он скопирован или скачан не \
@@ -372,6 +378,10 @@ mod tests {
             AttachmentError::Photo {
                 path: path.clone(),
                 problem: PhotoProblem::Truncated,
+            },
+            AttachmentError::Photo {
+                path: path.clone(),
+                problem: PhotoProblem::OtherFormat("HEIC"),
             },
             AttachmentError::Photo {
                 path: path.clone(),

@@ -91,6 +91,10 @@ pub enum PhotoProblem {
     /// The bytes are neither a JPEG nor a PNG.
     #[error("not a JPEG or PNG image")]
     NotAnImage,
+    /// The bytes are an image in a format a draft does not take (HEIC from an iPhone, WebP,
+    /// GIF, TIFF, BMP), told by its signature so the message can say what to do.
+    #[error("a {0} image, not JPEG or PNG")]
+    OtherFormat(&'static str),
     /// The image ends before its end marker: a partial copy or download.
     #[error("the image is cut short")]
     Truncated,
@@ -128,7 +132,10 @@ pub struct PreparedPhoto {
 /// then every pixel decoded from the cleaned bytes, so that what is stored is known to be a
 /// whole, readable image.
 pub fn prepare_photo(bytes: &[u8]) -> Result<PreparedPhoto, PhotoProblem> {
-    let format = PhotoFormat::sniff(bytes).ok_or(PhotoProblem::NotAnImage)?;
+    let format = PhotoFormat::sniff(bytes).ok_or_else(|| match other_format(bytes) {
+        Some(name) => PhotoProblem::OtherFormat(name),
+        None => PhotoProblem::NotAnImage,
+    })?;
     let cleaned = match format {
         PhotoFormat::Jpeg => strip_jpeg(bytes)?,
         PhotoFormat::Png => strip_png(bytes)?,
@@ -163,6 +170,34 @@ pub fn prepare_photo(bytes: &[u8]) -> Result<PreparedPhoto, PhotoProblem> {
         bytes,
         turned: true,
     })
+}
+
+/// The name of an image format a draft does not take, by its signature.
+fn other_format(bytes: &[u8]) -> Option<&'static str> {
+    let brand = bytes.get(4..12);
+    if brand.is_some_and(|b| b.starts_with(b"ftyp"))
+        && let Some(kind) = bytes.get(8..12)
+        && [
+            b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1", b"avif",
+        ]
+        .iter()
+        .any(|k| kind == *k)
+    {
+        return Some(if kind == b"avif" { "AVIF" } else { "HEIC" });
+    }
+    if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"WEBP") {
+        return Some("WebP");
+    }
+    if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        return Some("GIF");
+    }
+    if bytes.starts_with(b"II*\0") || bytes.starts_with(b"MM\0*") {
+        return Some("TIFF");
+    }
+    if bytes.starts_with(b"BM") && bytes.len() > 14 {
+        return Some("BMP");
+    }
+    None
 }
 
 /// Decodes every pixel, refusing absurd dimensions before allocating anything for them.
@@ -508,10 +543,13 @@ mod tests {
                 (0xFE, b"COMMENTMARKER"),
             ],
         );
-        let mut marked = marked;
+        // A comment after the scan, before the end marker, as between progressive scans.
+        let mut marked = marked[..marked.len() - 2].to_vec();
+        marked.extend_from_slice(b"\xFF\xFE\x00\x0ELATECOMMENT1");
+        marked.extend_from_slice(&[0xFF, 0xD9]);
         marked.extend_from_slice(b"TRAILERMARKER appended after the end");
         let before = metadata_left(&marked);
-        assert!(before.len() >= 6, "{before:?}");
+        assert!(before.len() >= 7, "{before:?}");
         let prepared = prepare_photo(&marked).unwrap();
         assert_eq!(metadata_left(&prepared.bytes), Vec::<String>::new());
         for marker in [
@@ -646,6 +684,12 @@ mod tests {
             prepare_photo(&jpeg_bomb),
             Err(PhotoProblem::TooManyPixels { .. })
         ));
+        let heic = b"\0\0\0\x18ftypheic\0\0\0\0mif1heic";
+        assert_eq!(prepare_photo(heic), Err(PhotoProblem::OtherFormat("HEIC")));
+        assert_eq!(
+            prepare_photo(b"GIF89a\x01\0\x01\0"),
+            Err(PhotoProblem::OtherFormat("GIF"))
+        );
         // Garbage after a JPEG signature.
         let mut garbage = vec![0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10];
         garbage.extend_from_slice(&[0x42; 100]);

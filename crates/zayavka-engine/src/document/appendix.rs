@@ -77,7 +77,9 @@ pub(crate) fn add_photo_pages(
     photos: &[DocumentPhoto],
 ) -> Result<(), PdfError> {
     for photo in photos {
-        let data = krilla::Data::from(photo.bytes.as_ref().clone());
+        // Shared, not copied: ten photos can be 150 MB.
+        let shared: std::sync::Arc<dyn AsRef<[u8]> + Send + Sync> = photo.bytes.clone();
+        let data = krilla::Data::from(shared);
         let image = match photo.format {
             PhotoFormat::Jpeg => Image::from_jpeg(data, true),
             PhotoFormat::Png => Image::from_png(data, true),
