@@ -342,6 +342,19 @@ fn issue_9_a_photo_with_gps_keeps_no_metadata_in_any_stored_or_exported_copy() {
         list.iter().map(|(page, ..)| *page).max(),
         Some(before as u32 + 2)
     );
+    // The first photo's page as an image, kept beside the documents' pages to look at.
+    let pages_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("document-pages");
+    std::fs::create_dir_all(&pages_dir).unwrap();
+    let first_photo_page = (before + 1).to_string();
+    let output = tool("pdftoppm", "poppler-utils")
+        .args(["-png", "-r", "60", "-singlefile"])
+        .args(["-f", &first_photo_page, "-l", &first_photo_page])
+        .arg(&pdf)
+        .arg(pages_dir.join("photo-appendix"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert!(pages_dir.join("photo-appendix.png").is_file());
 
     // The text and the DOCX list them under «Приложения», by number, never by file name.
     let text = std::fs::read_to_string(export(home.path(), &id, "txt")).unwrap();
