@@ -19,6 +19,10 @@
 //! - `collective`: collective requests (the co-signers table read back from the PDF, its pages
 //!   as PNGs) and `batch export` of one document per row with the rows' own header columns — a
 //!   clash in the folder, an unwritable folder, and the header columns never sent to the model.
+//! - `photos`: photos attached to drafts — no GPS or camera metadata in any stored or exported
+//!   copy (exiftool and a Rust check), one PDF page per photo, a sideways photo upright, bad
+//!   files refused with nothing changed, nothing left after detaching or deleting, and the
+//!   request to the provider unchanged by attaching.
 //! - `doctor`: `zayavka doctor` on a fresh install and against reachable, unreachable and
 //!   key-refusing providers.
 
@@ -34,5 +38,6 @@ mod documents;
 mod draft;
 mod files;
 mod keyring;
+mod photos;
 mod profile;
 mod support;

@@ -655,7 +655,9 @@ mod tests {
         for word in ENGLISH {
             assert!(!text.contains(word), "«{word}» in:\n{text}");
         }
-        assert!(!text.contains(".."), "a doubled full stop in:\n{text}");
+        // «<ФАЙЛ>...» is clap's mark of an argument that takes several values, not a sentence.
+        let sentences = text.replace(">...", ">");
+        assert!(!sentences.contains(".."), "a doubled full stop in:\n{text}");
     }
 
     fn run(line: &[&str]) -> ParseStop {

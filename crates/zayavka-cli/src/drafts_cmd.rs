@@ -5,6 +5,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use zayavka_core::SubjectKind;
+use zayavka_engine::attachments;
 use zayavka_engine::document;
 use zayavka_engine::draft::{DraftCommand, InputSource};
 use zayavka_engine::drafts::{self, DraftListItem};
@@ -42,6 +43,54 @@ enum DraftsCommand {
     /// Отправить модели ещё раз черновик, который не был составлен (сбой, отмена, прерванный
     /// запуск).
     Retry(Box<RetryArgs>),
+    /// Приложить к черновику фотографии JPEG или PNG (все или ни одной); место съёмки, модель
+    /// камеры и другие сведения из файлов удаляются.
+    Attach(AttachArgs),
+    /// Фотографии черновика по номерам.
+    Attachments(AttachmentsArgs),
+    /// Убрать фотографию из черновика по её номеру.
+    Detach(DetachArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct AttachArgs {
+    /// Номер черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+    /// Файлы фотографий (JPEG или PNG).
+    #[arg(value_name = "ФАЙЛ", required = true)]
+    files: Vec<std::path::PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+struct AttachmentsArgs {
+    /// Номер черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+    /// Вывести массив JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct DetachArgs {
+    /// Номер черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+    /// Номер фотографии в списке черновика (zayavka drafts attachments НОМЕР).
+    #[arg(value_name = "N", value_parser = photo_number)]
+    number: u32,
+}
+
+fn photo_number(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(number) if number >= 1 => Ok(number),
+        _ => Err(
+            "номер фотографии — целое число от 1, как в списке фотографий черновика \
+                  (zayavka drafts attachments НОМЕР)"
+                .to_owned(),
+        ),
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -183,6 +232,31 @@ fn drafts_error(error: drafts::DraftsError) -> anyhow::Error {
     anyhow::anyhow!(error.message_ru())
 }
 
+fn attachment_error(error: attachments::AttachmentError) -> anyhow::Error {
+    anyhow::anyhow!(error.message_ru())
+}
+
+/// The photo list as `drafts attachments` and `drafts attach` print it.
+fn print_photos(
+    out: &mut dyn std::io::Write,
+    id: DraftId,
+    photos: &[attachments::AttachmentSummary],
+) -> anyhow::Result<()> {
+    if photos.is_empty() {
+        writeln!(out, "У черновика № {id} нет фотографий.")?;
+        return Ok(());
+    }
+    writeln!(out, "Фотографии черновика № {id}:")?;
+    for photo in photos {
+        writeln!(
+            out,
+            "{}. {} · {} × {} точек",
+            photo.number, photo.label, photo.width, photo.height
+        )?;
+    }
+    Ok(())
+}
+
 /// Runs `zayavka drafts`.
 pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
@@ -229,6 +303,11 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                         "\nВаша правка (версия {}):\n{}\n\n{}",
                         latest.version, latest.title, latest.body
                     )?;
+                }
+                let photos = attachments::attachments(&store, show.id).map_err(attachment_error)?;
+                if !photos.is_empty() {
+                    writeln!(stdout)?;
+                    print_photos(&mut stdout, show.id, &photos)?;
                 }
                 if show.explain {
                     explain(&mut stdout, &draft, record.as_ref(), request.as_ref())?;
@@ -283,8 +362,10 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                     let profile = zayavka_engine::profile::load(paths)
                         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
                     let date = export.date.unwrap_or_else(|| jiff::Zoned::now().date());
+                    let photos = attachments::document_photos(&store, export.id)
+                        .map_err(attachment_error)?;
                     let document = match document::for_draft(&draft, &profile, date) {
-                        Ok(document) => document,
+                        Ok(document) => document.with_photos(photos),
                         Err(error @ document::DocumentError::NotAssembled(_)) => anyhow::bail!(
                             "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
                         ),
@@ -313,6 +394,38 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                 }
                 None => stdout.write_all(&bytes)?,
             }
+        }
+        DraftsCommand::Attach(attach) => {
+            let store = open(paths)?;
+            let photos =
+                attachments::attach(&store, attach.id, &attach.files).map_err(attachment_error)?;
+            writeln!(
+                stdout,
+                "Приложено фотографий: {}. Место съёмки, модель камеры и другие сведения из \
+                 файлов удалены; в документе фотографии идут приложениями после заявки.",
+                attach.files.len()
+            )?;
+            print_photos(&mut stdout, attach.id, &photos)?;
+        }
+        DraftsCommand::Attachments(list) => {
+            let store = open(paths)?;
+            let photos = attachments::attachments(&store, list.id).map_err(attachment_error)?;
+            if list.json {
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&photos)?)?;
+            } else {
+                print_photos(&mut stdout, list.id, &photos)?;
+            }
+        }
+        DraftsCommand::Detach(detach) => {
+            let store = open(paths)?;
+            let detached =
+                attachments::detach(&store, detach.id, detach.number).map_err(attachment_error)?;
+            writeln!(
+                stdout,
+                "{} убрано из черновика № {} и удалено из базы.",
+                detached.removed.label, detach.id
+            )?;
+            print_photos(&mut stdout, detach.id, &detached.remaining)?;
         }
         DraftsCommand::Backup(backup) => {
             let store = open(paths)?;

@@ -13,6 +13,7 @@
 //! of empty rows for neighbours to sign by hand ([`CoSigners`]). The rows are always empty: the
 //! only personal data a document carries is its sender's.
 
+mod appendix;
 mod docx;
 mod pdf;
 
@@ -157,6 +158,11 @@ pub struct FiledDocument {
     /// The co-signers table of a collective request; `None` for a resident's own request.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub co_signers: Option<CoSigners>,
+    /// The photos attached to the draft, listed under «Приложения» after the body and placed
+    /// one per page after the request in the PDF (ADR 18); none unless
+    /// [`FiledDocument::with_photos`] adds them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<crate::attachments::DocumentPhoto>,
 }
 
 /// Why a draft cannot become a document.
@@ -225,6 +231,7 @@ impl FiledDocument {
             date_ru: date_ru(date),
             signatory: profile.get(ProfileField::FullName).map(str::to_owned),
             co_signers: None,
+            attachments: Vec::new(),
         }
     }
 
@@ -266,6 +273,10 @@ impl FiledDocument {
         text.push_str("\n\n");
         text.push_str(&self.body);
         text.push_str("\n\n");
+        if let Some(appendix) = self.appendix_text() {
+            text.push_str(&appendix);
+            text.push_str("\n\n");
+        }
         if let Some(co_signers) = self.co_signers {
             text.push_str(&co_signers_text(co_signers));
             text.push('\n');

@@ -6,6 +6,7 @@
 //! shell hand it parsed arguments and print what it returns.
 
 pub mod assemble;
+pub mod attachments;
 pub mod batch;
 pub mod config;
 pub mod doctor;

@@ -28,6 +28,8 @@ pub enum FileRole {
     ContextRecord,
     /// A file with many requests for batch processing.
     Batch,
+    /// A photo to attach to a draft.
+    Photo,
 }
 
 impl FileRole {
@@ -41,6 +43,8 @@ impl FileRole {
     pub const CONTEXT_RECORD_MAX_BYTES: u64 = 32 * 1024 * 1024;
     /// The largest batch file.
     pub const BATCH_MAX_BYTES: u64 = 256 * 1024 * 1024;
+    /// The largest photo (ADR 18).
+    pub const PHOTO_MAX_BYTES: u64 = crate::attachments::PHOTO_MAX_BYTES;
 
     /// The size limit for a file in this role, in bytes.
     pub const fn max_bytes(self) -> u64 {
@@ -49,6 +53,7 @@ impl FileRole {
             FileRole::ModelResponse => Self::MODEL_RESPONSE_MAX_BYTES,
             FileRole::ContextRecord => Self::CONTEXT_RECORD_MAX_BYTES,
             FileRole::Batch => Self::BATCH_MAX_BYTES,
+            FileRole::Photo => Self::PHOTO_MAX_BYTES,
         }
     }
 
@@ -59,6 +64,7 @@ impl FileRole {
             FileRole::ModelResponse => "файл с ответом модели",
             FileRole::ContextRecord => "файл записи",
             FileRole::Batch => "файл с пакетом заявок",
+            FileRole::Photo => "файл с фотографией",
         }
     }
 }
@@ -427,7 +433,7 @@ fn decode(path: &Path, role: FileRole, mut bytes: Vec<u8>) -> Result<String, Rea
 
 /// A path for a message, with control characters escaped so that a hostile file name cannot
 /// move the cursor or recolour the terminal.
-struct DisplayPath<'a>(&'a Path);
+pub(crate) struct DisplayPath<'a>(pub(crate) &'a Path);
 
 impl fmt::Display for DisplayPath<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -116,6 +116,29 @@ pub enum StoreError {
         /// The target.
         path: PathBuf,
     },
+    /// Attaching would give the draft more photos than the limit the caller set. Nothing was
+    /// attached.
+    #[error(
+        "draft {draft_id} has {existing} attachments; {adding} more exceed the limit of {limit}"
+    )]
+    TooManyAttachments {
+        /// The draft.
+        draft_id: DraftId,
+        /// How many it has.
+        existing: u32,
+        /// How many were to be added.
+        adding: u32,
+        /// The most a draft may have.
+        limit: u32,
+    },
+    /// The draft has no attachment with this number.
+    #[error("draft {draft_id} has no attachment {number}")]
+    AttachmentNotFound {
+        /// The draft.
+        draft_id: DraftId,
+        /// The number asked for.
+        number: u32,
+    },
     /// Any other database failure.
     #[error("database error: {0}")]
     Database(#[source] DatabaseError),
@@ -143,6 +166,8 @@ impl StoreError {
             StoreError::InvalidCode { .. } => "invalid_code",
             StoreError::ValueTooLarge { .. } => "value_too_large",
             StoreError::BackupTargetExists { .. } => "backup_target_exists",
+            StoreError::TooManyAttachments { .. } => "too_many_attachments",
+            StoreError::AttachmentNotFound { .. } => "attachment_not_found",
             StoreError::Database(_) => "database",
         }
     }
@@ -217,6 +242,20 @@ impl StoreError {
                 "Файл {} уже существует, а резервная копия никогда не записывается поверх \
                  файла. Укажите новое имя файла.",
                 path.display()
+            ),
+            StoreError::TooManyAttachments {
+                draft_id,
+                existing,
+                limit,
+                ..
+            } => format!(
+                "К черновику {draft_id} можно приложить не больше {limit} фотографий, а у него \
+                 уже {existing}. Ничего не добавлено. Уберите лишние фотографии или выберите \
+                 меньше."
+            ),
+            StoreError::AttachmentNotFound { draft_id, number } => format!(
+                "У черновика {draft_id} нет фотографии с номером {number}. Проверьте номер в \
+                 списке фотографий черновика."
             ),
             StoreError::Database(_) => "Не удалось выполнить действие с базой данных. \
                  Повторите; если ошибка повторяется, сообщите о ней разработчикам."
@@ -340,6 +379,16 @@ mod tests {
             StoreError::InvalidCode { field: "x" },
             StoreError::ValueTooLarge { field: "x" },
             StoreError::BackupTargetExists { path: "/x".into() },
+            StoreError::TooManyAttachments {
+                draft_id: DraftId::new(3),
+                existing: 9,
+                adding: 2,
+                limit: 10,
+            },
+            StoreError::AttachmentNotFound {
+                draft_id: DraftId::new(3),
+                number: 4,
+            },
             StoreError::from(sqlite_failure(rusqlite::ffi::SQLITE_MISMATCH)),
         ];
         for error in errors {

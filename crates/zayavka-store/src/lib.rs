@@ -1,9 +1,10 @@
 //! The SQLite store of Zayavka, and the only crate that knows SQL.
 //!
 //! One database file holds the drafts (the resident's input as typed and as checked, how each
-//! draft ended, the assembled request and the resident's own versions), the context record of
-//! each model run, every HTTP attempt, batches and their rows, a full-text index, and an
-//! append-only audit log. The desktop app and the CLI may have it open at once: the file is in
+//! draft ended, the assembled request and the resident's own versions), the photos attached to
+//! a draft (already cleaned of their metadata by the engine), the context record of each model
+//! run, every HTTP attempt, batches and their rows, a full-text index, and an append-only audit
+//! log. The desktop app and the CLI may have it open at once: the file is in
 //! WAL mode, every operation is one transaction, and writes take the lock up front
 //! (`BEGIN IMMEDIATE`) and wait for each other.
 //!
@@ -23,6 +24,7 @@
 //! # Ok(()) }
 //! ```
 
+mod attachments;
 mod audit;
 mod batches;
 mod drafts;
@@ -37,10 +39,11 @@ mod store;
 pub use error::{DatabaseError, StoreError};
 pub use migrations::SCHEMA_VERSION;
 pub use model::{
-    AuditEvent, AuditKind, Batch, BatchRow, BatchRowRef, BatchStatus, ClaimedRow, DeletedDraft,
-    DraftFilter, DraftId, DraftOutcome, DraftSummary, DraftVersion, EnsuredBatch, FinalOutcome,
-    FinishedDraft, NewAttempt, NewBatch, NewBatchRow, NewContextRecord, NewDraft, NewVersion,
-    ParseDraftIdError, RowState, StoredAttempt, StoredContextRecord, StoredDraft,
+    AttachmentId, AuditEvent, AuditKind, Batch, BatchRow, BatchRowRef, BatchStatus, ClaimedRow,
+    DeletedDraft, DraftFilter, DraftId, DraftOutcome, DraftSummary, DraftVersion, EnsuredBatch,
+    FinalOutcome, FinishedDraft, NewAttachment, NewAttempt, NewBatch, NewBatchRow,
+    NewContextRecord, NewDraft, NewVersion, ParseDraftIdError, RemovedAttachment, RowState,
+    StoredAttachment, StoredAttempt, StoredContextRecord, StoredDraft,
 };
 pub use search::{fold, match_query};
 pub use store::Store;

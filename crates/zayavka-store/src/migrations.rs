@@ -13,6 +13,7 @@ use crate::error::StoreError;
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_initial.sql"),
     include_str!("migrations/0002_record_pieces.sql"),
+    include_str!("migrations/0003_attachments.sql"),
 ];
 
 /// The schema version this code writes and reads.
@@ -90,6 +91,7 @@ mod tests {
         let pinned = [
             "16cdebd3918e25c84108f050b782ee3de5c64cdb4e8bd96ef03adc44f100cdf7",
             "22bdfadaba69da7b860a174c278c880ae79ed287a2e077624faa561597156d3c",
+            "57de545d55ae002da4f9ab5154f3d2c6f7f66fd26426e530afebf96be58c3ebc",
         ];
         assert_eq!(
             MIGRATIONS.len(),
@@ -191,5 +193,51 @@ mod version_2_tests {
             .query_row("SELECT count(*) FROM record_pieces", [], |row| row.get(0))
             .unwrap();
         assert_eq!(pieces, 0);
+    }
+}
+
+#[cfg(test)]
+mod version_3_tests {
+    use super::*;
+    use crate::Store;
+
+    #[test]
+    fn the_rebuilt_audit_log_keeps_every_event_its_counter_and_its_triggers() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("z.sqlite3");
+        {
+            // A database as version 2 left it, with three events.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.execute_batch(MIGRATIONS[1]).unwrap();
+            conn.pragma_update(None, "user_version", 2).unwrap();
+            for draft in [1, 2, 3] {
+                conn.execute(
+                    "INSERT INTO audit_events (at, kind, draft_id)
+                     VALUES ('2026-12-01T00:00:00.000Z', 'draft_created', ?1)",
+                    [draft],
+                )
+                .unwrap();
+            }
+        }
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        let events = store.audit_events(None).unwrap();
+        assert_eq!(events.iter().map(|e| e.seq).collect::<Vec<_>>(), [1, 2, 3]);
+        let id = store
+            .create_draft(&crate::NewDraft {
+                raw_input_json: "{}".to_owned(),
+                checked_input_json: None,
+            })
+            .unwrap();
+        let latest = store.audit_events(Some(id)).unwrap().pop().unwrap();
+        assert_eq!(latest.seq, 4, "the counter continues");
+        for statement in [
+            "UPDATE audit_events SET kind = 'draft_deleted'",
+            "DELETE FROM audit_events",
+        ] {
+            assert!(store.conn.execute(statement, []).is_err(), "{statement}");
+        }
+        assert_eq!(store.audit_events(None).unwrap().len(), 4);
     }
 }

@@ -166,6 +166,11 @@ code_enum! {
         BatchRowClaimed => "batch_row_claimed",
         /// A batch row got a state; the detail is the state.
         BatchRowFinished => "batch_row_finished",
+        /// A photo was attached to a draft; the hash is the stored bytes', the detail
+        /// `attachment_<id>`.
+        AttachmentAdded => "attachment_added",
+        /// A photo was removed from a draft; hash and detail as when it was added.
+        AttachmentRemoved => "attachment_removed",
     }
 }
 
@@ -528,6 +533,65 @@ pub struct DeletedDraft {
     /// Whether the write-ahead log was emptied afterwards. `false` when another connection
     /// still reads an older snapshot; the freed bytes then leave the log at the next
     /// [`crate::Store::checkpoint`] or when the last connection closes.
+    pub log_cleared: bool,
+}
+
+/// The id of a stored attachment: never reused, so the audit log's ids keep their meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct AttachmentId(pub(crate) i64);
+
+impl AttachmentId {
+    /// The raw id.
+    pub const fn get(self) -> i64 {
+        self.0
+    }
+}
+
+/// A photo to attach, as the engine prepared it: metadata already removed, dimensions read.
+/// The store checks nothing about the image itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewAttachment {
+    /// `image/jpeg` or `image/png`.
+    pub media_type: String,
+    /// The width in pixels, as the photo is shown.
+    pub width: u32,
+    /// The height in pixels, as the photo is shown.
+    pub height: u32,
+    /// The bytes to store.
+    pub bytes: Vec<u8>,
+}
+
+/// A stored attachment, without its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredAttachment {
+    /// Its id.
+    pub id: AttachmentId,
+    /// Its number in the draft's list, counting from 1 in the order of attaching; numbers
+    /// close up when a photo is removed.
+    pub number: u32,
+    /// The draft it belongs to.
+    pub draft_id: DraftId,
+    /// When it was attached.
+    pub created_at: Timestamp,
+    /// `image/jpeg` or `image/png`.
+    pub media_type: String,
+    /// The width in pixels.
+    pub width: u32,
+    /// The height in pixels.
+    pub height: u32,
+    /// The size of the stored bytes.
+    pub byte_size: u64,
+    /// The lower-case hex SHA-256 of the stored bytes.
+    pub sha256: String,
+}
+
+/// The answer of [`crate::Store::remove_attachment`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemovedAttachment {
+    /// The attachment that was removed.
+    pub removed: StoredAttachment,
+    /// Whether the write-ahead log was emptied afterwards, as for [`DeletedDraft`].
     pub log_cleared: bool,
 }
 

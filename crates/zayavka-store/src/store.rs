@@ -158,7 +158,12 @@ pub(crate) fn parse_timestamp(text: &str) -> rusqlite::Result<Timestamp> {
 
 /// The lower-case hex SHA-256 of a stored document.
 pub(crate) fn sha256_hex(text: &str) -> String {
-    let digest = Sha256::digest(text.as_bytes());
+    sha256_hex_bytes(text.as_bytes())
+}
+
+/// The lower-case hex SHA-256 of stored bytes.
+pub(crate) fn sha256_hex_bytes(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
     let mut hex = String::with_capacity(64);
     for byte in digest {
         hex.push_str(&format!("{byte:02x}"));

@@ -159,6 +159,10 @@ impl FiledDocument {
         for line in self.body.split('\n').filter(|line| !line.trim().is_empty()) {
             docx = docx.add_paragraph(paragraph(BODY_STYLE, line));
         }
+        // The «Приложения» list only: the photos themselves are in the PDF (ADR 18).
+        for line in self.appendix_lines() {
+            docx = docx.add_paragraph(paragraph(BODY_STYLE, &line));
+        }
         if let Some(co_signers) = self.co_signers {
             docx = docx
                 .add_paragraph(paragraph(TITLE_STYLE, CO_SIGNERS_HEADING).page_break_before(true))

@@ -30,20 +30,22 @@ static FONT_BYTES: &[u8] = include_bytes!("../../../../fonts/DejaVuSerif.ttf");
 
 /// A4 in points.
 const PAGE_WIDTH: f32 = 595.28;
-const PAGE_HEIGHT: f32 = 841.89;
+pub(super) const PAGE_HEIGHT: f32 = 841.89;
 /// Margins in points: 25 mm on the left for a binder, 15 mm on the right, 20 mm top and bottom.
-const MARGIN_LEFT: f32 = 70.87;
+pub(super) const MARGIN_LEFT: f32 = 70.87;
 const MARGIN_RIGHT: f32 = 42.52;
-const MARGIN_TOP: f32 = 56.69;
-const MARGIN_BOTTOM: f32 = 56.69;
-const CONTENT_WIDTH: f32 = PAGE_WIDTH - MARGIN_LEFT - MARGIN_RIGHT;
+pub(super) const MARGIN_TOP: f32 = 56.69;
+pub(super) const MARGIN_BOTTOM: f32 = 56.69;
+pub(super) const CONTENT_WIDTH: f32 = PAGE_WIDTH - MARGIN_LEFT - MARGIN_RIGHT;
 /// Where the header block starts, as on a paper request: the right part of the page.
 const HEADER_LEFT: f32 = MARGIN_LEFT + CONTENT_WIDTH * 0.45;
 const HEADER_WIDTH: f32 = CONTENT_WIDTH * 0.55;
 
 const BODY_SIZE: f32 = 12.0;
 const TITLE_SIZE: f32 = 14.0;
-const LINE_HEIGHT: f32 = 1.4;
+pub(super) const LINE_HEIGHT: f32 = 1.4;
+/// The caption over a photo's page («Приложение 1»), as large as the title.
+pub(super) const CAPTION_SIZE: f32 = TITLE_SIZE;
 
 /// A co-signer's row: 9 mm, room for a name written by hand.
 const TABLE_ROW_HEIGHT: f32 = 25.51;
@@ -300,6 +302,16 @@ fn layout(document: &FiledDocument, metrics: &Metrics<'_>) -> Pages {
             pages.line(MARGIN_LEFT, BODY_SIZE, line);
         }
     }
+    // The «Приложения» list follows the body, as on a paper request (ADR 18).
+    let appendix = document.appendix_lines();
+    if !appendix.is_empty() {
+        pages.gap(line_gap * 0.6);
+        for item in appendix {
+            for line in metrics.wrap(&item, BODY_SIZE, CONTENT_WIDTH) {
+                pages.line(MARGIN_LEFT, BODY_SIZE, line);
+            }
+        }
+    }
     if let Some(co_signers) = document.co_signers {
         pages.co_signers(co_signers, metrics);
     }
@@ -361,6 +373,7 @@ impl FiledDocument {
             surface.finish();
             page.finish();
         }
+        super::appendix::add_photo_pages(&mut pdf, &font, &settings, &self.attachments)?;
         let date = DateTime::new(self.date.year().unsigned_abs())
             .month(self.date.month().unsigned_abs())
             .day(self.date.day().unsigned_abs());
@@ -375,9 +388,9 @@ impl FiledDocument {
             .map_err(|error| PdfError::Render(format!("{error:?}")))
     }
 
-    /// How many pages the PDF has.
+    /// How many pages the PDF has: the request's, then one per photo.
     pub fn pdf_page_count(&self) -> usize {
-        layout(self, &Metrics::new()).page + 1
+        layout(self, &Metrics::new()).page + 1 + self.attachments.len()
     }
 }
 

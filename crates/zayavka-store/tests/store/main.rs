@@ -1,5 +1,6 @@
 //! The store's integration tests: one binary, one module per concern.
 
+mod attachments;
 mod batches;
 mod concurrency;
 mod deletion;
