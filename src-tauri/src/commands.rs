@@ -8,10 +8,11 @@
 //! batch, the connection check) are driven to the end here with the async runtime's
 //! `block_on`, which a blocking-pool thread may do.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use zayavka_core::{RawInput, SubjectKind};
+use zayavka_engine::attachments::{self, AttachmentSummary};
 use zayavka_engine::batch::run::{
     self, BatchSettings, ExportFormat, batch_summary, export_batch, run_batch,
 };
@@ -266,6 +267,7 @@ fn filed_document(
     let store = open(state)?;
     let draft = drafts::get(&store, DraftId::new(id))?;
     let profile = zayavka_engine::profile::load(&state.paths).map_err(profile_error)?;
+    let photos = attachments::document_photos(&store, DraftId::new(id))?;
     let document = zayavka_engine::document::for_draft(&draft, &profile, jiff::Zoned::now().date())
         .map_err(|error| match error {
             zayavka_engine::document::DocumentError::NotAssembled(_) => CommandError::new(
@@ -274,6 +276,7 @@ fn filed_document(
             ),
             other => CommandError::new(ErrorKind::Damaged, sentence(&other.message_ru())),
         })?;
+    let document = document.with_photos(photos);
     Ok(if collective {
         document.with_co_signers(CoSigners::default())
     } else {
@@ -289,6 +292,33 @@ pub fn draft_document(
     collective: bool,
 ) -> Result<DocumentView, CommandError> {
     Ok(DocumentView::from(&filed_document(state, id, collective)?))
+}
+
+/// The photos attached to a draft, in their order.
+pub fn draft_photos(state: &AppState, id: i64) -> Result<Vec<AttachmentSummary>, CommandError> {
+    Ok(attachments::attachments(&open(state)?, DraftId::new(id))?)
+}
+
+/// Attaches photos to a draft, all or none: a file that is not a JPEG or PNG photo, is damaged
+/// or too large changes nothing. Location and camera metadata are removed from the stored copy.
+/// Gives every photo of the draft afterwards.
+pub fn draft_attach(
+    state: &AppState,
+    id: i64,
+    files: &[PathBuf],
+) -> Result<Vec<AttachmentSummary>, CommandError> {
+    let store = open(state)?;
+    attachments::attach(&store, DraftId::new(id), files)?;
+    Ok(attachments::attachments(&store, DraftId::new(id))?)
+}
+
+/// Removes photo `number` from a draft; the ones after it move up. Gives the photos left.
+pub fn draft_detach(
+    state: &AppState,
+    id: i64,
+    number: u32,
+) -> Result<Vec<AttachmentSummary>, CommandError> {
+    Ok(attachments::detach(&open(state)?, DraftId::new(id), number)?.remaining)
 }
 
 /// What a draft saved as a file holds, made before the dialog opens, so that the resident is

@@ -6,6 +6,7 @@
 //! problem.
 
 use serde::Serialize;
+use zayavka_engine::attachments::AttachmentError;
 use zayavka_engine::batch::run::{BatchError, ExportError};
 use zayavka_engine::batch::{BatchFileError, DocumentsError};
 use zayavka_engine::config::ConfigError;
@@ -51,6 +52,8 @@ pub enum ErrorKind {
     System,
     /// The edit was empty.
     EmptyEdit,
+    /// A photo was refused (not a JPEG or PNG, damaged, too large, too many); nothing changed.
+    Photo,
     /// Something inside the app failed; the message asks for a restart.
     Internal,
 }
@@ -176,6 +179,20 @@ impl From<DocumentsError> for CommandError {
     }
 }
 
+impl From<AttachmentError> for CommandError {
+    fn from(error: AttachmentError) -> CommandError {
+        let kind = match &error {
+            AttachmentError::NotFound(_) | AttachmentError::NoSuchPhoto { .. } => {
+                ErrorKind::NotFound
+            }
+            AttachmentError::Damaged(_) => ErrorKind::Damaged,
+            AttachmentError::Store(_) => ErrorKind::Store,
+            _ => ErrorKind::Photo,
+        };
+        CommandError::new(kind, sentence(&error.message_ru()))
+    }
+}
+
 impl From<ExportError> for CommandError {
     fn from(error: ExportError) -> CommandError {
         CommandError::new(ErrorKind::Write, sentence(&error.message_ru()))
@@ -214,6 +231,7 @@ mod tests {
             (ErrorKind::FilesExist, "files_exist"),
             (ErrorKind::System, "system"),
             (ErrorKind::EmptyEdit, "empty_edit"),
+            (ErrorKind::Photo, "photo"),
             (ErrorKind::Internal, "internal"),
         ];
         for (kind, code) in kinds {

@@ -19,6 +19,7 @@ use crate::commands::{
 use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
 use crate::view::{DoctorReport, DocumentView, DraftDetail, DraftResult};
+use zayavka_engine::attachments::AttachmentSummary;
 use zayavka_engine::drafts::DraftListItem;
 use zayavka_engine::profile::Profile;
 
@@ -175,6 +176,107 @@ pub async fn print_page(window: WebviewWindow) -> Answer<()> {
             "Не удалось открыть окно печати. Сохраните заявку как PDF и распечатайте файл.",
         )
     })
+}
+
+#[tauri::command]
+pub async fn draft_photos(app: AppHandle, id: i64) -> Answer<Vec<AttachmentSummary>> {
+    blocking(app, move |state| commands::draft_photos(state, id)).await
+}
+
+/// Asks for photos in the open dialog (several at once) and attaches them to the draft;
+/// `null` when the resident cancelled.
+#[tauri::command]
+pub async fn draft_attach_chosen(
+    app: AppHandle,
+    id: i64,
+) -> Answer<Option<Vec<AttachmentSummary>>> {
+    let dialogs = app.clone();
+    blocking(app, move |state| {
+        let Some(chosen) = dialogs
+            .dialog()
+            .file()
+            .set_title("Выберите фотографии")
+            .add_filter(
+                "Фотографии (JPEG, PNG)",
+                &["jpg", "jpeg", "png", "JPG", "JPEG", "PNG"],
+            )
+            .blocking_pick_files()
+        else {
+            return Ok(None);
+        };
+        let files = chosen
+            .into_iter()
+            .map(to_path)
+            .collect::<Result<Vec<_>, _>>()?;
+        commands::draft_attach(state, id, &files).map(Some)
+    })
+    .await
+}
+
+/// Attaches the files last dropped on the window to the draft.
+#[tauri::command]
+pub async fn draft_attach_dropped(app: AppHandle, id: i64) -> Answer<Vec<AttachmentSummary>> {
+    blocking(app, move |state| {
+        let files = state.take_dropped();
+        if files.is_empty() {
+            return Err(CommandError::new(
+                ErrorKind::Photo,
+                "Перетащите фотографии в окно ещё раз или выберите их кнопкой «Приложить \
+                 фотографии…».",
+            ));
+        }
+        commands::draft_attach(state, id, &files)
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn draft_detach(app: AppHandle, id: i64, number: u32) -> Answer<Vec<AttachmentSummary>> {
+    blocking(app, move |state| commands::draft_detach(state, id, number)).await
+}
+
+/// Files dragged over or dropped on the window, as the page hears of them: never their paths.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DropEvent {
+    /// Files are being dragged over the window.
+    Over,
+    /// The drag left the window, or was cancelled.
+    Left,
+    /// Files were dropped; the app keeps them for `draft_attach_dropped`.
+    Dropped {
+        /// How many.
+        files: usize,
+    },
+}
+
+/// Where the page hears of files dragged onto the window, until it asks again.
+#[derive(Default)]
+pub struct DropWatch(std::sync::Mutex<Option<Channel<DropEvent>>>);
+
+impl DropWatch {
+    /// Tells the page, if it listens.
+    pub fn send(&self, event: DropEvent) {
+        if let Some(channel) = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+        {
+            let _ = channel.send(event);
+        }
+    }
+}
+
+/// The page listens for files dragged onto the window: the window's own drag and drop, so the
+/// paths stay in the app.
+#[tauri::command]
+pub async fn photos_drop_watch(app: AppHandle, on_drop: Channel<DropEvent>) -> Answer<()> {
+    *app.state::<DropWatch>()
+        .0
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(on_drop);
+    Ok(())
 }
 
 #[tauri::command]

@@ -21,7 +21,7 @@ include!("command_names.rs");
 
 use std::sync::Arc;
 
-use tauri::Manager;
+use tauri::{DragDropEvent, Manager, WindowEvent};
 use tauri_plugin_dialog::{DialogExt, MessageDialogKind};
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::KeyringStore;
@@ -48,6 +48,26 @@ pub fn run() {
         }))
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_clipboard_manager::init())
+        .manage(ipc::DropWatch::default())
+        .on_window_event(|window, event| {
+            if let WindowEvent::DragDrop(drop) = event {
+                let watch = window.state::<ipc::DropWatch>();
+                match drop {
+                    DragDropEvent::Enter { .. } | DragDropEvent::Over { .. } => {
+                        watch.send(ipc::DropEvent::Over);
+                    }
+                    DragDropEvent::Leave => watch.send(ipc::DropEvent::Left),
+                    DragDropEvent::Drop { paths, .. } => {
+                        let files = paths.len();
+                        if let Some(state) = window.try_state::<AppState>() {
+                            state.remember_dropped(paths.clone());
+                        }
+                        watch.send(ipc::DropEvent::Dropped { files });
+                    }
+                    _ => {}
+                }
+            }
+        })
         .setup(move |app| {
             match paths {
                 Ok(paths) => {
@@ -83,6 +103,11 @@ pub fn run() {
             ipc::draft_save_as,
             ipc::draft_document,
             ipc::print_page,
+            ipc::draft_photos,
+            ipc::draft_attach_chosen,
+            ipc::draft_attach_dropped,
+            ipc::draft_detach,
+            ipc::photos_drop_watch,
             ipc::clipboard_write,
             ipc::settings_get,
             ipc::settings_set,

@@ -48,6 +48,7 @@ pub struct AppState {
     tasks: Mutex<HashMap<String, CancellationToken>>,
     batches: Mutex<HashMap<String, PathBuf>>,
     chosen: Mutex<std::collections::HashSet<PathBuf>>,
+    dropped: Mutex<Vec<PathBuf>>,
 }
 
 impl AppState {
@@ -64,6 +65,7 @@ impl AppState {
             tasks: Mutex::new(HashMap::new()),
             batches: Mutex::new(HashMap::new()),
             chosen: Mutex::new(std::collections::HashSet::new()),
+            dropped: Mutex::new(Vec::new()),
         }
     }
 
@@ -108,6 +110,18 @@ impl AppState {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .contains(path)
+    }
+
+    /// Keeps the files the resident last dropped on the window, replacing any dropped before:
+    /// the page learns only how many there are and may attach them to a draft, so it never
+    /// names a file itself.
+    pub fn remember_dropped(&self, paths: Vec<PathBuf>) {
+        *self.dropped.lock().unwrap_or_else(PoisonError::into_inner) = paths;
+    }
+
+    /// Takes the files last dropped on the window (each drop is used once).
+    pub fn take_dropped(&self) -> Vec<PathBuf> {
+        std::mem::take(&mut *self.dropped.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// Remembers which file a checked batch came from.

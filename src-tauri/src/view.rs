@@ -345,6 +345,9 @@ pub struct DocumentView {
     pub title: String,
     /// The body's paragraphs, split at blank lines; line breaks inside a paragraph are kept.
     pub paragraphs: Vec<String>,
+    /// The «Приложения» list: its heading, then one line per attached photo; empty without
+    /// photos. (The photos themselves are on the saved PDF's last pages.)
+    pub appendix: Vec<String>,
     /// The table for neighbours' signatures of a collective request, printed after the text.
     pub co_signers: Option<CoSignersView>,
     /// The date as printed («1 декабря 2026 г.»).
@@ -389,6 +392,7 @@ impl From<&FiledDocument> for DocumentView {
                 .filter(|paragraph| !paragraph.trim().is_empty())
                 .map(str::to_owned)
                 .collect(),
+            appendix: document.appendix_lines(),
             co_signers: document.co_signers.map(|co_signers| CoSignersView {
                 heading: CO_SIGNERS_HEADING,
                 sentence: CO_SIGNERS_SENTENCE,

@@ -460,6 +460,93 @@ fn the_printed_document_is_the_saved_one_line_for_line() {
 }
 
 #[test]
+fn photos_are_attached_stripped_listed_printed_and_removed() {
+    let app = App::with(Script::always(ok()));
+    let id = app.draft(typed(Some(LIGHTING)))["draft_id"]
+        .as_i64()
+        .unwrap();
+    let fixtures =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/photos");
+    let photos = commands::draft_attach(
+        &app.state,
+        id,
+        &[fixtures.join("gps.jpg"), fixtures.join("sideways6.jpg")],
+    )
+    .unwrap();
+    let photos = serde_json::to_value(photos).unwrap();
+    assert_eq!(photos.as_array().unwrap().len(), 2);
+    assert_eq!(photos[0]["number"], 1);
+    assert!(
+        photos[0]["label"]
+            .as_str()
+            .unwrap()
+            .starts_with("Фото 1 (JPEG"),
+        "{photos}"
+    );
+    // Upright: the sideways photo is stored turned.
+    assert_eq!(
+        (photos[1]["width"].as_u64(), photos[1]["height"].as_u64()),
+        (Some(48), Some(64))
+    );
+
+    // A file that is not a photo changes nothing, and says so in Russian.
+    let text = app.home.path().join("not-a-photo.jpg");
+    std::fs::write(&text, "Это не фотография").unwrap();
+    let refused =
+        commands::draft_attach(&app.state, id, &[fixtures.join("gps.png"), text]).unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::Photo);
+    assert!(
+        refused.message.contains("not-a-photo.jpg"),
+        "{}",
+        refused.message
+    );
+    assert_eq!(commands::draft_photos(&app.state, id).unwrap().len(), 2);
+
+    // The document lists them; the PDF has a page per photo after the request.
+    let printed =
+        serde_json::to_value(commands::draft_document(&app.state, id, false).unwrap()).unwrap();
+    assert_eq!(printed["appendix"][0], "Приложения:");
+    assert!(
+        printed["appendix"][2].as_str().unwrap().contains("Фото 2"),
+        "{printed}"
+    );
+    let (_, pdf) = commands::draft_save_prepare(&app.state, id, SaveFormat::Pdf, false).unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
+    let (_, without) = {
+        let other = app.draft(typed(Some(LIGHTING)))["draft_id"]
+            .as_i64()
+            .unwrap();
+        commands::draft_save_prepare(&app.state, other, SaveFormat::Pdf, false).unwrap()
+    };
+    assert!(
+        pdf.len() > without.len() + 2_000,
+        "the photos are in the PDF"
+    );
+    assert!(
+        !pdf.windows(b"ZAYAVKA".len())
+            .any(|window| window == b"ZAYAVKA"),
+        "no metadata marker of the fixtures in the PDF"
+    );
+
+    let left = commands::draft_detach(&app.state, id, 1).unwrap();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].number, 1, "the photos after it move up");
+    assert_eq!(
+        commands::draft_detach(&app.state, id, 5).unwrap_err().kind,
+        ErrorKind::NotFound
+    );
+    assert_eq!(
+        commands::draft_photos(&app.state, 999).unwrap_err().kind,
+        ErrorKind::NotFound
+    );
+    assert_eq!(
+        app.requests(),
+        2,
+        "one request per draft: photos never go to the model"
+    );
+}
+
+#[test]
 fn settings_choose_a_preset_and_refuse_bad_values() {
     let app = App::without_provider();
     let fresh = serde_json::to_value(commands::settings_get(&app.state).unwrap()).unwrap();

@@ -3,9 +3,12 @@
 
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   DESCRIPTION,
   activeElementId,
+  chooseInFileDialog,
   cleanUp,
   click,
   dismissWindow,
@@ -24,6 +27,7 @@ import {
 
 afterEach(cleanUp);
 
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const LIGHTING = 'input[name="confirmed_subject"][value="common_area_premises_lighting"]';
 
 test('a description with a confirmed subject gets a request with the legal module', { timeout: 120_000 }, async () => {
@@ -72,6 +76,20 @@ test('a description with a confirmed subject gets a request with the legal modul
   assert.match(await textOf(app, '#print-document'), /Подпись: _+/);
   await dismissWindow(dialog);
   assert.equal(await textOf(app, '#new-result .doc-title'), 'Не работает освещение на лестнице');
+
+  // A photo chosen in the real GTK open dialog is attached, listed and named only by number.
+  await app.session.waitUntil('return document.querySelector("#new-result .photo-list li") !== null;', {
+    description: 'the photos list',
+  });
+  const beforePhotos = await visibleWindows();
+  await click(app, '#new-result .photos .actions button');
+  await chooseInFileDialog(beforePhotos, path.join(FIXTURES, 'photos', 'gps.jpg'));
+  await app.session.waitUntil('return document.querySelectorAll("#new-result .photo-list li button").length === 1;', {
+    description: 'the attached photo',
+  });
+  assert.match(await textOf(app, '#new-result .photo-list'), /Фото 1 \(JPEG, .*\), 64 × 48/);
+  assert.doesNotMatch(await textOf(app, '#new-result .photo-list'), /gps/);
+  await screenshot(app, 'result-photos');
 });
 
 test('an unconfirmed subject is offered after the result and re-assembles with the legal module', { timeout: 120_000 }, async () => {

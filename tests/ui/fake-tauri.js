@@ -302,6 +302,9 @@
   ];
   const batchDone = new Set();
   const cancelledTasks = new Set();
+  // Photos by draft id; a fake photo is a JPEG of 1,2 MB.
+  const photos = new Map();
+  const fakePhoto = (number) => ({ number, format: 'jpeg', width: 4000, height: 3000, byte_size: 1_200_000, sha256: '0'.repeat(64), label: `Фото ${number} (JPEG, 1,2 МБ)` });
 
   function batchCheckAnswer() {
     const invalid = [];
@@ -350,6 +353,18 @@
     },
     callsOf(name) {
       return calls.filter((call) => call.cmd === name);
+    },
+    // The window's drag and drop, as Rust reports it: `drop(2)` drops two files.
+    dropChannel: null,
+    droppedFiles: 0,
+    dropIndex: 0,
+    nextPhotoRefusal: null,
+    dragOver() {
+      send(fake.dropChannel, fake.dropIndex++, { kind: 'over' });
+    },
+    drop(files) {
+      fake.droppedFiles = files;
+      send(fake.dropChannel, fake.dropIndex++, { kind: 'dropped', files });
     },
   };
   window.__fake = fake;
@@ -464,12 +479,42 @@
         ],
         title: shown.title,
         paragraphs: shown.body.split('\n\n'),
+        appendix: (photos.get(id) ?? []).length === 0 ? [] : ['Приложения:', ...photos.get(id).map((photo) => `${photo.number}. ${photo.label}`)],
         co_signers: collective ? { heading: 'Подписи жителей', sentence: 'Заявку поддерживают жители дома:', columns: ['№', 'ФИО', 'Квартира', 'Подпись'], rows: 20 } : null,
         date: '1 декабря 2026 г.',
         signature: `Подпись: ${blank} / Иванова Мария Петровна`,
       };
     },
     async print_page() {
+      return null;
+    },
+    async draft_photos({ id }) {
+      return structuredClone(photos.get(id) ?? []);
+    },
+    async draft_attach_chosen({ id }) {
+      if (fake.nextPhotoRefusal) {
+        const message = fake.nextPhotoRefusal;
+        fake.nextPhotoRefusal = null;
+        return reject('photo', message);
+      }
+      const list = photos.get(id) ?? [];
+      list.push(fakePhoto(list.length + 1));
+      photos.set(id, list);
+      return structuredClone(list);
+    },
+    async draft_attach_dropped({ id }) {
+      const list = photos.get(id) ?? [];
+      for (let i = 0; i < fake.droppedFiles; i += 1) list.push(fakePhoto(list.length + 1));
+      photos.set(id, list);
+      return structuredClone(list);
+    },
+    async draft_detach({ id, number }) {
+      const list = (photos.get(id) ?? []).filter((photo) => photo.number !== number).map((photo, index) => ({ ...fakePhoto(index + 1), width: photo.width }));
+      photos.set(id, list);
+      return structuredClone(list);
+    },
+    async photos_drop_watch({ onDrop }) {
+      fake.dropChannel = onDrop;
       return null;
     },
     async clipboard_write() {

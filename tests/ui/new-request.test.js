@@ -363,3 +363,44 @@ test('«Печать» lays out the filed document for paper only and opens the 
   assert.equal((await callsOf(page, 'draft_save_as'))[0].args.collective, true);
   await closePage(page);
 });
+
+test('photos are attached from the dialog or by dropping files, listed and removed', async () => {
+  const page = await openPage(harness);
+  // A drop with no draft on screen says what to do.
+  await page.waitForFunction(() => window.__fake.dropChannel !== null);
+  await page.evaluate(() => window.__fake.drop(1));
+  await page.waitForSelector('#app-alert:not([hidden])');
+  assert.match(await page.textContent('#app-alert'), /сначала составьте заявку или откройте черновик/);
+
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#draft-submit');
+  await page.waitForSelector('.result .photos');
+  assert.match(await page.textContent('.photo-list'), /Фотографий пока нет/);
+  await page.click('button:text("Приложить фотографии…")');
+  await page.waitForSelector('.photo-list li button');
+  assert.match(await page.textContent('.photo-list'), /Фото 1 \(JPEG, 1,2 МБ\), 4000 × 3000/);
+
+  // Dragging over the window marks where the files go; dropping attaches them.
+  await page.evaluate(() => window.__fake.dragOver());
+  await page.waitForSelector('body.files-over .photos');
+  await page.evaluate(() => window.__fake.drop(2));
+  await page.waitForFunction(() => document.querySelectorAll('.photo-list li button').length === 3);
+  assert.equal(await page.evaluate(() => document.body.classList.contains('files-over')), false);
+  assert.equal((await callsOf(page, 'draft_attach_dropped')).length, 1);
+  assert.match(await page.textContent('.photo-status'), /Всего: 3/);
+
+  // A refused photo: the message is shown, the list is unchanged.
+  await page.evaluate(() => {
+    window.__fake.nextPhotoRefusal = 'Файл «заметки.txt» — не фотография: приложить можно JPEG или PNG. Ничего не изменилось.';
+  });
+  await page.click('button:text("Приложить фотографии…")');
+  await page.waitForFunction(() => document.querySelector('.photo-status').textContent.includes('не фотография'));
+  assert.equal(await page.$$eval('.photo-list li button', (buttons) => buttons.length), 3);
+
+  await page.click('.photo-list li:first-child button');
+  await page.waitForFunction(() => document.querySelectorAll('.photo-list li button').length === 2);
+  assert.match(await page.textContent('.photo-status'), /Фото 1 убрано/);
+  const [detach] = await callsOf(page, 'draft_detach');
+  assert.equal(detach.args.number, 1);
+  await closePage(page);
+});

@@ -67,6 +67,11 @@ export const draftDelete = (id) => call('draft_delete', { id });
 export const draftSaveAs = (id, format, collective) => call('draft_save_as', { id, format, collective });
 export const draftDocument = (id, collective) => call('draft_document', { id, collective });
 export const printPage = () => call('print_page', {});
+export const draftPhotos = (id) => call('draft_photos', { id });
+export const draftAttachChosen = (id) => call('draft_attach_chosen', { id });
+export const draftAttachDropped = (id) => call('draft_attach_dropped', { id });
+export const draftDetach = (id, number) => call('draft_detach', { id, number });
+export const photosDropWatch = (onDrop) => call('photos_drop_watch', { onDrop: channel(onDrop) });
 export const clipboardWrite = (text) => call('clipboard_write', { text });
 
 export const settingsGet = () => call('settings_get', {});

@@ -7,6 +7,7 @@ import { setUpNewRequest } from './new-request.js';
 import { setUpDrafts } from './drafts.js';
 import { setUpBatch } from './batch.js';
 import { setUpSettings } from './settings.js';
+import { watchPhotoDrops } from './result.js';
 
 const SCREENS = ['new', 'drafts', 'batch', 'settings'];
 
@@ -58,6 +59,18 @@ function route() {
     byId(`${screen}-heading`).focus();
   }
 }
+
+// A message for the whole window (a drop with no draft on screen); it goes with the next screen.
+const appAlert = byId('app-alert');
+window.addEventListener('hashchange', () => {
+  appAlert.hidden = true;
+});
+watchPhotoDrops((message) => {
+  appAlert.textContent = message;
+  appAlert.hidden = false;
+}).catch(() => {
+  // Without the Rust side (the page opened in a browser) there is nothing to drop onto.
+});
 
 window.addEventListener('hashchange', route);
 route();

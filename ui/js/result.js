@@ -118,6 +118,7 @@ class ResultView {
       parts.push(actions);
     }
     parts.push(status);
+    if (result.draft_id !== null) parts.push(this.photosSection(result.draft_id));
     // The selector comes after the text: the resident reads the request first, then decides.
     if (offerSubject) {
       parts.push(this.subjectConfirmation(result));
@@ -276,6 +277,55 @@ class ResultView {
     } catch (failure) {
       status.textContent = failure.message;
     }
+  }
+
+  /**
+   * «Фотографии к заявке»: the draft's photos, attached from the open dialog or by dropping
+   * files on the window, each removable. The list loads after the card is shown.
+   */
+  photosSection(draftId) {
+    const headingId = freshId('photos-heading');
+    const list = h('ul', { class: 'photo-list' });
+    const status = h('p', { role: 'status', class: 'photo-status' });
+    const section = h(
+      'section',
+      { class: 'photos', 'aria-labelledby': headingId },
+      h('h3', { id: headingId }, 'Фотографии к заявке'),
+      h('p', { class: 'hint' }, 'Фотографии войдут в документ: в список «Приложения» и по одной на страницу в PDF. Модели они не отправляются, а место съёмки и модель камеры из файлов удаляются.'),
+      list,
+    );
+    const show = (photos) => {
+      replace(
+        list,
+        photos.length === 0 ? h('li', { class: 'quiet' }, 'Фотографий пока нет.') : null,
+        photos.map((photo) =>
+          h(
+            'li',
+            {},
+            h('span', {}, `${photo.label}, ${photo.width} × ${photo.height}`),
+            h('button', { type: 'button', class: 'link-button', 'aria-label': `Убрать ${photo.label}`, onclick: () => detach(photo) }, 'Убрать'),
+          ),
+        ),
+      );
+    };
+    const attempt = async (work, done) => {
+      try {
+        const photos = await work();
+        if (photos === null) return;
+        show(photos);
+        status.textContent = done(photos);
+      } catch (failure) {
+        status.textContent = failure.message;
+      }
+    };
+    const attached = (photos) => `Фотографии приложены. Всего: ${photos.length}.`;
+    const detach = (photo) =>
+      attempt(() => ipc.draftDetach(draftId, photo.number), () => `${photo.label.split(' (')[0]} убрано.`);
+    const choose = h('button', { type: 'button', onclick: () => attempt(() => ipc.draftAttachChosen(draftId), attached) }, 'Приложить фотографии…');
+    section.append(h('div', { class: 'actions' }, choose, h('span', { class: 'quiet' }, 'или перетащите файлы в окно')), status);
+    dropTarget = { section, attach: () => attempt(() => ipc.draftAttachDropped(draftId), attached) };
+    attempt(() => ipc.draftPhotos(draftId), () => '');
+    return section;
   }
 
   edit(shown, status) {
@@ -468,6 +518,7 @@ export function renderPrintDocument(filed) {
     h('div', { class: 'print-header' }, headerBlock(filed.recipient), headerBlock(filed.sender)),
     h('h1', {}, filed.title),
     h('div', { class: 'print-body' }, filed.paragraphs.map((paragraph) => h('p', {}, paragraph))),
+    filed.appendix.length > 0 ? h('div', { class: 'print-appendix' }, filed.appendix.map((line) => h('p', {}, line))) : null,
     filed.co_signers ? coSignersTable(filed.co_signers) : null,
     h('p', { class: 'print-date' }, filed.date),
     h('p', { class: 'print-signature' }, filed.signature),
@@ -492,4 +543,27 @@ function coSignersTable(coSigners) {
       h('tbody', {}, rows),
     ),
   );
+}
+
+// The photos section files dropped on the window go to: the last one shown, while it is on
+// screen. The window's own drag and drop keeps the files' paths in Rust.
+let dropTarget = null;
+
+/**
+ * Listens for files dragged onto the window. A drop attaches them to the draft whose result is
+ * on screen; with none, the resident is told how to attach photos.
+ */
+export function watchPhotoDrops(onNoTarget) {
+  const onScreen = () => dropTarget !== null && dropTarget.section.isConnected && dropTarget.section.offsetParent !== null;
+  return ipc.photosDropWatch((event) => {
+    document.body.classList.toggle('files-over', event.kind === 'over' && onScreen());
+    if (event.kind !== 'dropped') return;
+    document.body.classList.remove('files-over');
+    if (onScreen()) {
+      dropTarget.section.scrollIntoView({ block: 'nearest' });
+      dropTarget.attach();
+    } else {
+      onNoTarget('Чтобы приложить фотографии, сначала составьте заявку или откройте черновик, затем перетащите файлы на окно ещё раз.');
+    }
+  });
 }
