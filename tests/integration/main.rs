@@ -19,6 +19,8 @@
 //! - `collective`: collective requests (the co-signers table read back from the PDF, its pages
 //!   as PNGs) and `batch export` of one document per row with the rows' own header columns — a
 //!   clash in the folder, an unwritable folder, and the header columns never sent to the model.
+//! - `libreoffice`: the DOCX opened by headless LibreOffice Writer — its text paragraph for
+//!   paragraph the text export's, the collective table a real table on a page of its own.
 //! - `photos`: photos attached to drafts — no GPS or camera metadata in any stored or exported
 //!   copy (exiftool and a Rust check), one PDF page per photo, a sideways photo upright, bad
 //!   files refused with nothing changed, nothing left after detaching or deleting, and the
@@ -38,6 +40,7 @@ mod documents;
 mod draft;
 mod files;
 mod keyring;
+mod libreoffice;
 mod photos;
 mod profile;
 mod support;
