@@ -11,28 +11,8 @@ use serde_json::{Value, json};
 use zayavka_standin::{Reply, Script, StandIn};
 use zayavka_store::Store;
 
-use crate::documents::{drafted, pages, pdf_text, poppler, words};
+use crate::documents::{drafted, export_draft, pages, pdf_text, poppler, words};
 use crate::support::{run, zayavka};
-
-fn export_draft(home: &Path, id: &str, format: &str, extra: &[&str]) -> PathBuf {
-    let path = home.join(format!("коллективная-{}.{format}", extra.len()));
-    let (output, _, stderr) = run(zayavka()
-        .env("ZAYAVKA_HOME", home)
-        .args([
-            "drafts",
-            "export",
-            id,
-            "--format",
-            format,
-            "--date",
-            "2026-12-01",
-        ])
-        .args(extra)
-        .arg("--out")
-        .arg(&path));
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
-    path
-}
 
 /// Renders one page of `pdf` to `document-pages/<name>.png` under the target folder, to look at.
 fn keep_page(pdf: &Path, page: u32, name: &str) -> PathBuf {

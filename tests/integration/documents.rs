@@ -51,8 +51,10 @@ pub(crate) fn drafted(description: &str) -> (tempfile::TempDir, String) {
     (home, id)
 }
 
-fn export(home: &Path, id: &str, format: &str) -> PathBuf {
-    let path = home.join(format!("заявка.{format}"));
+/// Exports draft `id` as `format`, dated 1 December 2026, with `extra` arguments (such as
+/// `--collective`), into a file of the home named after the format and the arguments.
+pub(crate) fn export_draft(home: &Path, id: &str, format: &str, extra: &[&str]) -> PathBuf {
+    let path = home.join(format!("заявка{}.{format}", extra.concat()));
     let (output, _, stderr) = run(zayavka()
         .env("ZAYAVKA_HOME", home)
         .args([
@@ -64,10 +66,15 @@ fn export(home: &Path, id: &str, format: &str) -> PathBuf {
             "--date",
             "2026-12-01",
         ])
+        .args(extra)
         .arg("--out")
         .arg(&path));
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     path
+}
+
+fn export(home: &Path, id: &str, format: &str) -> PathBuf {
+    export_draft(home, id, format, &[])
 }
 
 pub(crate) fn pdf_text(pdf: &Path) -> String {

@@ -6,8 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::documents::{drafted, pages, poppler};
-use crate::support::{run, zayavka};
+use crate::documents::{drafted, export_draft, pages, poppler};
 
 /// Converts `docx` with headless LibreOffice to `format` (`txt:Text`, `pdf`) in `out`, with a
 /// private user profile so that parallel tests and a running LibreOffice never share one.
@@ -51,27 +50,8 @@ fn libreoffice(docx: &Path, format: &str, out: &Path) -> PathBuf {
 }
 
 fn export(home: &Path, id: &str, format: &str, collective: bool) -> PathBuf {
-    let path = home.join(format!("заявка-{collective}.{format}"));
-    let mut command = zayavka();
-    command
-        .env("ZAYAVKA_HOME", home)
-        .args([
-            "drafts",
-            "export",
-            id,
-            "--format",
-            format,
-            "--date",
-            "2026-12-01",
-        ])
-        .arg("--out")
-        .arg(&path);
-    if collective {
-        command.arg("--collective");
-    }
-    let (output, _, stderr) = run(&mut command);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
-    path
+    let extra: &[&str] = if collective { &["--collective"] } else { &[] };
+    export_draft(home, id, format, extra)
 }
 
 /// The non-empty lines of a text, each trimmed, without a byte-order mark.

@@ -162,22 +162,7 @@ fn listed(home: &Path, id: &str) -> Vec<Value> {
 }
 
 fn export(home: &Path, id: &str, format: &str) -> PathBuf {
-    let path = home.join(format!("заявка.{format}"));
-    let (output, _, stderr) = run(zayavka()
-        .env("ZAYAVKA_HOME", home)
-        .args([
-            "drafts",
-            "export",
-            id,
-            "--format",
-            format,
-            "--date",
-            "2026-12-01",
-        ])
-        .arg("--out")
-        .arg(&path));
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
-    path
+    crate::documents::export_draft(home, id, format, &[])
 }
 
 fn pages(pdf: &Path) -> usize {
