@@ -391,6 +391,15 @@ fn issue_9_an_orientation_6_photo_is_placed_upright() {
         (item["width"].as_u64(), item["height"].as_u64()),
         (Some(48), Some(64))
     );
+    // The draft as JSON carries the same list, named by number, never by file.
+    let (output, shown, stderr) = drafts(home.path(), &["show", &id, "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let shown: Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(&shown["attachments"][0], item);
+    assert!(!shown.to_string().contains("sideways6"), "{shown}");
+    let exported = std::fs::read_to_string(export(home.path(), &id, "json")).unwrap();
+    let exported: Value = serde_json::from_str(&exported).unwrap();
+    assert_eq!(exported["attachments"], shown["attachments"]);
     let pdf = export(home.path(), &id, "pdf");
     let last_page = pages(&pdf);
     assert_eq!(pdf_image_list(&pdf), vec![(last_page as u32, 48, 64)]);

@@ -232,6 +232,27 @@ fn drafts_error(error: drafts::DraftsError) -> anyhow::Error {
     anyhow::anyhow!(error.message_ru())
 }
 
+/// A draft as `--json` and `export --format json` print it: the engine's view, and the photos
+/// attached to it (left out when there are none, so drafts without photos print as before).
+#[derive(serde::Serialize)]
+struct ShownDraft {
+    #[serde(flatten)]
+    view: drafts::DraftView,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    attachments: Vec<attachments::AttachmentSummary>,
+}
+
+fn shown_with_photos(
+    store: &Store,
+    draft: &zayavka_store::StoredDraft,
+    explain: bool,
+) -> anyhow::Result<ShownDraft> {
+    Ok(ShownDraft {
+        view: drafts::view(draft, explain).map_err(drafts_error)?,
+        attachments: attachments::attachments(store, draft.summary.id).map_err(attachment_error)?,
+    })
+}
+
 fn attachment_error(error: attachments::AttachmentError) -> anyhow::Error {
     anyhow::anyhow!(error.message_ru())
 }
@@ -285,7 +306,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             let item = DraftListItem::from(&draft.summary);
             let record = drafts::stored_record(&draft).map_err(drafts_error)?;
             if show.json {
-                let shown = drafts::view(&draft, show.explain).map_err(drafts_error)?;
+                let shown = shown_with_photos(&store, &draft, show.explain)?;
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&shown)?)?;
             } else {
                 writeln!(stdout, "{}", heading(&item))?;
@@ -348,7 +369,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             let draft = drafts::get(&store, export.id).map_err(drafts_error)?;
             let bytes = match format {
                 None => {
-                    let shown = drafts::view(&draft, true).map_err(drafts_error)?;
+                    let shown = shown_with_photos(&store, &draft, true)?;
                     (serde_json::to_string_pretty(&shown)? + "\n").into_bytes()
                 }
                 Some(format) => {
