@@ -323,7 +323,7 @@ class ResultView {
       attempt(() => ipc.draftDetach(draftId, photo.number), () => `${photo.label.split(' (')[0]} убрано.`);
     const choose = h('button', { type: 'button', onclick: () => attempt(() => ipc.draftAttachChosen(draftId), attached) }, 'Приложить фотографии…');
     section.append(h('div', { class: 'actions' }, choose, h('span', { class: 'quiet' }, 'или перетащите файлы в окно')), status);
-    dropTarget = { section, attach: () => attempt(() => ipc.draftAttachDropped(draftId), attached) };
+    dropTargets.push({ section, attach: () => attempt(() => ipc.draftAttachDropped(draftId), attached) });
     attempt(() => ipc.draftPhotos(draftId), () => '');
     return section;
   }
@@ -545,23 +545,29 @@ function coSignersTable(coSigners) {
   );
 }
 
-// The photos section files dropped on the window go to: the last one shown, while it is on
-// screen. The window's own drag and drop keeps the files' paths in Rust.
-let dropTarget = null;
+// The photos sections files dropped on the window may go to: the one on screen (each screen may
+// show a result; sections no longer in the page are forgotten). The window's own drag and drop
+// keeps the files' paths in Rust.
+let dropTargets = [];
+
+function visibleDropTarget() {
+  dropTargets = dropTargets.filter((target) => target.section.isConnected);
+  return dropTargets.findLast((target) => target.section.offsetParent !== null) ?? null;
+}
 
 /**
  * Listens for files dragged onto the window. A drop attaches them to the draft whose result is
  * on screen; with none, the resident is told how to attach photos.
  */
 export function watchPhotoDrops(onNoTarget) {
-  const onScreen = () => dropTarget !== null && dropTarget.section.isConnected && dropTarget.section.offsetParent !== null;
   return ipc.photosDropWatch((event) => {
-    document.body.classList.toggle('files-over', event.kind === 'over' && onScreen());
+    const target = visibleDropTarget();
+    document.body.classList.toggle('files-over', event.kind === 'over' && target !== null);
     if (event.kind !== 'dropped') return;
     document.body.classList.remove('files-over');
-    if (onScreen()) {
-      dropTarget.section.scrollIntoView({ block: 'nearest' });
-      dropTarget.attach();
+    if (target !== null) {
+      target.section.scrollIntoView({ block: 'nearest' });
+      target.attach();
     } else {
       onNoTarget('Чтобы приложить фотографии, сначала составьте заявку или откройте черновик, затем перетащите файлы на окно ещё раз.');
     }
