@@ -628,3 +628,29 @@ fn ctrl_c_stops_the_batch_and_the_same_command_finishes_it() {
     assert_one_draft_per_row(&home, &(2..10).collect::<Vec<_>>());
     assert_audit_consistent(&home.store(), second["batch_id"].as_str().unwrap());
 }
+
+/// `--concurrency N` bounds what the provider sees: never more than N requests in flight, and
+/// N of them once the batch is under way (rows are claimed ahead of their turn, so a turn
+/// never waits for the store).
+#[test]
+fn concurrency_bounds_the_requests_in_flight() {
+    for concurrency in [1usize, 3] {
+        let stand_in = StandIn::start(Script::always(ok().delayed(Duration::from_millis(150))));
+        let home = Home::new();
+        let file = csv_file(home.path(), 9, None);
+        let (code, summary) = json_run(&mut home.batch(
+            &file,
+            &stand_in.base_url(),
+            &["--concurrency", &concurrency.to_string()],
+        ));
+        assert_eq!(code, Some(0), "{summary}");
+        assert_eq!(summary["ready"], 9, "{summary}");
+        assert_eq!(stand_in.request_count(), 9);
+        assert_eq!(
+            stand_in.most_in_flight(),
+            concurrency,
+            "concurrency {concurrency}"
+        );
+        assert_one_draft_per_row(&home, &(2..11).collect::<Vec<u32>>());
+    }
+}

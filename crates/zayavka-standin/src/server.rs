@@ -40,6 +40,26 @@ struct Shared {
     script: Mutex<Script>,
     requests: Mutex<Vec<RecordedRequest>>,
     request_count: AtomicUsize,
+    /// Requests received and not yet answered, and the most there ever were at once.
+    in_flight: AtomicUsize,
+    most_in_flight: AtomicUsize,
+}
+
+/// Counts a request as in flight from its arrival until its reply is written (or abandoned).
+struct InFlight<'a>(&'a Shared);
+
+impl<'a> InFlight<'a> {
+    fn start(shared: &'a Shared) -> InFlight<'a> {
+        let now = shared.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        shared.most_in_flight.fetch_max(now, Ordering::SeqCst);
+        InFlight(shared)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl StandIn {
@@ -66,6 +86,8 @@ impl StandIn {
             script: Mutex::new(script),
             requests: Mutex::new(Vec::new()),
             request_count: AtomicUsize::new(0),
+            in_flight: AtomicUsize::new(0),
+            most_in_flight: AtomicUsize::new(0),
         });
         let (shutdown, shutdown_received) = oneshot::channel();
         let thread_shared = Arc::clone(&shared);
@@ -102,6 +124,12 @@ impl StandIn {
     /// How many complete requests the stand-in has received, counting every one.
     pub fn request_count(&self) -> usize {
         self.shared.request_count.load(Ordering::SeqCst)
+    }
+
+    /// The most requests that were received and not yet answered at one moment: how many a
+    /// client had in flight at once.
+    pub fn most_in_flight(&self) -> usize {
+        self.shared.most_in_flight.load(Ordering::SeqCst)
     }
 }
 
@@ -163,19 +191,23 @@ async fn serve(
 }
 
 async fn handle_connection(mut stream: TcpStream, shared: Arc<Shared>) {
-    let reply = match read_request(&mut stream).await {
+    let (reply, in_flight) = match read_request(&mut stream).await {
         Ok(request) => {
+            let in_flight = InFlight::start(&shared);
             let authorization = request.header("authorization").map(str::to_owned);
-            shared
+            let reply = shared
                 .record_and_choose_reply(request)
-                .with_echoed(authorization.as_deref())
+                .with_echoed(authorization.as_deref());
+            (reply, Some(in_flight))
         }
         Err(ReadError::Gone) => return,
-        Err(ReadError::Malformed(reason)) => Reply::status(400, reason),
+        Err(ReadError::Malformed(reason)) => (Reply::status(400, reason), None),
     };
     // A write fails when the client has already given up, which is one of the situations
     // the scripts provoke on purpose; there is nobody left to tell.
     let _ = send(&mut stream, reply).await;
+    // Answered (or abandoned): no longer in flight.
+    drop(in_flight);
 }
 
 async fn send(stream: &mut TcpStream, mut reply: Reply) -> io::Result<()> {

@@ -261,6 +261,11 @@ struct Shared {
     budget: Mutex<CostBudget>,
     stopped: Mutex<Option<StopReason>>,
     sent: AtomicU64,
+    /// At most `concurrency` rows talk to the provider at once. A row holds one of these only
+    /// from its turn to its answer: it claims its draft before and stores its result after, so
+    /// that the next row's request goes out the moment an answer arrives instead of waiting for
+    /// the store (ADR 14).
+    sending: Arc<tokio::sync::Semaphore>,
 }
 
 /// The whole batch's pause after the provider answered `429`.
@@ -444,6 +449,12 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, Store
         )?;
         return Ok(RowResult::Finished);
     };
+    let sending = tokio::select! {
+        permit = Arc::clone(&shared.sending).acquire_owned() => {
+            permit.expect("the semaphore is never closed")
+        }
+        () = shared.cancel.cancelled() => return Ok(RowResult::NotRun),
+    };
     if shared.is_stopped() || !shared.wait_for_turn().await || shared.is_stopped() {
         return Ok(RowResult::NotRun);
     }
@@ -458,6 +469,8 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, Store
     let run =
         crate::draft::draft_with_client(&input, model, shared.client.as_ref(), &shared.cancel)
             .await;
+    // The answer is in: the next row may talk to the provider while this one is stored.
+    drop(sending);
     shared
         .sent
         .fetch_add(u64::from(run.attempt_count()), Ordering::SeqCst);
@@ -593,6 +606,7 @@ pub async fn run_batch(
         }),
         stopped: Mutex::new(None),
         sent: AtomicU64::new(0),
+        sending: Arc::new(tokio::sync::Semaphore::new(settings.concurrency.get())),
     });
     let mut report = BatchProgress {
         to_run: to_run.len() as u32,
@@ -600,7 +614,11 @@ pub async fn run_batch(
         sent: 0,
     };
     progress(report);
-    let semaphore = Arc::new(tokio::sync::Semaphore::new(settings.concurrency.get()));
+    // Rows in hand: those talking to the provider, and as many again claimed and waiting for
+    // their turn or being stored, so that a turn never waits for a claim.
+    let semaphore = Arc::new(tokio::sync::Semaphore::new(
+        settings.concurrency.get().saturating_mul(2),
+    ));
     let mut tasks = tokio::task::JoinSet::new();
     let mut first_error: Option<StoreError> = None;
     let mut handle = |result: Result<Result<RowResult, StoreError>, tokio::task::JoinError>,
