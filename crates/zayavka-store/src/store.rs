@@ -15,6 +15,11 @@ use crate::migrations;
 /// How long a connection waits for another one holding the write lock before it gives up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How often, and how far apart, opening is tried again while a database reads as another
+/// program's: about one second in all.
+const OPEN_RETRIES: u32 = 20;
+const OPEN_RETRY_PAUSE: Duration = Duration::from_millis(50);
+
 /// The database: one connection to one file.
 ///
 /// Every public operation is one transaction; writes begin with `BEGIN IMMEDIATE`, so two
@@ -34,6 +39,23 @@ impl Store {
     /// A database from a newer version of Zayavka, or a file that is not a Zayavka database, is
     /// refused before anything is written to it.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        // Another process creating the same new database at this very moment (the app and the
+        // command line started together, or several `draft` runs) can leave it, for a few
+        // milliseconds, in a state that reads as another program's file. A file that really is
+        // one reads so on every try, and is still refused unchanged.
+        let mut tries = 0;
+        loop {
+            match Store::open_once(path) {
+                Err(StoreError::NotOurDatabase { .. }) if tries < OPEN_RETRIES => {
+                    tries += 1;
+                    std::thread::sleep(OPEN_RETRY_PAUSE);
+                }
+                result => return result,
+            }
+        }
+    }
+
+    fn open_once(path: &Path) -> Result<Store, StoreError> {
         prepare_file(path)?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
