@@ -118,11 +118,12 @@ class ResultView {
       parts.push(actions);
     }
     parts.push(status);
-    if (result.draft_id !== null) parts.push(this.photosSection(result.draft_id));
     // The selector comes after the text: the resident reads the request first, then decides.
     if (offerSubject) {
       parts.push(this.subjectConfirmation(result));
     }
+    // Photos come after the question: confirming the subject changes the text, photos do not.
+    if (result.draft_id !== null) parts.push(this.photosSection(result.draft_id));
     if (result.draft_id !== null) parts.push(this.explainDisclosure(result.draft_id));
     return h('article', { class: 'result', 'aria-labelledby': this.headingId }, parts);
   }
