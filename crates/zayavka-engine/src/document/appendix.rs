@@ -196,21 +196,14 @@ mod tests {
 
 #[cfg(test)]
 mod docx_tests {
-    use std::io::Read as _;
-
     use super::tests_support::document_with_photos;
 
     #[test]
     fn the_docx_lists_the_photos_after_the_body() {
         let document = document_with_photos();
         let docx = document.to_docx().unwrap();
-        let mut archive = zip::ZipArchive::new(std::io::Cursor::new(docx)).unwrap();
-        let mut xml = String::new();
-        archive
-            .by_name("word/document.xml")
-            .unwrap()
-            .read_to_string(&mut xml)
-            .unwrap();
+        let xml = super::super::docx::tests::document_xml(&docx);
+        let archive = zip::ZipArchive::new(std::io::Cursor::new(docx)).unwrap();
         let heading = xml.find("Приложения:").unwrap();
         let item = xml.find(&document.attachments[0].label).unwrap();
         let date = xml.find("1 декабря 2026 г.").unwrap();

@@ -197,7 +197,7 @@ impl FiledDocument {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::io::Read as _;
 
     use super::*;
@@ -220,14 +220,8 @@ mod tests {
 
     /// The text of every `<w:t>` in `word/document.xml`, one line per paragraph.
     fn paragraphs(docx: &[u8]) -> Vec<String> {
-        let mut archive = zip::ZipArchive::new(std::io::Cursor::new(docx)).unwrap();
-        let mut xml = String::new();
-        archive
-            .by_name("word/document.xml")
-            .unwrap()
-            .read_to_string(&mut xml)
-            .unwrap();
-        xml.split("</w:p>")
+        document_xml(docx)
+            .split("</w:p>")
             .filter(|part| part.contains("<w:p"))
             .map(|part| {
                 let mut text = String::new();
@@ -269,7 +263,8 @@ mod tests {
         assert!(first.starts_with(b"PK"));
     }
 
-    fn document_xml(docx: &[u8]) -> String {
+    /// The package's `word/document.xml`, for the tests of every part a document may have.
+    pub(crate) fn document_xml(docx: &[u8]) -> String {
         let mut archive = zip::ZipArchive::new(std::io::Cursor::new(docx)).unwrap();
         let mut xml = String::new();
         archive
