@@ -208,11 +208,13 @@ export function setUpBatch(navigation) {
       'div',
       { class: 'collective' },
       h('label', { class: 'choice', for: 'batch-export-collective' }, collective, ' Коллективные заявки'),
-      h('p', { id: 'batch-export-collective-hint', class: 'hint' }, 'В каждый документ добавится таблица для подписей соседей. ФИО, квартира и телефон из столбцов файла попадут в шапку документа своей строки.'),
+      h('p', { id: 'batch-export-collective-hint', class: 'hint' }, 'В каждый документ добавится таблица для подписей соседей.'),
     );
+    const headerNote = h('p', { class: 'note' }, 'В шапке каждого документа — ваши данные из «Настроек», а ФИО, квартира и телефон — из столбцов этой строки, если они заполнены.');
     const documentFormats = ['pdf', 'docx', 'txt'];
     select.addEventListener('change', () => {
       collectiveField.hidden = !documentFormats.includes(select.value);
+      headerNote.hidden = collectiveField.hidden;
     });
     const result = h('p', { role: 'status' });
     const button = h('button', { type: 'button' }, 'Выгрузить…');
@@ -230,6 +232,7 @@ export function setUpBatch(navigation) {
       { class: 'export' },
       h('h3', {}, 'Выгрузить результаты'),
       h('div', { class: 'field' }, h('label', { for: 'batch-export-format' }, 'Формат'), select),
+      headerNote,
       collectiveField,
       h('div', { class: 'actions' }, button),
       result,
