@@ -303,6 +303,34 @@ fn running_the_same_file_twice_sends_nothing_the_second_time() {
     assert_eq!(stand_in.request_count(), 4);
 }
 
+/// Rows are claimed ahead of their turn, in parallel; they still queue for the provider in the
+/// file's order, so a stop or a cost cap leaves the file's first rows sent, not a scattering.
+#[test]
+fn rows_go_to_the_provider_in_the_files_order() {
+    let stand_in = StandIn::start(Script::always(ok()));
+    let home = Home::new();
+    let file = csv_file(home.path(), 40, None);
+    let (code, summary) =
+        json_run(&mut home.batch(&file, &stand_in.base_url(), &["--concurrency", "1"]));
+    assert_eq!(code, Some(0), "{summary}");
+    assert_eq!(
+        requested_rows(&stand_in.requests()),
+        (2..42).collect::<Vec<_>>()
+    );
+
+    // Three at a time: the first three requests are the first three rows, in whatever order
+    // their connections arrive, because each answer takes a while.
+    let slow = StandIn::start(Script::always(ok().delayed(Duration::from_millis(150))));
+    let home = Home::new();
+    let file = csv_file(home.path(), 9, None);
+    let (code, summary) =
+        json_run(&mut home.batch(&file, &slow.base_url(), &["--concurrency", "3"]));
+    assert_eq!(code, Some(0), "{summary}");
+    let mut first = requested_rows(&slow.requests())[..3].to_vec();
+    first.sort_unstable();
+    assert_eq!(first, [2, 3, 4]);
+}
+
 #[test]
 fn a_retryable_failure_is_tried_again_on_the_next_run_without_a_second_draft() {
     let stand_in = StandIn::start(

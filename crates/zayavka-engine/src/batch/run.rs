@@ -28,7 +28,8 @@ use zayavka_core::{
 };
 use zayavka_llm::CancellationToken;
 use zayavka_store::{
-    BatchRow as StoredRow, DraftOutcome, NewBatch, NewBatchRow, RowState, Store, StoreError,
+    BatchRow as StoredRow, DraftId, DraftOutcome, NewBatch, NewBatchRow, RowState, Store,
+    StoreError,
 };
 
 use super::file::{BatchFile, InvalidRow, RowError};
@@ -266,6 +267,8 @@ struct Shared {
     /// that the next row's request goes out the moment an answer arrives instead of waiting for
     /// the store (ADR 14).
     sending: Arc<tokio::sync::Semaphore>,
+    /// The index, in this run's order, of the row whose turn it is to queue for `sending`.
+    queue: tokio::sync::watch::Sender<u64>,
 }
 
 /// The whole batch's pause after the provider answered `429`.
@@ -366,6 +369,21 @@ impl Shared {
         !self.cancel.is_cancelled()
     }
 
+    /// Waits until the rows before the `index`-th have queued for the provider (or needed no
+    /// request); `false` when cancelled first. The row then passes the turn on.
+    async fn wait_for_queue_turn(&self, index: u64) -> bool {
+        let mut turn = self.queue.subscribe();
+        tokio::select! {
+            reached = turn.wait_for(|&next| next == index) => reached.is_ok(),
+            () = self.cancel.cancelled() => false,
+        }
+    }
+
+    /// Gives the turn to the next row.
+    fn pass_queue_turn(&self) {
+        self.queue.send_modify(|next| *next += 1);
+    }
+
     /// After a row: a `429` anywhere in its attempts pauses the whole batch, longer each time;
     /// a row without one resets the pause.
     fn note_rate_limits(&self, run: &DraftRun) {
@@ -387,8 +405,20 @@ enum RowResult {
     NotRun,
 }
 
-/// Runs one row: claims it (its one draft), and sends it unless its draft already finished.
-async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, StoreError> {
+/// What a claimed row still needs.
+enum Prepared {
+    /// Nothing more: it finished, or was found finished.
+    Done(RowResult),
+    /// A request to the provider for this draft.
+    Send {
+        input: ResidentInput,
+        draft_id: DraftId,
+    },
+}
+
+/// Claims a row (its one draft) and finishes it at once when it needs no request: its checked
+/// input no longer passes, an earlier run finished it, or the batch runs without a model.
+fn prepare_row(shared: &Shared, row: &StoredRow) -> Result<Prepared, StoreError> {
     let batch_id = shared.batch_id.as_str();
     let row_number = row.row_number;
     let raw: RawInput = row
@@ -401,7 +431,7 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, Store
         Err(_) => {
             // The stored checked input no longer passes today's checks: it is not sent.
             lock(&shared.store).finish_row(batch_id, row_number, RowState::Failed)?;
-            return Ok(RowResult::Finished);
+            return Ok(Prepared::Done(RowResult::Finished));
         }
     };
     let claimed = lock(&shared.store).claim_row(batch_id, row_number)?;
@@ -419,7 +449,7 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, Store
             let state = failed_state(reason, retryable);
             if state == RowState::Failed {
                 store.finish_row(batch_id, row_number, state)?;
-                return Ok(RowResult::Finished);
+                return Ok(Prepared::Done(RowResult::Finished));
             }
             // A failure a later run may fix: this is that later run.
             store.begin_retry(claimed.draft_id)?;
@@ -432,10 +462,10 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, Store
                 _ => RowState::Done,
             };
             lock(&shared.store).finish_row(batch_id, row_number, state)?;
-            return Ok(RowResult::Finished);
+            return Ok(Prepared::Done(RowResult::Finished));
         }
     }
-    let Some(model) = &shared.model else {
+    if shared.model.is_none() {
         let run = DraftRun {
             outcome: offline_request(&input, legal_catalogue()),
             record: None,
@@ -447,7 +477,35 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, Store
             claimed.draft_id,
             (batch_id, row_number, state),
         )?;
-        return Ok(RowResult::Finished);
+        return Ok(Prepared::Done(RowResult::Finished));
+    }
+    Ok(Prepared::Send {
+        input,
+        draft_id: claimed.draft_id,
+    })
+}
+
+/// Runs one row, the `index`-th of this run: claims it, and sends it unless its draft
+/// already finished.
+async fn run_row(shared: Arc<Shared>, row: StoredRow, index: u64) -> Result<RowResult, StoreError> {
+    let batch_id = shared.batch_id.as_str();
+    let row_number = row.row_number;
+    let prepared = prepare_row(&shared, &row).inspect_err(|_| {
+        // The rows after this one wait for its turn: they are stopped, not left waiting.
+        shared.cancel.cancel();
+    })?;
+    // Rows queue for the provider in the file's order, whatever order their claims finish in:
+    // one at a time they go out as the file lists them, and a stop leaves the file's first rows
+    // sent, not a scattering.
+    if !shared.wait_for_queue_turn(index).await {
+        return Ok(RowResult::NotRun);
+    }
+    let (input, draft_id) = match prepared {
+        Prepared::Send { input, draft_id } => (input, draft_id),
+        Prepared::Done(result) => {
+            shared.pass_queue_turn();
+            return Ok(result);
+        }
     };
     let sending = tokio::select! {
         permit = Arc::clone(&shared.sending).acquire_owned() => {
@@ -455,6 +513,11 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, Store
         }
         () = shared.cancel.cancelled() => return Ok(RowResult::NotRun),
     };
+    shared.pass_queue_turn();
+    let model = shared
+        .model
+        .as_ref()
+        .expect("a row to send means the batch has a model");
     if shared.is_stopped() || !shared.wait_for_turn().await || shared.is_stopped() {
         return Ok(RowResult::NotRun);
     }
@@ -498,7 +561,7 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow) -> Result<RowResult, Store
     let state = row_state(&run.outcome);
     finished.store_with_row(
         &lock(&shared.store),
-        claimed.draft_id,
+        draft_id,
         (batch_id, row_number, state),
     )?;
     Ok(RowResult::Finished)
@@ -607,6 +670,7 @@ pub async fn run_batch(
         stopped: Mutex::new(None),
         sent: AtomicU64::new(0),
         sending: Arc::new(tokio::sync::Semaphore::new(settings.concurrency.get())),
+        queue: tokio::sync::watch::Sender::new(0),
     });
     let mut report = BatchProgress {
         to_run: to_run.len() as u32,
@@ -636,7 +700,7 @@ pub async fn run_batch(
         report.sent = shared.sent.load(Ordering::SeqCst);
         progress(*report);
     };
-    for row in to_run {
+    for (index, row) in (0u64..).zip(to_run) {
         let permit = tokio::select! {
             permit = Arc::clone(&semaphore).acquire_owned() => {
                 permit.expect("the semaphore is never closed")
@@ -649,7 +713,7 @@ pub async fn run_batch(
         let task_shared = Arc::clone(&shared);
         tasks.spawn(async move {
             let _permit = permit;
-            run_row(task_shared, row).await
+            run_row(task_shared, row, index).await
         });
         while let Some(result) = tasks.try_join_next() {
             handle(result, &shared, &mut report);
