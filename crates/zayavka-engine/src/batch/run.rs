@@ -488,9 +488,11 @@ fn prepare_row(shared: &Shared, row: &StoredRow) -> Result<Prepared, StoreError>
 /// Runs one row, the `index`-th of this run: claims it, and sends it unless its draft
 /// already finished.
 async fn run_row(shared: Arc<Shared>, row: StoredRow, index: u64) -> Result<RowResult, StoreError> {
-    let batch_id = shared.batch_id.as_str();
     let row_number = row.row_number;
-    let prepared = prepare_row(&shared, &row).inspect_err(|_| {
+    let claiming = Arc::clone(&shared);
+    let prepared = off_the_runtime(move || prepare_row(&claiming, &row))
+        .await
+        .inspect_err(|_| {
         // The rows after this one wait for its turn: they are stopped, not left waiting.
         shared.cancel.cancel();
     })?;
@@ -556,15 +558,34 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow, index: u64) -> Result<RowR
     {
         shared.stop(StopReason::ProviderRefused);
     }
-    // Serialised before the store is locked, so rows only queue for the write itself.
-    let finished = crate::drafts::finished_run(&run, true, pricing);
-    let state = row_state(&run.outcome);
-    finished.store_with_row(
-        &lock(&shared.store),
-        draft_id,
-        (batch_id, row_number, state),
-    )?;
+    let storing = Arc::clone(&shared);
+    off_the_runtime(move || {
+        // Serialised before the store is locked, so rows only queue for the write itself.
+        let pricing = storing
+            .model
+            .as_ref()
+            .and_then(|model| model.provider.pricing.as_ref());
+        let finished = crate::drafts::finished_run(&run, true, pricing);
+        let state = row_state(&run.outcome);
+        finished.store_with_row(
+            &lock(&storing.store),
+            draft_id,
+            (storing.batch_id.as_str(), row_number, state),
+        )
+    })
+    .await?;
     Ok(RowResult::Finished)
+}
+
+/// Runs a row's work with the store on a blocking thread. The store is one connection behind
+/// a mutex and a write takes milliseconds (its commit most of them): a row waiting for it on a
+/// runtime worker would stall the worker, and with it the next rows' requests, which would then
+/// go out only after a whole wave of answers had been stored (ADR 14).
+async fn off_the_runtime<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(value) => value,
+        Err(error) => std::panic::resume_unwind(error.into_panic()),
+    }
 }
 
 /// Runs a batch file: stores it (or finds it stored: the same content resumes the same batch),
