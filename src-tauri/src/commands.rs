@@ -19,7 +19,7 @@ use zayavka_engine::batch::run::{
 use zayavka_engine::batch::{BatchFile, DocumentsExport, export_documents};
 use zayavka_engine::config::{self, Config, ProviderKind, ProviderOverrides};
 use zayavka_engine::document::{CoSigners, DocumentFormat, FiledDocument};
-use zayavka_engine::draft::{DraftCommand, InputSource, KeptInput, run_draft_command};
+use zayavka_engine::draft::{DraftCommand, DraftEvent, InputSource, KeptInput, run_draft_command};
 use zayavka_engine::drafts::{self, DraftListItem};
 use zayavka_engine::profile::{self, Profile};
 use zayavka_engine::secrets::{ApiKey, ApiKeySource, StoredKeyState};
@@ -45,12 +45,43 @@ fn block_on<F: std::future::Future>(future: F) -> F::Output {
 /// What the page hears while a model call is under way.
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
 pub struct DraftProgress {
-    /// The attempt under way.
+    /// The attempt under way, or the one that follows the wait.
     pub attempt: u32,
     /// Since the draft started.
     pub elapsed_ms: u64,
-    /// `sending`.
+    /// `sending`, `waiting_retry` (the service did not answer; another attempt follows after
+    /// `wait_ms`) or `reasking` (the model's answer did not pass the checks and it is asked
+    /// again).
     pub state: &'static str,
+    /// The pause before the next attempt, while `waiting_retry`.
+    pub wait_ms: Option<u64>,
+}
+
+impl DraftProgress {
+    fn of(event: DraftEvent, elapsed: std::time::Duration) -> DraftProgress {
+        let elapsed_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+        match event {
+            DraftEvent::Sending { attempt, reask } => DraftProgress {
+                attempt,
+                elapsed_ms,
+                state: if reask { "reasking" } else { "sending" },
+                wait_ms: None,
+            },
+            DraftEvent::Waiting { attempt, wait, .. } => DraftProgress {
+                attempt: attempt + 1,
+                elapsed_ms,
+                state: "waiting_retry",
+                wait_ms: Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)),
+            },
+            // An event this engine version does not send: the page keeps what it shows.
+            _ => DraftProgress {
+                attempt: 1,
+                elapsed_ms,
+                state: "sending",
+                wait_ms: None,
+            },
+        }
+    }
 }
 
 /// Drafts with the model (or without, when `offline`), stores the draft, and returns how it
@@ -64,11 +95,20 @@ pub fn draft_run(
 ) -> Result<DraftResult, CommandError> {
     let environment = state.environment.overrides(offline)?;
     let task = state.start_task(task_id);
-    progress(DraftProgress {
-        attempt: 1,
-        elapsed_ms: 0,
-        state: "sending",
-    });
+    let started = std::time::Instant::now();
+    progress(DraftProgress::of(
+        DraftEvent::Sending {
+            attempt: 1,
+            reask: false,
+        },
+        std::time::Duration::ZERO,
+    ));
+    let on_event = |event: DraftEvent| {
+        // The first attempt was announced above, before the configuration was read.
+        if !matches!(event, DraftEvent::Sending { attempt: 1, .. }) {
+            progress(DraftProgress::of(event, started.elapsed()));
+        }
+    };
     let command = DraftCommand {
         input: InputSource::Typed(input),
         retry_of: None,
@@ -81,6 +121,7 @@ pub fn draft_run(
         state.secrets.as_ref(),
         environment,
         task.token(),
+        &on_event,
     ));
     let mut view = DraftResult::from_outcome(
         &result.run.outcome,

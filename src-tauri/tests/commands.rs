@@ -872,3 +872,43 @@ fn the_profile_is_kept_refused_values_change_nothing_and_it_clears() {
         cleared
     );
 }
+
+#[test]
+fn a_busy_service_and_a_reask_are_reported_as_they_happen() {
+    let app = App::with(
+        Script::new()
+            .then(Reply::status(503, "busy").with_header("Retry-After", "0"))
+            .then(Reply::completion("это не JSON"))
+            .then(ok()),
+    );
+    app.set("profiles.custom.attempts", "2");
+    let progress = Mutex::new(Vec::new());
+    let result = commands::draft_run(&app.state, typed(Some(LIGHTING)), "t", false, &|p| {
+        progress.lock().unwrap().push(p);
+    })
+    .unwrap();
+    assert_eq!(result.outcome, "ready");
+    let steps: Vec<(u32, &str, Option<u64>)> = progress
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|p| (p.attempt, p.state, p.wait_ms))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            (1, "sending", None),
+            (2, "waiting_retry", Some(0)),
+            (2, "sending", None),
+            (3, "reasking", None),
+        ]
+    );
+    let elapsed: Vec<u64> = progress
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|p| p.elapsed_ms)
+        .collect();
+    assert!(elapsed.is_sorted(), "{elapsed:?}");
+    assert_eq!(app.requests(), 3);
+}

@@ -331,6 +331,38 @@ fn rows_go_to_the_provider_in_the_files_order() {
     assert_eq!(first, [2, 3, 4]);
 }
 
+/// A `429` pauses the whole batch as soon as it arrives: while the limited row waits for its
+/// own retry, another row's answer does not let the next row go out.
+#[test]
+fn a_429_pauses_every_row_at_once_not_when_its_row_is_over() {
+    // The first request to arrive is limited and may be retried after a second; every other
+    // answer takes 100 ms.
+    let stand_in = StandIn::start(
+        Script::new()
+            .then(Reply::status(429, "slow down").with_header("Retry-After", "1"))
+            .then(ok().delayed(Duration::from_millis(100)))
+            .repeat_last(),
+    );
+    let home = Home::new();
+    let file = csv_file(home.path(), 3, None);
+    let started = std::time::Instant::now();
+    let (code, summary) = json_run(&mut home.batch(
+        &file,
+        &stand_in.base_url(),
+        &["--concurrency", "2", "--attempts", "2"],
+    ));
+    assert_eq!(code, Some(0), "{summary}");
+    assert_eq!(summary["ready"], 3);
+    assert_eq!(stand_in.request_count(), 4);
+    // The third row went out after the batch's pause, counted from the 429, not 100 ms in
+    // when the other row's slot came free (the whole run then took about 1.2 s).
+    assert!(
+        started.elapsed() >= zayavka_engine::batch::run::RATE_LIMIT_PAUSE,
+        "{:?}",
+        started.elapsed()
+    );
+}
+
 #[test]
 fn a_retryable_failure_is_tried_again_on_the_next_run_without_a_second_draft() {
     let stand_in = StandIn::start(

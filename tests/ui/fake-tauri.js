@@ -382,17 +382,24 @@
           attempts: 0,
         });
       }
-      send(onProgress, 0, { attempt: 1, elapsed_ms: 0, state: 'sending' });
+      send(onProgress, 0, { attempt: 1, elapsed_ms: 0, state: 'sending', wait_ms: null });
       const scenario = fake.scenario;
       if (scenario === 'slow') {
         await new Promise((resolve) => slowTasks.set(taskId, resolve));
         end(onProgress, 1);
         return store(CANCELLED(), input);
       }
+      if (scenario === 'busy') {
+        // The service answered 503: the next attempt follows in three seconds.
+        send(onProgress, 1, { attempt: 2, elapsed_ms: 400, state: 'waiting_retry', wait_ms: 3000 });
+        await new Promise((resolve) => slowTasks.set(taskId, resolve));
+        end(onProgress, 2);
+        return store(CANCELLED(), input);
+      }
       let result;
       if (scenario === 'auto') result = readyResult(input);
       else result = OUTCOMES[scenario]();
-      send(onProgress, 1, { attempt: 2, elapsed_ms: 1200, state: 'waiting_retry' });
+      send(onProgress, 1, { attempt: 2, elapsed_ms: 1200, state: 'waiting_retry', wait_ms: 1000 });
       end(onProgress, 2);
       return store(result, input);
     },

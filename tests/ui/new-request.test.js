@@ -253,6 +253,23 @@ test('a slow draft shows progress with elapsed time, stays editable and can be c
   await closePage(page);
 });
 
+test('a busy service is shown with the next attempt and its wait, and can be cancelled', async () => {
+  const page = await openPage(harness, { fake: { scenario: 'busy' } });
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#draft-submit');
+  await page.waitForFunction(() =>
+    document.querySelector('#draft-progress-state').textContent.includes('через'),
+  );
+  assert.equal(
+    await page.textContent('#draft-progress-state'),
+    'Сервис модели не ответил, попытка 2 через 3 с…',
+  );
+  await page.click('#draft-cancel');
+  await page.waitForSelector('.panel-failed');
+  assert.equal(await page.inputValue('#description'), LIGHT_OUT);
+  await closePage(page);
+});
+
 test('a result says so when the form changed after sending', async () => {
   const page = await openPage(harness);
   await page.fill('#description', LIGHT_OUT);

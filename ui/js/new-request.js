@@ -5,7 +5,7 @@
 import * as ipc from './ipc.js';
 import { byId, characterCount, debounce, h, replace } from './dom.js';
 import { renderResult } from './result.js';
-import { SUBJECTS, PROGRESS_STATES, formatSeconds } from './words.js';
+import { SUBJECTS, PROGRESS_STATES, formatSeconds, progressText } from './words.js';
 
 const TEXT_FIELDS = ['description', 'location', 'consequences', 'desired_actions'];
 const ALL_FIELDS = [...TEXT_FIELDS, 'confirmed_subject'];
@@ -85,8 +85,7 @@ export function setUpNewRequest(navigation) {
     }, 1000);
     try {
       const result = await ipc.draftRun(input, taskId, (message) => {
-        const state = PROGRESS_STATES[message.state] ?? PROGRESS_STATES.sending;
-        progressState.textContent = message.attempt > 1 ? `${state} Попытка ${message.attempt}.` : state;
+        progressState.textContent = progressText(message);
       });
       showResult(result);
     } catch (failure) {

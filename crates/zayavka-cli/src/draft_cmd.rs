@@ -8,7 +8,7 @@ use anyhow::Context as _;
 use zayavka_core::{Outcome, RawInput, SubjectKind};
 use zayavka_engine::config::{BaseUrl, ProfileName, ProviderOverrides, SchemaMode};
 use zayavka_engine::draft::{
-    DraftCommand, EnvironmentOverrides, InputSource, KeptInput, run_draft_command,
+    DraftCommand, DraftEvent, EnvironmentOverrides, InputSource, KeptInput, run_draft_command,
 };
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
@@ -126,11 +126,10 @@ impl ProviderArgs {
 fn progress_spinner() -> indicatif::ProgressBar {
     let spinner = indicatif::ProgressBar::new_spinner();
     spinner.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} Составляю заявку… {elapsed} (Ctrl-C — отменить)",
-        )
-        .expect("the template is valid"),
+        indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed} (Ctrl-C — отменить)")
+            .expect("the template is valid"),
     );
+    spinner.set_message("Составляю заявку…");
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
     spinner
 }
@@ -216,7 +215,17 @@ pub fn execute(
             }
         });
         let spinner = (!options.offline && std::io::stderr().is_terminal()).then(progress_spinner);
-        let result = run_draft_command(command, paths, store, environment, &cancel).await;
+        // The spinner says when the service is busy and a retry follows, and when the model
+        // is asked again; the first attempt keeps its plain line.
+        let on_event = |event: DraftEvent| {
+            if let Some(spinner) = &spinner
+                && !matches!(event, DraftEvent::Sending { attempt: 1, .. })
+            {
+                spinner.set_message(event.message_ru());
+            }
+        };
+        let result =
+            run_draft_command(command, paths, store, environment, &cancel, &on_event).await;
         if let Some(spinner) = spinner {
             spinner.finish_and_clear();
         }

@@ -76,6 +76,31 @@ pub struct Attempt {
     pub error_body: Option<String>,
 }
 
+/// What a call reports while it runs, for a progress display: the audit trail is the
+/// [`CallReport`], which holds every attempt once the call is over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CallEvent {
+    /// Attempt `number` is being sent.
+    Sending {
+        /// Its number, as [`Attempt::number`] will record it.
+        number: u32,
+    },
+    /// Attempt `number` failed for a reason another attempt may fix; the next one is sent
+    /// after `wait` unless the call is cancelled first.
+    Waiting {
+        /// The attempt that failed.
+        number: u32,
+        /// The HTTP status it was answered with, if any: `429` when the provider limits the
+        /// rate, whether or not it said how long to wait.
+        http_status: Option<u16>,
+        /// Why another attempt follows, as [`Attempt::retry_reason`] will record it.
+        reason: RetryReason,
+        /// The pause before the next attempt.
+        wait: Duration,
+    },
+}
+
 /// Everything one call did: each attempt, and the final result.
 #[derive(Debug, Clone)]
 pub struct CallReport {
@@ -316,7 +341,7 @@ impl Client {
             };
             let mut attempts = Vec::new();
             let result = self
-                .run_attempts(&request, &budget, 1, cancel, &mut attempts)
+                .run_attempts(&request, &budget, 1, cancel, &mut attempts, &|_| {})
                 .await;
             let support = match result {
                 Ok(_) => ModeSupport::Accepted,
@@ -357,6 +382,19 @@ impl Client {
         cancel: &CancellationToken,
         first_attempt_number: u32,
     ) -> CallReport {
+        self.complete_observed(request, cancel, first_attempt_number, &|_| {})
+            .await
+    }
+
+    /// [`Client::complete_from`], telling `observe` as each attempt is sent and before each
+    /// wait for the next, so that a caller can show how far the call has got.
+    pub async fn complete_observed(
+        &self,
+        request: &ChatRequest,
+        cancel: &CancellationToken,
+        first_attempt_number: u32,
+        observe: &(dyn Fn(CallEvent) + Send + Sync),
+    ) -> CallReport {
         let mut attempts = Vec::new();
         let result = self
             .run_attempts(
@@ -365,6 +403,7 @@ impl Client {
                 first_attempt_number.max(1),
                 cancel,
                 &mut attempts,
+                observe,
             )
             .await;
         CallReport { attempts, result }
@@ -381,6 +420,7 @@ impl Client {
         first_number: u32,
         cancel: &CancellationToken,
         attempts: &mut Vec<Attempt>,
+        observe: &(dyn Fn(CallEvent) + Send + Sync),
     ) -> Result<Completion, LlmError> {
         let deadline = Instant::now() + budget.overall_deadline;
         let body = serde_json::to_vec(request).map_err(|error| LlmError::BadConfig {
@@ -410,6 +450,7 @@ impl Client {
                 host = self.url.host_str(),
                 "llm attempt started"
             );
+            observe(CallEvent::Sending { number });
             let outcome = tokio::select! {
                 biased;
                 () = cancel.cancelled() => Err(Failed::new(LlmError::Cancelled, RetryReason::Cancelled)),
@@ -487,6 +528,12 @@ impl Client {
             let Some(plan) = plan else {
                 return Err(error);
             };
+            observe(CallEvent::Waiting {
+                number,
+                http_status,
+                reason: plan.reason,
+                wait: plan.wait,
+            });
             tokio::select! {
                 biased;
                 () = cancel.cancelled() => return Err(LlmError::Cancelled),

@@ -42,7 +42,7 @@ mod response;
 mod retry;
 mod secret;
 
-pub use client::{Attempt, CallReport, Client, ERROR_BODY_RECORD_BYTES};
+pub use client::{Attempt, CallEvent, CallReport, Client, ERROR_BODY_RECORD_BYTES};
 pub use config::{Budget, Endpoint};
 pub use error::{ErrorKind, LlmError, UnknownErrorKind};
 pub use probe::{ModeSupport, SchemaModeProbe, SchemaModeReport};

@@ -26,7 +26,7 @@ use zayavka_core::{
     FailureReason, InputErrors, Outcome, RawInput, ResidentInput, legal_catalogue, offline_request,
     render_prompt, request_draft_schema,
 };
-use zayavka_llm::CancellationToken;
+use zayavka_llm::{Attempt, CancellationToken};
 use zayavka_store::{
     BatchRow as StoredRow, DraftId, DraftOutcome, NewBatch, NewBatchRow, RowState, Store,
     StoreError,
@@ -34,7 +34,9 @@ use zayavka_store::{
 
 use super::file::{BatchFile, InvalidRow, RowError};
 use crate::config::{Pricing, ProviderOverrides};
-use crate::draft::{DraftRun, EnvironmentOverrides, MAX_TOKENS, ModelSettings, chat_request};
+use crate::draft::{
+    DraftEvent, DraftRun, EnvironmentOverrides, MAX_TOKENS, ModelSettings, chat_request,
+};
 use crate::paths::Paths;
 use crate::secrets::SecretStore;
 
@@ -384,16 +386,31 @@ impl Shared {
         self.queue.send_modify(|next| *next += 1);
     }
 
-    /// After a row: a `429` anywhere in its attempts pauses the whole batch, longer each time;
-    /// a row without one resets the pause.
+    /// A row's attempt was answered `429` and the row will try again: the whole batch pauses
+    /// at once, longer each time, rather than when that row is over.
+    fn note_rate_limit(&self) {
+        lock(&self.pause).after_row(true, tokio::time::Instant::now());
+    }
+
+    /// After a row: a last attempt answered `429` pauses the whole batch too (the ones that
+    /// were tried again paused it as they happened); a row without any `429` resets the
+    /// pause's length.
     fn note_rate_limits(&self, run: &DraftRun) {
-        let limited = run.record.as_ref().is_some_and(|record| {
-            record
-                .attempts
-                .iter()
-                .any(|attempt| attempt.http_status == Some(429))
-        });
-        lock(&self.pause).after_row(limited, tokio::time::Instant::now());
+        let attempts = run
+            .record
+            .as_ref()
+            .map_or(&[][..], |record| record.attempts.as_slice());
+        let limited = |attempt: &&Attempt| attempt.http_status == Some(429);
+        let now = tokio::time::Instant::now();
+        if attempts
+            .iter()
+            .filter(limited)
+            .any(|attempt| attempt.retry_reason.is_none())
+        {
+            lock(&self.pause).after_row(true, now);
+        } else if !attempts.iter().any(|attempt| limited(&attempt)) {
+            lock(&self.pause).after_row(false, now);
+        }
     }
 }
 
@@ -493,9 +510,9 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow, index: u64) -> Result<RowR
     let prepared = off_the_runtime(move || prepare_row(&claiming, &row))
         .await
         .inspect_err(|_| {
-        // The rows after this one wait for its turn: they are stopped, not left waiting.
-        shared.cancel.cancel();
-    })?;
+            // The rows after this one wait for its turn: they are stopped, not left waiting.
+            shared.cancel.cancel();
+        })?;
     // Rows queue for the provider in the file's order, whatever order their claims finish in:
     // one at a time they go out as the file lists them, and a stop leaves the file's first rows
     // sent, not a scattering.
@@ -531,9 +548,22 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow, index: u64) -> Result<RowR
         shared.stop(StopReason::CostCap);
         return Ok(RowResult::NotRun);
     }
-    let run =
-        crate::draft::draft_with_client(&input, model, shared.client.as_ref(), &shared.cancel)
-            .await;
+    let run = crate::draft::draft_with_client(
+        &input,
+        model,
+        shared.client.as_ref(),
+        &shared.cancel,
+        &|event| {
+            if let DraftEvent::Waiting {
+                http_status: Some(429),
+                ..
+            } = event
+            {
+                shared.note_rate_limit();
+            }
+        },
+    )
+    .await;
     // The answer is in: the next row may talk to the provider while this one is stored.
     drop(sending);
     shared

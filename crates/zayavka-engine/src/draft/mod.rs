@@ -21,8 +21,8 @@ use zayavka_core::{
 use zayavka_llm::CancellationToken;
 
 pub use model::{
-    DraftRun, MAX_REASKS, MAX_TOKENS, ModelSettings, TEMPERATURE, chat_request, draft_with_model,
-    failure_from, failure_reason,
+    DraftEvent, DraftRun, MAX_REASKS, MAX_TOKENS, ModelSettings, TEMPERATURE, chat_request,
+    draft_with_model, failure_from, failure_reason,
 };
 pub(crate) use model::{draft_with_client, shared_client};
 pub use pending::KeepError;
@@ -132,13 +132,14 @@ impl DraftCommandResult {
 
 /// Runs a draft as the command line and the desktop app ask for it: reads the configuration and
 /// the key, drafts with the model or offline, and keeps the typed input when the draft does not
-/// end ready.
+/// end ready. `observe` hears how far the model call has got (nothing, offline).
 pub async fn run_draft_command(
     command: DraftCommand,
     paths: &crate::paths::Paths,
     store: &dyn crate::secrets::SecretStore,
     environment: EnvironmentOverrides,
     cancel: &CancellationToken,
+    observe: &(dyn Fn(DraftEvent) + Send + Sync),
 ) -> DraftCommandResult {
     // The input is committed before the model is called: a crash, a timeout, Ctrl-C or a kill
     // during the call leaves a pending draft that can be sent again.
@@ -158,7 +159,7 @@ pub async fn run_draft_command(
         Err(error) => (None, None, Some(error)),
     };
     let (run, model_used, pricing) =
-        draft_for_command(&command, paths, store, environment, cancel).await;
+        draft_for_command(&command, paths, store, environment, cancel, observe).await;
     let mut store_error = store_error;
     let mut draft_id = stored;
     if let (Some(database), Some(id)) = (&database, stored)
@@ -276,6 +277,7 @@ async fn draft_for_command(
     store: &dyn crate::secrets::SecretStore,
     environment: EnvironmentOverrides,
     cancel: &CancellationToken,
+    observe: &(dyn Fn(DraftEvent) + Send + Sync),
 ) -> (DraftRun, bool, Option<crate::config::Pricing>) {
     let input = match ResidentInput::from_json_str(&command.input.json_text()) {
         Ok(input) => input,
@@ -308,6 +310,6 @@ async fn draft_for_command(
             return (run, false, None);
         }
     };
-    let run = draft_with_model(&input, &settings, cancel).await;
+    let run = draft_with_model(&input, &settings, cancel, observe).await;
     (run, true, settings.provider.pricing)
 }

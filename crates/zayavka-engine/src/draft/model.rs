@@ -10,8 +10,8 @@ use zayavka_core::{
     request_draft_schema,
 };
 use zayavka_llm::{
-    ApiKey, Attempt, Budget, CancellationToken, ChatRequest, Client, Endpoint, ErrorKind, LlmError,
-    Message, ResponseFormat, Usage,
+    ApiKey, Attempt, Budget, CallEvent, CancellationToken, ChatRequest, Client, Endpoint,
+    ErrorKind, LlmError, Message, ResponseFormat, RetryReason, Usage,
 };
 
 use super::record::{ContextRecord, RECORD_FORMAT_VERSION, RecordedResponse, ResponseVerdict};
@@ -205,14 +205,84 @@ fn new_record(
     }
 }
 
+/// How far a draft with the model has got, for a progress display; the context record holds
+/// the same attempts once the draft is over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DraftEvent {
+    /// An attempt is being sent.
+    Sending {
+        /// Its number, counted over the whole draft from 1, as the record numbers it.
+        attempt: u32,
+        /// Whether it asks the model again after an answer that did not pass the checks.
+        reask: bool,
+    },
+    /// An attempt failed for a reason another attempt may fix, such as a busy service; the
+    /// next one is sent after `wait` unless the draft is cancelled first.
+    Waiting {
+        /// The attempt that failed.
+        attempt: u32,
+        /// Its HTTP status, if it got an answer.
+        http_status: Option<u16>,
+        /// Why another attempt follows, as the record keeps it.
+        reason: RetryReason,
+        /// The pause before the next attempt.
+        wait: Duration,
+    },
+}
+
+impl DraftEvent {
+    /// The event in a sentence for a progress line, such as «Сервис модели занят (HTTP 503),
+    /// пробуем ещё раз через 2 с…».
+    pub fn message_ru(&self) -> String {
+        match *self {
+            DraftEvent::Sending {
+                attempt,
+                reask: false,
+            } if attempt <= 1 => "Модель составляет описание…".to_owned(),
+            DraftEvent::Sending {
+                attempt,
+                reask: false,
+            } => format!("Модель составляет описание… Попытка {attempt}."),
+            DraftEvent::Sending {
+                attempt,
+                reask: true,
+            } => format!("Ответ модели не подошёл, просим его исправить… Попытка {attempt}."),
+            DraftEvent::Waiting {
+                http_status,
+                reason,
+                wait,
+                ..
+            } => {
+                let what = match (http_status, reason) {
+                    (Some(429), _) => "Сервис модели просит подождать (HTTP 429)".to_owned(),
+                    (Some(status), _) => format!("Сервис модели занят (HTTP {status})"),
+                    (None, RetryReason::Timeout | RetryReason::ConnectTimeout) => {
+                        "Сервис модели не ответил вовремя".to_owned()
+                    }
+                    (None, _) => "Не удалось связаться с сервисом модели".to_owned(),
+                };
+                let seconds = wait.as_secs_f64().ceil() as u64;
+                if seconds == 0 {
+                    format!("{what}, пробуем ещё раз…")
+                } else {
+                    format!("{what}, пробуем ещё раз через {seconds} с…")
+                }
+            }
+        }
+    }
+}
+
 /// Drafts a request with the model: one call, re-asked at most `max_reasks` times while the
-/// output is malformed, all within one overall deadline.
+/// output is malformed, all within one overall deadline. `observe` hears each attempt as it
+/// is sent and each wait before the next.
 pub async fn draft_with_model(
     input: &ResidentInput,
     settings: &ModelSettings,
     cancel: &CancellationToken,
+    observe: &(dyn Fn(DraftEvent) + Send + Sync),
 ) -> DraftRun {
-    draft_with_client(input, settings, None, cancel).await
+    draft_with_client(input, settings, None, cancel, observe).await
 }
 
 /// The HTTP client a run of many drafts with these settings shares (a batch), so that each
@@ -231,6 +301,7 @@ pub(crate) async fn draft_with_client(
     settings: &ModelSettings,
     shared: Option<&Client>,
     cancel: &CancellationToken,
+    observe: &(dyn Fn(DraftEvent) + Send + Sync),
 ) -> DraftRun {
     let schema = request_draft_schema();
     let catalogue = legal_catalogue();
@@ -271,8 +342,34 @@ pub(crate) async fn draft_with_client(
             Some(client) => client.with_budget(call_budget),
             None => Client::new(endpoint.clone(), call_budget),
         };
+        let reask_call = asks > 1;
+        let on_call = |event: CallEvent| {
+            observe(match event {
+                CallEvent::Sending { number } => DraftEvent::Sending {
+                    attempt: number,
+                    reask: reask_call,
+                },
+                CallEvent::Waiting {
+                    number,
+                    http_status,
+                    reason,
+                    wait,
+                } => DraftEvent::Waiting {
+                    attempt: number,
+                    http_status,
+                    reason,
+                    wait,
+                },
+                // A kind of event this adapter version does not send yet.
+                _ => return,
+            });
+        };
         let report = match client {
-            Ok(client) => client.complete_from(&request, cancel, first_number).await,
+            Ok(client) => {
+                client
+                    .complete_observed(&request, cancel, first_number, &on_call)
+                    .await
+            }
             Err(error) => {
                 outcome = Outcome::Failed(failure_from(&error));
                 break;
@@ -349,6 +446,47 @@ fn total_usage(attempts: &[Attempt]) -> Option<Usage> {
 mod tests {
     use super::*;
     use crate::config::{Config, ProviderOverrides, resolve_provider};
+
+    #[test]
+    fn each_progress_event_reads_as_a_plain_russian_line() {
+        let waiting = |http_status, reason, millis| DraftEvent::Waiting {
+            attempt: 1,
+            http_status,
+            reason,
+            wait: Duration::from_millis(millis),
+        };
+        let lines = [
+            DraftEvent::Sending {
+                attempt: 1,
+                reask: false,
+            },
+            DraftEvent::Sending {
+                attempt: 2,
+                reask: false,
+            },
+            DraftEvent::Sending {
+                attempt: 3,
+                reask: true,
+            },
+            waiting(Some(503), RetryReason::HttpStatus(503), 1_500),
+            waiting(Some(429), RetryReason::RetryAfter, 0),
+            waiting(None, RetryReason::Timeout, 2_000),
+            waiting(None, RetryReason::ConnectError, 500),
+        ]
+        .map(|event| event.message_ru());
+        assert_eq!(
+            lines,
+            [
+                "Модель составляет описание…",
+                "Модель составляет описание… Попытка 2.",
+                "Ответ модели не подошёл, просим его исправить… Попытка 3.",
+                "Сервис модели занят (HTTP 503), пробуем ещё раз через 2 с…",
+                "Сервис модели просит подождать (HTTP 429), пробуем ещё раз…",
+                "Сервис модели не ответил вовремя, пробуем ещё раз через 2 с…",
+                "Не удалось связаться с сервисом модели, пробуем ещё раз через 1 с…",
+            ]
+        );
+    }
 
     fn settings(timeout_secs: Option<u64>, attempts: Option<u32>) -> ProviderSettings {
         let overrides = ProviderOverrides {

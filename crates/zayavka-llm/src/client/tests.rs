@@ -1236,3 +1236,52 @@ fn with_budget_keeps_the_endpoint_and_refuses_an_impossible_budget() {
         Err(LlmError::BadConfig { .. })
     ));
 }
+
+#[tokio::test]
+async fn the_observer_hears_each_attempt_and_each_wait_with_its_status() {
+    let stand_in = StandIn::start(
+        Script::new()
+            .then(Reply::status(503, "busy"))
+            .then(Reply::status(429, "slow down").with_header("Retry-After", "0"))
+            .then(Reply::completion("ok")),
+    );
+    let client = client(&stand_in.base_url(), Some(KEY), budget());
+    let events = std::sync::Mutex::new(Vec::new());
+    let report = client
+        .complete_observed(&strict_request(), &CancellationToken::new(), 4, &|event| {
+            events.lock().unwrap().push(event);
+        })
+        .await;
+    assert!(report.result.is_ok(), "{:?}", report.result);
+    let events = events.into_inner().unwrap();
+    let waits: Vec<Duration> = events
+        .iter()
+        .filter_map(|event| match event {
+            CallEvent::Waiting { wait, .. } => Some(*wait),
+            CallEvent::Sending { .. } => None,
+        })
+        .collect();
+    assert_eq!(
+        events,
+        [
+            CallEvent::Sending { number: 4 },
+            CallEvent::Waiting {
+                number: 4,
+                http_status: Some(503),
+                reason: RetryReason::HttpStatus(503),
+                wait: waits[0],
+            },
+            CallEvent::Sending { number: 5 },
+            CallEvent::Waiting {
+                number: 5,
+                http_status: Some(429),
+                reason: RetryReason::RetryAfter,
+                wait: waits[1],
+            },
+            CallEvent::Sending { number: 6 },
+        ]
+    );
+    // The waits are the ones the record keeps: the second is the provider's own.
+    assert_eq!(waits[1], Duration::ZERO);
+    assert_eq!(numbers(&report), [4, 5, 6]);
+}
