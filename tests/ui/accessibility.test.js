@@ -28,6 +28,17 @@ const STATES = {
       await page.waitForSelector('#draft-progress:not([hidden])');
     },
   },
+  'new-progress-retry': {
+    hash: 'new',
+    fake: { scenario: 'busy' },
+    reach: async (page) => {
+      await page.fill('#description', LIGHT_OUT);
+      await page.click('#draft-submit');
+      await page.waitForFunction(() =>
+        document.querySelector('#draft-progress-state').textContent.includes('через'),
+      );
+    },
+  },
   'new-ready-confirm': {
     hash: 'new',
     reach: async (page) => {
