@@ -58,9 +58,11 @@ pub struct DraftProgress {
 }
 
 impl DraftProgress {
-    fn of(event: DraftEvent, elapsed: std::time::Duration) -> DraftProgress {
+    /// The message for an engine event; `None` for a kind this page contract does not know,
+    /// which the page then does not hear about.
+    fn of(event: DraftEvent, elapsed: std::time::Duration) -> Option<DraftProgress> {
         let elapsed_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
-        match event {
+        Some(match event {
             DraftEvent::Sending { attempt, reask } => DraftProgress {
                 attempt,
                 elapsed_ms,
@@ -73,14 +75,8 @@ impl DraftProgress {
                 state: "waiting_retry",
                 wait_ms: Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)),
             },
-            // An event this engine version does not send: the page keeps what it shows.
-            _ => DraftProgress {
-                attempt: 1,
-                elapsed_ms,
-                state: "sending",
-                wait_ms: None,
-            },
-        }
+            _ => return None,
+        })
     }
 }
 
@@ -96,17 +92,18 @@ pub fn draft_run(
     let environment = state.environment.overrides(offline)?;
     let task = state.start_task(task_id);
     let started = std::time::Instant::now();
-    progress(DraftProgress::of(
-        DraftEvent::Sending {
-            attempt: 1,
-            reask: false,
-        },
-        std::time::Duration::ZERO,
-    ));
+    progress(DraftProgress {
+        attempt: 1,
+        elapsed_ms: 0,
+        state: "sending",
+        wait_ms: None,
+    });
     let on_event = |event: DraftEvent| {
         // The first attempt was announced above, before the configuration was read.
-        if !matches!(event, DraftEvent::Sending { attempt: 1, .. }) {
-            progress(DraftProgress::of(event, started.elapsed()));
+        if !matches!(event, DraftEvent::Sending { attempt: 1, .. })
+            && let Some(message) = DraftProgress::of(event, started.elapsed())
+        {
+            progress(message);
         }
     };
     let command = DraftCommand {
