@@ -43,7 +43,7 @@ fn block_on<F: std::future::Future>(future: F) -> F::Output {
 // «Новая заявка»
 
 /// What the page hears while a model call is under way.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct DraftProgress {
     /// The attempt under way, or the one that follows the wait.
     pub attempt: u32,
@@ -55,6 +55,9 @@ pub struct DraftProgress {
     pub state: &'static str,
     /// The pause before the next attempt, while `waiting_retry`.
     pub wait_ms: Option<u64>,
+    /// The step in one Russian sentence, the same the command-line tool shows, such as
+    /// «Сервис модели занят (HTTP 503), пробуем ещё раз через 2 с…».
+    pub message: String,
 }
 
 impl DraftProgress {
@@ -62,18 +65,21 @@ impl DraftProgress {
     /// which the page then does not hear about.
     fn of(event: DraftEvent, elapsed: std::time::Duration) -> Option<DraftProgress> {
         let elapsed_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+        let message = event.message_ru();
         Some(match event {
             DraftEvent::Sending { attempt, reask } => DraftProgress {
                 attempt,
                 elapsed_ms,
                 state: if reask { "reasking" } else { "sending" },
                 wait_ms: None,
+                message,
             },
             DraftEvent::Waiting { attempt, wait, .. } => DraftProgress {
                 attempt: attempt + 1,
                 elapsed_ms,
                 state: "waiting_retry",
                 wait_ms: Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)),
+                message,
             },
             _ => return None,
         })
@@ -92,12 +98,11 @@ pub fn draft_run(
     let environment = state.environment.overrides(offline)?;
     let task = state.start_task(task_id);
     let started = std::time::Instant::now();
-    progress(DraftProgress {
+    let first = DraftEvent::Sending {
         attempt: 1,
-        elapsed_ms: 0,
-        state: "sending",
-        wait_ms: None,
-    });
+        reask: false,
+    };
+    progress(DraftProgress::of(first, std::time::Duration::ZERO).expect("a known event"));
     let on_event = |event: DraftEvent| {
         // The first attempt was announced above, before the configuration was read.
         if !matches!(event, DraftEvent::Sending { attempt: 1, .. })

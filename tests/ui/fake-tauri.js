@@ -382,7 +382,9 @@
           attempts: 0,
         });
       }
-      send(onProgress, 0, { attempt: 1, elapsed_ms: 0, state: 'sending', wait_ms: null });
+      send(onProgress, 0, {
+        attempt: 1, elapsed_ms: 0, state: 'sending', wait_ms: null, message: 'Модель составляет описание…',
+      });
       const scenario = fake.scenario;
       if (scenario === 'slow') {
         await new Promise((resolve) => slowTasks.set(taskId, resolve));
@@ -391,7 +393,10 @@
       }
       if (scenario === 'busy') {
         // The service answered 503: the next attempt follows in three seconds.
-        send(onProgress, 1, { attempt: 2, elapsed_ms: 400, state: 'waiting_retry', wait_ms: 3000 });
+        send(onProgress, 1, {
+          attempt: 2, elapsed_ms: 400, state: 'waiting_retry', wait_ms: 3000,
+          message: 'Сервис модели занят (HTTP 503), пробуем ещё раз через 3 с…',
+        });
         await new Promise((resolve) => slowTasks.set(taskId, resolve));
         end(onProgress, 2);
         return store(CANCELLED(), input);
@@ -399,7 +404,10 @@
       let result;
       if (scenario === 'auto') result = readyResult(input);
       else result = OUTCOMES[scenario]();
-      send(onProgress, 1, { attempt: 2, elapsed_ms: 1200, state: 'waiting_retry', wait_ms: 1000 });
+      send(onProgress, 1, {
+        attempt: 2, elapsed_ms: 1200, state: 'waiting_retry', wait_ms: 1000,
+        message: 'Сервис модели занят (HTTP 503), пробуем ещё раз через 1 с…',
+      });
       end(onProgress, 2);
       return store(result, input);
     },

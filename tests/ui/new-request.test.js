@@ -253,7 +253,7 @@ test('a slow draft shows progress with elapsed time, stays editable and can be c
   await closePage(page);
 });
 
-test('a busy service is shown with the next attempt and its wait, and can be cancelled', async () => {
+test('a busy service is shown in the words Rust sends, and can be cancelled', async () => {
   const page = await openPage(harness, { fake: { scenario: 'busy' } });
   await page.fill('#description', LIGHT_OUT);
   await page.click('#draft-submit');
@@ -262,7 +262,7 @@ test('a busy service is shown with the next attempt and its wait, and can be can
   );
   assert.equal(
     await page.textContent('#draft-progress-state'),
-    'Сервис модели не ответил, попытка 2 через 3 с…',
+    'Сервис модели занят (HTTP 503), пробуем ещё раз через 3 с…',
   );
   await page.click('#draft-cancel');
   await page.waitForSelector('.panel-failed');

@@ -5,7 +5,7 @@
 import * as ipc from './ipc.js';
 import { byId, characterCount, debounce, h, replace } from './dom.js';
 import { renderResult } from './result.js';
-import { SUBJECTS, PROGRESS_STATES, formatSeconds, progressText } from './words.js';
+import { SUBJECTS, PROGRESS_FIRST, formatSeconds } from './words.js';
 
 const TEXT_FIELDS = ['description', 'location', 'consequences', 'desired_actions'];
 const ALL_FIELDS = [...TEXT_FIELDS, 'confirmed_subject'];
@@ -78,14 +78,14 @@ export function setUpNewRequest(navigation) {
     const started = Date.now();
     running = { taskId, timer: null };
     setBusy(true);
-    progressState.textContent = PROGRESS_STATES.sending;
+    progressState.textContent = PROGRESS_FIRST;
     progressElapsed.textContent = 'Прошло 0 с';
     running.timer = setInterval(() => {
       progressElapsed.textContent = `Прошло ${formatSeconds(Date.now() - started)}`;
     }, 1000);
     try {
       const result = await ipc.draftRun(input, taskId, (message) => {
-        progressState.textContent = progressText(message);
+        progressState.textContent = message.message;
       });
       showResult(result);
     } catch (failure) {

@@ -98,21 +98,8 @@ export const PANEL_HEADINGS = {
   pending: 'Составление прервалось',
 };
 
-export const PROGRESS_STATES = {
-  sending: 'Модель составляет описание…',
-  waiting_retry: 'Сервис модели не ответил, пробуем ещё раз…',
-  reasking: 'Ответ модели не подошёл, просим его исправить…',
-};
-
-/** The progress line of a model call, from a `draft_run` progress message. */
-export function progressText(message) {
-  const state = PROGRESS_STATES[message.state] ?? PROGRESS_STATES.sending;
-  if (message.state === 'waiting_retry' && message.wait_ms >= 1000) {
-    const seconds = Math.ceil(message.wait_ms / 1000);
-    return `Сервис модели не ответил, попытка ${message.attempt} через ${seconds} с…`;
-  }
-  return message.attempt > 1 ? `${state} Попытка ${message.attempt}.` : state;
-}
+// Shown until the first progress message arrives; later lines come worded from Rust.
+export const PROGRESS_FIRST = 'Модель составляет описание…';
 
 export const CHECK_STATUS_LABELS = {
   ok: 'В порядке',
