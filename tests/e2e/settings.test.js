@@ -36,9 +36,15 @@ test('the provider and the key are set on the settings screen and a draft uses t
   await app.session.waitFor('#preset-options input[value="openai"]');
   await screenshot(app, 'settings');
   await click(app, '#preset-options input[value="openai"]');
-  await app.session.waitUntil('return document.getElementById("provider-status").textContent.startsWith("Сервис модели выбран");', {
+  await app.session.waitUntil('return document.getElementById("provider-status").textContent.startsWith("Выбран сервис «OpenAI», но он ещё не сохранён");', {
     description: 'the preset to be chosen',
   });
+  // Issue 14: choosing a service writes nothing; only «Сохранить настройки» does.
+  assert.deepEqual(
+    filesUnder(inst.home).filter((file) => file.endsWith('config.toml')),
+    [],
+    'a radio click must not write the configuration',
+  );
   const baseUrlField = await app.session.find('#base-url');
   await app.session.clear(baseUrlField);
   await app.session.sendKeys(baseUrlField, baseUrl);

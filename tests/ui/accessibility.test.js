@@ -123,6 +123,24 @@ const STATES = {
       await page.waitForSelector('#preset-options input');
     },
   },
+  'settings-unsaved': {
+    hash: 'settings',
+    reach: async (page) => {
+      await page.waitForSelector('#preset-options input');
+      await page.check('#preset-options input[value="custom"]');
+      await page.click('#schema-mode-details summary');
+      await page.locator('#provider-status').scrollIntoViewIfNeeded();
+    },
+  },
+  'settings-leave-dialog': {
+    hash: 'settings',
+    reach: async (page) => {
+      await page.waitForSelector('#preset-options input');
+      await page.check('#preset-options input[value="ollama"]');
+      await page.click('a[data-screen="new"]');
+      await page.waitForSelector('#leave-dialog[open]');
+    },
+  },
   'settings-checked': {
     hash: 'settings',
     reach: async (page) => {

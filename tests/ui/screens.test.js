@@ -189,7 +189,8 @@ test('the key field never receives a value back; set, replace and delete only ch
   await page.waitForSelector('#preset-options input');
   assert.equal(await page.getAttribute('#api-key', 'type'), 'password');
   assert.equal(await page.inputValue('#api-key'), '');
-  assert.equal(await page.textContent('#key-status'), 'Ключ не задан. Сервис: openai.');
+  // The service by its name on the screen, never the profile's internal name.
+  assert.equal(await page.textContent('#key-status'), 'Ключ не задан. Сервис: OpenAI.');
 
   await page.fill('#api-key', secret);
   await page.click('#key-save');
@@ -224,7 +225,8 @@ test('settings: presets explain privacy and cost, a bad address is shown beside 
 
   await page.check('#preset-options input[value="ollama"]');
   await page.waitForFunction(() => document.querySelector('#base-url').value === 'http://127.0.0.1:11434/v1');
-  assert.equal(await page.inputValue('#schema-mode'), 'json_object');
+  // Not saved yet: the format is left to the chosen service's own setting.
+  assert.equal(await page.inputValue('#schema-mode'), '');
 
   await page.fill('#base-url', 'ftp://example');
   await page.click('#provider-save');
@@ -242,6 +244,98 @@ test('settings: presets explain privacy and cost, a bad address is shown beside 
     { key: 'base_url', value: 'http://127.0.0.1:11500/v1' },
     { key: 'model', value: 'qwen2.5:14b' },
   ]);
+  await closePage(page);
+});
+
+// Every command that changes something on disk or in the keyring.
+const WRITES = ['settings_set', 'key_set', 'key_delete', 'profile_set', 'profile_clear'];
+const writes = (page) => page.evaluate((names) => window.__fake.calls.filter((call) => names.includes(call.cmd)), WRITES);
+
+test('issue 14: choosing a service only changes what the form shows; «Сохранить настройки» writes it', async () => {
+  const page = await openPage(harness, { hash: 'settings' });
+  await page.waitForSelector('#preset-options input');
+  await page.check('#preset-options input[value="ollama"]');
+  await page.waitForFunction(() => document.querySelector('#base-url').value === 'http://127.0.0.1:11434/v1');
+  assert.equal(await page.inputValue('#model-name'), 'qwen2.5:7b-instruct');
+  assert.match(await page.textContent('#provider-status'), /«Ollama \(на этом компьютере\)», но он ещё не сохранён/);
+  assert.deepEqual(await writes(page), [], 'a radio click writes nothing');
+  assert.equal(await page.evaluate(() => window.__fake.settings.active_profile), 'openai');
+  // The key still belongs to the saved service, and is not stored for the other one by surprise.
+  assert.equal(await page.textContent('#key-status'), 'Ключ не задан. Сервис: OpenAI.');
+  await page.fill('#api-key', 'sk-test-not-a-real-key-0123456789');
+  await page.click('#key-save');
+  await page.waitForSelector('#api-key-error:not([hidden])');
+  assert.match(await page.textContent('#api-key-error'), /Сначала сохраните выбор сервиса/);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'provider-save');
+  // Going back to the saved service is no change at all.
+  await page.check('#preset-options input[value="openai"]');
+  assert.equal(await page.inputValue('#base-url'), 'https://api.openai.com/v1');
+  assert.equal(await page.inputValue('#schema-mode'), 'json_schema');
+  assert.deepEqual(await writes(page), []);
+
+  await page.fill('#api-key', '');
+  await page.check('#preset-options input[value="ollama"]');
+  await page.click('#provider-save');
+  await page.waitForFunction(() => document.querySelector('#provider-status').textContent === 'Настройки сохранены.');
+  assert.deepEqual((await writes(page)).map((call) => call.args), [{ key: 'active_profile', value: 'ollama' }]);
+  assert.equal(await page.evaluate(() => window.__fake.settings.active_profile), 'ollama');
+  assert.equal(await page.inputValue('#schema-mode'), 'json_object');
+  assert.equal(await page.textContent('#key-status'), 'Ключ не задан. Сервис: Ollama (на этом компьютере).');
+  // Saved: leaving asks nothing.
+  await page.click('a[data-screen="new"]');
+  await page.waitForSelector('#screen-new:not([hidden])');
+  assert.equal(await page.isVisible('#leave-dialog'), false);
+  await closePage(page);
+});
+
+test('issue 14: leaving «Настройки» with unsaved changes asks; «Остаться» keeps every edit', async () => {
+  const page = await openPage(harness, { hash: 'settings' });
+  await page.waitForFunction(() => window.__fake.callsOf('profile_get').length === 1);
+  await page.waitForSelector('#preset-options input');
+  await page.check('#preset-options input[value="openrouter"]');
+  await page.fill('#model-name', 'openai/gpt-4.1-mini');
+  await page.fill('#profile-full_name', 'Иванова Анна Петровна');
+
+  await page.click('a[data-screen="new"]');
+  await page.waitForSelector('#leave-dialog[open]');
+  assert.equal(await page.textContent('#leave-dialog-title'), 'Уйти без сохранения?');
+  assert.equal(
+    await page.textContent('#leave-dialog-text'),
+    'Вы изменили сервис модели и данные для шапки документа, но не сохранили. Если уйти, изменения пропадут.',
+  );
+  // The safe choice has focus; the screen and the address stay where they were.
+  assert.equal(await page.evaluate(() => document.activeElement.value), 'stay');
+  assert.equal(await page.isHidden('#screen-new'), true);
+  assert.equal(await page.evaluate(() => location.hash), '#settings');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#leave-dialog:not([open])', { state: 'attached' });
+  assert.equal(await page.isChecked('#preset-options input[value="openrouter"]'), true);
+  assert.equal(await page.inputValue('#model-name'), 'openai/gpt-4.1-mini');
+  assert.equal(await page.inputValue('#profile-full_name'), 'Иванова Анна Петровна');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'provider-save');
+
+  // Escape is «Остаться» too.
+  await page.click('a[data-screen="drafts"]');
+  await page.waitForSelector('#leave-dialog[open]');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#leave-dialog:not([open])', { state: 'attached' });
+  assert.equal(await page.isVisible('#screen-settings'), true);
+  assert.deepEqual(await writes(page), []);
+
+  // Keyboard only: Tab to «Уйти без сохранения» and Enter; nothing was written.
+  await page.click('a[data-screen="batch"]');
+  await page.waitForSelector('#leave-dialog[open]');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Уйти без сохранения');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#screen-batch:not([hidden])');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'batch-heading');
+  assert.deepEqual(await writes(page), []);
+  await page.click('a[data-screen="settings"]');
+  await page.waitForFunction(() => window.__fake.callsOf('settings_get').length === 2);
+  await page.waitForFunction(() => document.querySelector('#preset-options input[value="openai"]')?.checked);
+  assert.equal(await page.inputValue('#model-name'), 'gpt-4o-mini');
+  assert.equal(await page.inputValue('#profile-full_name'), '');
   await closePage(page);
 });
 

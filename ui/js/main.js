@@ -36,9 +36,52 @@ const screens = {
 
 let current = null;
 
+const screenOf = (hash) => (SCREENS.includes(hash.slice(1)) ? hash.slice(1) : 'new');
+
+/**
+ * Leaving a screen with unsaved changes («Настройки») asks first, in a dialog of the page: the
+ * address goes back to the screen at once, and only «Уйти без сохранения» goes on, with the
+ * changes put back as they are saved (issue 14).
+ */
+function guardedRoute() {
+  const screen = screenOf(location.hash);
+  const parts = current !== null && current !== screen ? (screens[current].unsavedParts?.() ?? []) : [];
+  if (parts.length === 0) {
+    route();
+    return;
+  }
+  const leaving = current;
+  const target = location.hash;
+  const focus = pendingFocus;
+  pendingFocus = null;
+  history.replaceState(null, '', `#${leaving}`);
+  askToLeave(parts, (leave) => {
+    if (!leave) {
+      screens[leaving].focusSave?.();
+      return;
+    }
+    screens[leaving].discard();
+    pendingFocus = focus;
+    location.hash = target;
+  });
+}
+
+function askToLeave(parts, answer) {
+  const dialog = byId('leave-dialog');
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} и ${parts.at(-1)}`;
+  byId('leave-dialog-text').textContent = `Вы изменили ${list}, но не сохранили. Если уйти, изменения пропадут.`;
+  dialog.returnValue = '';
+  dialog.addEventListener('close', () => answer(dialog.returnValue === 'leave'), { once: true });
+  dialog.showModal();
+}
+
+// Closing or reloading the window with unsaved changes: the webview's own question, where it has one.
+window.addEventListener('beforeunload', (event) => {
+  if (current !== null && (screens[current].unsavedParts?.() ?? []).length > 0) event.preventDefault();
+});
+
 function route() {
-  const wanted = location.hash.slice(1);
-  const screen = SCREENS.includes(wanted) ? wanted : 'new';
+  const screen = screenOf(location.hash);
   for (const name of SCREENS) {
     byId(`screen-${name}`).hidden = name !== screen;
   }
@@ -72,7 +115,7 @@ watchPhotoDrops((message) => {
   // Without the Rust side (the page opened in a browser) there is nothing to drop onto.
 });
 
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', guardedRoute);
 route();
 void newRequest.restore();
 document.documentElement.dataset.ready = 'yes';

@@ -18,6 +18,8 @@ export function setUpSettings(navigation) {
   const presets = byId('preset-options');
   const providerForm = byId('provider-form');
   const providerStatus = byId('provider-status');
+  const providerSave = byId('provider-save');
+  const schemaMode = byId('schema-mode');
   const keyForm = byId('key-form');
   const keyInput = byId('api-key');
   const keyError = byId('api-key-error');
@@ -26,8 +28,18 @@ export function setUpSettings(navigation) {
   const keyDeleteButton = byId('key-delete');
   const doctorStatus = byId('doctor-status');
   const doctorChecks = byId('doctor-checks');
+  const profileForm = byId('profile-form');
 
+  // `overview` is what is saved; the form shows `chosen` and the fields as the resident left
+  // them. Nothing is written until «Сохранить настройки»: choosing a service only changes what
+  // the form shows (issue 14).
   let overview = null;
+  let chosen = null;
+  // What the form showed for the chosen service before the resident typed: a field equal to it
+  // is not sent, so the service's own default stays in force.
+  let shown = null;
+  // The header details as they were last loaded or saved (profile.js owns that form).
+  let profileSaved = null;
 
   async function load() {
     try {
@@ -39,6 +51,7 @@ export function setUpSettings(navigation) {
   }
 
   function renderOverview() {
+    chosen = overview.active_profile;
     replace(
       presets,
       overview.presets.map((preset) => {
@@ -47,10 +60,10 @@ export function setUpSettings(navigation) {
           type: 'radio',
           name: 'preset',
           value: preset.name,
-          checked: overview.active_profile === preset.name,
+          checked: chosen === preset.name,
           'aria-describedby': noteId,
         });
-        radio.addEventListener('change', () => void choosePreset(preset.name));
+        radio.addEventListener('change', () => choosePreset(preset.name));
         return h(
           'div',
           { class: `choice-block preset ${preset.local ? 'preset-local' : 'preset-remote'}` },
@@ -60,49 +73,113 @@ export function setUpSettings(navigation) {
       }),
     );
     const effective = overview.effective;
-    byId('base-url').value = effective?.base_url ?? '';
-    byId('model-name').value = effective?.model ?? '';
-    byId('schema-mode').value = effective?.schema_mode ?? 'json_object';
+    showFields({
+      base_url: effective?.base_url ?? '',
+      model: effective?.model ?? '',
+      schema_mode: effective?.schema_mode ?? 'json_object',
+    });
     renderKeyStatus(overview.key);
   }
 
-  async function choosePreset(name) {
-    clearFieldErrors();
-    try {
-      overview = await ipc.settingsSet('active_profile', name);
-      renderOverview();
-      providerStatus.textContent = 'Сервис модели выбран. Адрес и модель заполнены по умолчанию — их можно изменить.';
-    } catch (failure) {
-      providerStatus.textContent = failure.message;
+  function showFields(values) {
+    shown = values;
+    byId('base-url').value = values.base_url;
+    byId('model-name').value = values.model;
+    setServiceDefaultOption(values.schema_mode === '');
+    schemaMode.value = values.schema_mode;
+  }
+
+  // While a service is chosen but not saved, the page does not know how that service keeps the
+  // format; the extra choice says so and leaves it to the service's own setting.
+  function setServiceDefaultOption(present) {
+    const existing = schemaMode.querySelector('option[value=""]');
+    if (present && !existing) {
+      schemaMode.prepend(h('option', { value: '' }, 'Как принято для выбранного сервиса'));
+    } else if (!present && existing) {
+      existing.remove();
     }
+  }
+
+  function presetLabel(name) {
+    return overview?.presets.find((preset) => preset.name === name)?.label ?? name;
+  }
+
+  function choosePreset(name) {
+    clearFieldErrors();
+    chosen = name;
+    if (name === overview.active_profile) {
+      const effective = overview.effective;
+      showFields({ base_url: effective?.base_url ?? '', model: effective?.model ?? '', schema_mode: effective?.schema_mode ?? 'json_object' });
+      providerStatus.textContent = 'Выбран сохранённый сервис. Изменений нет.';
+      return;
+    }
+    const preset = overview.presets.find((candidate) => candidate.name === name);
+    showFields({ base_url: preset?.base_url ?? '', model: preset?.model ?? '', schema_mode: '' });
+    providerStatus.textContent = `Выбран сервис «${presetLabel(name)}», но он ещё не сохранён. Адрес и модель показаны по умолчанию — их можно изменить. Чтобы пользоваться этим сервисом, нажмите «Сохранить настройки».`;
+  }
+
+  function typedProvider() {
+    return { base_url: byId('base-url').value, model: byId('model-name').value, schema_mode: schemaMode.value };
+  }
+
+  function providerChanged() {
+    if (overview === null) return false;
+    if (chosen !== overview.active_profile) return true;
+    const typed = typedProvider();
+    return SETTING_FIELDS.some(([key]) => typed[key] !== (shown?.[key] ?? ''));
   }
 
   providerForm.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearFieldErrors();
-    const effective = overview?.effective ?? {};
+    if (overview === null) return;
+    const typed = typedProvider();
+    const switching = chosen !== overview.active_profile;
     let firstInvalid = null;
     let changed = 0;
+    if (switching) {
+      try {
+        overview = await ipc.settingsSet('active_profile', chosen);
+        changed += 1;
+      } catch (failure) {
+        providerStatus.textContent = failure.message;
+        presets.querySelector('input:checked')?.focus();
+        return;
+      }
+    }
+    const effective = overview.effective ?? {};
     for (const [key, id] of SETTING_FIELDS) {
       const control = byId(id);
-      if (control.value === (effective[key] ?? '')) continue;
+      const value = typed[key];
+      // What the form shows is what is saved; «Как принято для выбранного сервиса» and the
+      // empty fields of «Свой сервер» leave the service's own value.
+      if (key === 'schema_mode' && value === '') continue;
+      if (value === (effective[key] ?? '')) continue;
+      if (switching && value === '' && shown?.[key] === '') continue;
       try {
-        overview = await ipc.settingsSet(key, control.value);
+        overview = await ipc.settingsSet(key, value);
         changed += 1;
       } catch (failure) {
         const error = byId(`${id}-error`);
         error.textContent = failure.message;
         error.hidden = false;
         control.setAttribute('aria-invalid', 'true');
+        if (key === 'schema_mode') byId('schema-mode-details').open = true;
         firstInvalid ??= control;
       }
     }
     if (firstInvalid) {
+      // The service is saved; the refused fields keep what was typed, to be fixed and saved.
+      const kept = typedProvider();
+      renderOverview();
+      for (const [key, id] of SETTING_FIELDS) {
+        if (byId(id).getAttribute('aria-invalid') === 'true') byId(id).value = kept[key];
+      }
       providerStatus.textContent = 'Не все настройки сохранены: исправьте отмеченные поля.';
       firstInvalid.focus();
       return;
     }
-    if (changed > 0) renderOverview();
+    renderOverview();
     providerStatus.textContent = changed > 0 ? 'Настройки сохранены.' : 'Изменений нет.';
   });
 
@@ -110,6 +187,48 @@ export function setUpSettings(navigation) {
     for (const [, id] of SETTING_FIELDS) {
       byId(`${id}-error`).hidden = true;
       byId(id).removeAttribute('aria-invalid');
+    }
+  }
+
+  // --- Unsaved changes: what leaving the screen would lose. ---------------------------------
+
+  const PROFILE_FIELDS = [...profileForm.querySelectorAll('input')];
+  const profileValues = () => PROFILE_FIELDS.map((field) => field.value);
+
+  // profile.js writes the saved values back into its fields after a save or a clearing and then
+  // says so in its status line; the fields it did not refuse are what is saved now.
+  new MutationObserver(() => {
+    if (profileSaved === null) return;
+    profileSaved = PROFILE_FIELDS.map((field, index) =>
+      field.getAttribute('aria-invalid') === 'true' ? profileSaved[index] : field.value,
+    );
+  }).observe(byId('profile-status'), { childList: true, characterData: true, subtree: true });
+
+  /** What would be lost by leaving now, in words for the question; empty when nothing. */
+  function unsavedParts() {
+    const parts = [];
+    if (providerChanged()) parts.push('сервис модели');
+    if (keyInput.value.trim() !== '') parts.push('ключ доступа');
+    if (profileSaved !== null && profileValues().some((value, index) => value !== profileSaved[index])) {
+      parts.push('данные для шапки документа');
+    }
+    return parts;
+  }
+
+  /** Puts every field back as it is saved. */
+  function discard() {
+    clearFieldErrors();
+    if (overview !== null) renderOverview();
+    providerStatus.textContent = '';
+    keyInput.value = '';
+    keyError.hidden = true;
+    keyInput.removeAttribute('aria-invalid');
+    if (profileSaved !== null) {
+      PROFILE_FIELDS.forEach((field, index) => {
+        field.value = profileSaved[index];
+        field.removeAttribute('aria-invalid');
+      });
+      for (const error of profileForm.querySelectorAll('.field-error')) error.hidden = true;
     }
   }
 
@@ -122,7 +241,8 @@ export function setUpSettings(navigation) {
     } else {
       text = 'Ключ не задан.';
     }
-    if (key.profile) text += ` Сервис: ${key.profile}.`;
+    // The service by the name on the screen («Свой сервер»), not the profile's internal name.
+    if (key.profile) text += ` Сервис: ${presetLabel(key.profile)}.`;
     if (!key.keyring_available) {
       text += ' Хранилище ключей системы недоступно: ключ можно задать только переменной окружения ZAYAVKA_API_KEY.';
     }
@@ -137,6 +257,13 @@ export function setUpSettings(navigation) {
     keyError.hidden = true;
     keyInput.removeAttribute('aria-invalid');
     const secret = keyInput.value.trim();
+    if (overview !== null && chosen !== overview.active_profile) {
+      // A key belongs to the saved service; storing it now would give it to the other one.
+      keyError.textContent = `Сначала сохраните выбор сервиса «${presetLabel(chosen)}» кнопкой «Сохранить настройки»: ключ сохраняется для выбранного сервиса.`;
+      keyError.hidden = false;
+      providerSave.focus();
+      return;
+    }
     if (secret === '') {
       keyError.textContent = 'Вставьте ключ доступа в поле и нажмите кнопку ещё раз.';
       keyError.hidden = false;
@@ -169,10 +296,12 @@ export function setUpSettings(navigation) {
   byId('connection-check').addEventListener('click', async () => {
     doctorStatus.textContent = 'Проверяем…';
     replace(doctorChecks);
+    // The check uses what is saved; a choice not yet saved is not part of it.
+    const unsaved = providerChanged() ? ' Проверены сохранённые настройки: несохранённые изменения сервиса не учтены.' : '';
     try {
       const report = await ipc.connectionCheck();
       const problems = report.checks.filter((check) => check.status === 'problem').length;
-      doctorStatus.textContent = problems === 0 ? 'Проверка закончена: всё работает.' : 'Проверка закончена: есть что исправить.';
+      doctorStatus.textContent = (problems === 0 ? 'Проверка закончена: всё работает.' : 'Проверка закончена: есть что исправить.') + unsaved;
       replace(doctorChecks, report.checks.map(checkItem));
     } catch (failure) {
       doctorStatus.textContent = failure.message;
@@ -194,7 +323,10 @@ export function setUpSettings(navigation) {
     if (step === 'store_api_key') {
       return h('button', { type: 'button', onclick: () => keyInput.focus() }, 'Задать ключ');
     }
-    if (step === 'configure_provider' || step === 'check_provider_settings' || step === 'switch_schema_mode') {
+    if (step === 'switch_schema_mode') {
+      return h('button', { type: 'button', onclick: () => { byId('schema-mode-details').open = true; schemaMode.focus(); } }, 'К формату ответа');
+    }
+    if (step === 'configure_provider' || step === 'check_provider_settings') {
       return h('button', { type: 'button', onclick: () => presets.querySelector('input')?.focus() }, 'К настройкам сервиса');
     }
     if (step === 'draft_without_model') {
@@ -205,8 +337,20 @@ export function setUpSettings(navigation) {
 
   return {
     enter() {
+      // Coming back to the screen shows what is saved, unless the resident is still editing it.
+      if (unsavedParts().length > 0) return;
       void load();
-      void profile.enter();
+      void profile.enter().then(() => {
+        profileSaved = profileValues();
+      });
+    },
+    unsavedParts,
+    discard,
+    focusSave() {
+      const parts = unsavedParts();
+      if (parts.includes('сервис модели')) providerSave.focus();
+      else if (parts.includes('ключ доступа')) keyInput.focus();
+      else if (parts.length > 0) byId('profile-save').focus();
     },
   };
 }
