@@ -11,9 +11,11 @@ use crate::reply::{ModelOutcome, ModelReply, decode_reply, semantic_findings};
 use crate::schema::RegisteredSchema;
 use crate::text::{char_count, join_lines};
 
-/// The warning that says no model was used.
-pub const NO_MODEL_WARNING: &str =
-    "Текст составлен без языковой модели: описание — ваши слова без изменений.";
+/// The warning that says no model was used. It says what assembly still does to the resident's
+/// words (issue 14): it is true whether or not the description needed any of it.
+pub const NO_MODEL_WARNING: &str = "Текст составлен без языковой модели: описание — ваши слова. \
+     Приложение лишь делает первую букву заглавной, ставит точку в конце и соединяет строки, \
+     если это нужно.";
 
 /// Decides what a model reply means for this input: a request, a question back to the resident,
 /// or a rejection of the output.
@@ -563,5 +565,28 @@ mod tests {
             offline_request(&fits, catalogue),
             Outcome::Ready(_)
         ));
+    }
+
+    /// Regression (issue 14): an offline request's note called the description «ваши слова без
+    /// изменений» while assembly had capitalised it, joined its lines and added a full stop.
+    #[test]
+    fn issue_14_the_no_model_note_says_what_assembly_changes() {
+        let input = ResidentInput::parse(&crate::input::RawInput {
+            description: Some("в подъезде неделю не горит свет\nна лестнице".into()),
+            ..Default::default()
+        })
+        .unwrap();
+        let request = ready(offline_request(&input, crate::legal::catalogue()));
+        assert_eq!(
+            request.sections()[0].text(),
+            "В подъезде неделю не горит свет на лестнице."
+        );
+        assert_eq!(
+            request.warnings(),
+            [
+                "Текст составлен без языковой модели: описание — ваши слова. Приложение лишь делает \
+                 первую букву заглавной, ставит точку в конце и соединяет строки, если это нужно."
+            ]
+        );
     }
 }
