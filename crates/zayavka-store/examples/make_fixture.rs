@@ -104,6 +104,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     store.ensure_batch(
         &NewBatch {
             id: batch_id.clone(),
+            content_sha256: batch_id.clone(),
+            source_path: None,
             file_name: "подъезд.csv".to_owned(),
             row_count: 3,
             settings_json: r#"{"concurrency":4}"#.to_owned(),

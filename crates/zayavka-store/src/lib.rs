@@ -36,14 +36,16 @@ mod reassemble;
 mod search;
 mod store;
 
+pub use batches::row_input_key;
 pub use error::{DatabaseError, StoreError};
 pub use migrations::SCHEMA_VERSION;
 pub use model::{
-    AttachmentId, AuditEvent, AuditKind, Batch, BatchRow, BatchRowRef, BatchStatus, ClaimedRow,
-    DeletedDraft, DraftFilter, DraftId, DraftOutcome, DraftSummary, DraftVersion, EnsuredBatch,
-    FinalOutcome, FinishedDraft, NewAttachment, NewAttempt, NewBatch, NewBatchRow,
-    NewContextRecord, NewDraft, NewVersion, ParseDraftIdError, RemovedAttachment, RowState,
-    StoredAttachment, StoredAttempt, StoredContextRecord, StoredDraft,
+    AttachmentId, AuditEvent, AuditKind, Batch, BatchFileUpdate, BatchRow, BatchRowRef,
+    BatchRowResult, BatchStatus, ClaimedRow, DeletedDraft, DraftFilter, DraftId, DraftOutcome,
+    DraftSummary, DraftVersion, EnsuredBatch, FinalOutcome, FinishedDraft, NewAttachment,
+    NewAttempt, NewBatch, NewBatchRow, NewContextRecord, NewDraft, NewVersion, ParseDraftIdError,
+    RemovedAttachment, RowMatch, RowMatching, RowState, StoredAttachment, StoredAttempt,
+    StoredContextRecord, StoredDraft,
 };
 pub use search::{fold, match_query};
 pub use store::Store;

@@ -14,6 +14,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_initial.sql"),
     include_str!("migrations/0002_record_pieces.sql"),
     include_str!("migrations/0003_attachments.sql"),
+    include_str!("migrations/0004_batch_identity.sql"),
 ];
 
 /// The schema version this code writes and reads.
@@ -74,6 +75,11 @@ pub(crate) fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreErr
             // whole are split here, in the same transaction (the SQL cannot hash them).
             crate::pieces::split_existing(&tx)?;
         }
+        if index + 1 == 4 {
+            // Version 4 recognises batch rows by their input; the key is a hash the SQL cannot
+            // compute, so the rows stored so far get theirs here.
+            crate::batches::fill_input_keys(&tx)?;
+        }
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;
@@ -92,6 +98,7 @@ mod tests {
             "16cdebd3918e25c84108f050b782ee3de5c64cdb4e8bd96ef03adc44f100cdf7",
             "22bdfadaba69da7b860a174c278c880ae79ed287a2e077624faa561597156d3c",
             "57de545d55ae002da4f9ab5154f3d2c6f7f66fd26426e530afebf96be58c3ebc",
+            "e45d56322974c7544b5f5c11cfa3b8e84550e7a53a13889023805b385c197a9b",
         ];
         assert_eq!(
             MIGRATIONS.len(),

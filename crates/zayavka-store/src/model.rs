@@ -171,6 +171,9 @@ code_enum! {
         AttachmentAdded => "attachment_added",
         /// A photo was removed from a draft; hash and detail as when it was added.
         AttachmentRemoved => "attachment_removed",
+        /// A later run read the batch's file again and matched its rows; the hash is the
+        /// file's.
+        BatchFileRead => "batch_file_read",
     }
 }
 
@@ -391,8 +394,13 @@ pub struct DraftFilter {
 /// A batch as the runner first stores it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewBatch {
-    /// The SHA-256 of the file's content, in lower-case hex.
+    /// The batch's id, 64 lower-case hexadecimal characters, chosen by the caller once; the
+    /// store gives the batch its short number.
     pub id: String,
+    /// The SHA-256 of the file's content, in lower-case hex.
+    pub content_sha256: String,
+    /// The file's path, when it was run from one (canonical, as the engine resolved it).
+    pub source_path: Option<String>,
     /// The file's name as given.
     pub file_name: String,
     /// How many data rows the file has, valid or not.
@@ -417,18 +425,73 @@ pub struct NewBatchRow {
 /// A stored batch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Batch {
-    /// The file's content hash.
+    /// The batch's id (for batches stored before version 4, the hash of their file).
     pub id: String,
-    /// The file's name when it was first run.
+    /// The batch's short number, 1, 2, 3…, which people type.
+    pub number: u32,
+    /// The file's name as last run.
     pub file_name: String,
+    /// The file's path as last run, when it was run from one.
+    pub source_path: Option<String>,
+    /// The SHA-256 of the file's content as last run.
+    pub content_sha256: String,
     /// When it was first stored.
     pub created_at: Timestamp,
-    /// How many data rows the file has.
+    /// When a run last stored the file's rows.
+    pub updated_at: Timestamp,
+    /// How many data rows the file had as last run.
     pub row_count: u32,
     /// The settings of the first run.
     pub settings_json: String,
-    /// How many rows are stored.
+    /// How many rows are stored, including those no longer in the file.
     pub stored_rows: u32,
+}
+
+/// What a later run of a batch's file says about the batch: its name, where it lies now, its
+/// content and how many rows it has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchFileUpdate {
+    /// The file's name.
+    pub file_name: String,
+    /// The file's path, when it was run from one.
+    pub source_path: Option<String>,
+    /// The SHA-256 of the file's content.
+    pub content_sha256: String,
+    /// How many data rows the file has, valid or not.
+    pub row_count: u32,
+}
+
+/// How one row of a file relates to the rows a batch already holds. Rows are recognised by
+/// their input (its key, [`crate::row_input_key`]), not by their place in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowMatch {
+    /// A stored row holds the same input; it keeps its draft and its state.
+    Same {
+        /// The stored row's key in the batch (its `row_number`).
+        entry: u32,
+        /// The stored row's state.
+        state: RowState,
+        /// Whether its «ФИО», «Квартира» or «Телефон» differ from the stored ones.
+        header_changed: bool,
+    },
+    /// No stored row holds this input, and the row at this place in the file as last run held
+    /// something else, which is no longer in the file: the activist changed the row.
+    Changed {
+        /// The stored row it replaces.
+        replaces: u32,
+    },
+    /// No stored row holds this input.
+    New,
+}
+
+/// How a file's rows match a stored batch, row by row, and which stored rows are no longer in
+/// the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowMatching {
+    /// One entry per row given, in the same order.
+    pub rows: Vec<RowMatch>,
+    /// The stored rows (their `row_number`) that matched no row of the file.
+    pub removed: Vec<u32>,
 }
 
 /// The answer of [`crate::Store::ensure_batch`].
@@ -443,8 +506,11 @@ pub struct EnsuredBatch {
 /// A stored batch row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BatchRow {
-    /// The row number.
+    /// The row's key in the batch, which its draft refers to: its number in the file when it
+    /// was first stored.
     pub row_number: u32,
+    /// Its number in the file as last run; `None` when it is no longer in the file.
+    pub file_row: Option<u32>,
     /// The row's input as read.
     pub raw_input_json: String,
     /// The row's input as checked.
@@ -455,6 +521,34 @@ pub struct BatchRow {
     pub state: RowState,
     /// Its draft, once claimed (and unless deleted).
     pub draft_id: Option<DraftId>,
+}
+
+/// A row of a batch's file with what became of it, as [`crate::Store::batch_row_results`]
+/// lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchRowResult {
+    /// Its number in the file as last run.
+    pub file_row: u32,
+    /// Its key in the batch.
+    pub row_number: u32,
+    /// The row's input as read.
+    pub raw_input_json: String,
+    /// The row's input as checked; `None` for a row that failed its checks.
+    pub checked_input_json: Option<String>,
+    /// The row's other columns.
+    pub header_json: Option<String>,
+    /// Where it stands.
+    pub state: RowState,
+    /// Its draft, once claimed.
+    pub draft_id: Option<DraftId>,
+    /// The draft's outcome.
+    pub outcome: Option<DraftOutcome>,
+    /// The outcome's reason code.
+    pub reason: Option<String>,
+    /// Whether a failure may pass on its own.
+    pub retryable: Option<bool>,
+    /// The request's title: the resident's latest edit, or as assembled.
+    pub title: Option<String>,
 }
 
 /// The answer of [`crate::Store::claim_row`].
@@ -472,7 +566,7 @@ pub struct ClaimedRow {
 /// The totals of a batch.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BatchStatus {
-    /// The rows stored.
+    /// The rows of the file as last run.
     pub rows: u32,
     /// Rows without a draft yet.
     pub unclaimed: u32,
@@ -504,6 +598,8 @@ pub struct BatchStatus {
     pub total_tokens: u64,
     /// The summed cost, when any attempt was priced.
     pub cost: Option<f64>,
+    /// Stored rows no longer in the file as last run (not counted above; their drafts stay).
+    pub removed_rows: u32,
 }
 
 /// One audit event.

@@ -10,8 +10,11 @@ use zayavka_store::{
 use crate::{Scratch, attempt, input, ready};
 
 pub(crate) fn new_batch(rows: u32) -> (NewBatch, Vec<NewBatchRow>) {
+    let id = format!("{:064x}", u64::from(rows) * 7919);
     let batch = NewBatch {
-        id: format!("{:064x}", u64::from(rows) * 7919),
+        content_sha256: id.clone(),
+        source_path: Some("/home/activist/дом.csv".to_owned()),
+        id,
         file_name: "дом.csv".to_owned(),
         row_count: rows,
         settings_json: r#"{"concurrency":2}"#.to_owned(),
@@ -306,4 +309,193 @@ fn a_draft_and_its_row_finish_in_one_transaction() {
         .filter(|e| e.kind == AuditKind::BatchRowFinished)
         .count();
     assert_eq!(finished_rows, 1);
+}
+
+/// A row of the file `дом.csv` as a later run reads it.
+fn file_row(row: u32, words: &str, flat: &str) -> NewBatchRow {
+    let stored = input(words);
+    NewBatchRow {
+        row_number: row,
+        raw_input_json: stored.raw_input_json,
+        checked_input_json: stored.checked_input_json,
+        header_json: Some(format!(r#"{{"Квартира":"{flat}"}}"#)),
+    }
+}
+
+fn update(rows: u32, hash: char) -> zayavka_store::BatchFileUpdate {
+    zayavka_store::BatchFileUpdate {
+        file_name: "дом.csv".to_owned(),
+        source_path: Some("/home/activist/дом.csv".to_owned()),
+        content_sha256: hash.to_string().repeat(64),
+        row_count: rows,
+    }
+}
+
+#[test]
+fn issue_14_rows_are_recognised_by_their_input_not_their_place() {
+    use zayavka_store::RowMatch;
+    let scratch = Scratch::new();
+    let store = scratch.open();
+    let id = batch(&store, 3); // rows 2, 3, 4: «Строка N: не горит свет», flats 2, 3, 4
+    let done = store.claim_row(&id, 2).unwrap();
+    store
+        .finish_draft_and_row(
+            done.draft_id,
+            &ready("Т", "Текст."),
+            None,
+            &[],
+            (&id, 2, RowState::Done),
+        )
+        .unwrap();
+    // Rows reordered, row 3's words changed, a row added, and flat 2's number corrected.
+    let rows = [
+        file_row(2, "Строка 4: не горит свет", "4"),
+        file_row(3, "Строка 3: свет горит, но мигает", "3"),
+        file_row(4, "Строка 2: не горит свет", "2а"),
+        file_row(5, "Новая строка: в лифте темно", "9"),
+    ];
+    let planned = store.match_batch_rows(&id, &rows).unwrap();
+    let matching = store.sync_batch(&id, &update(4, 'd'), &rows).unwrap();
+    assert_eq!(planned, matching, "the plan is what the run does");
+    assert_eq!(
+        matching.rows,
+        [
+            RowMatch::Same {
+                entry: 4,
+                state: RowState::Pending,
+                header_changed: false
+            },
+            RowMatch::Changed { replaces: 3 },
+            RowMatch::Same {
+                entry: 2,
+                state: RowState::Done,
+                header_changed: true
+            },
+            RowMatch::New,
+        ]
+    );
+    assert_eq!(matching.removed, [3]);
+    let current = store.batch_rows(&id).unwrap();
+    let places: Vec<_> = current
+        .iter()
+        .map(|row| (row.file_row, row.row_number))
+        .collect();
+    assert_eq!(
+        places,
+        [(Some(2), 4), (Some(3), 5), (Some(4), 2), (Some(5), 6)]
+    );
+    assert_eq!(current[2].draft_id, Some(done.draft_id));
+    assert_eq!(
+        current[2].header_json.as_deref(),
+        Some(r#"{"Квартира":"2а"}"#)
+    );
+    // Only the changed and the new rows, and the one never run, are left to run.
+    let to_run: Vec<_> = store
+        .rows_to_run(&id)
+        .unwrap()
+        .iter()
+        .map(|row| row.file_row)
+        .collect();
+    assert_eq!(to_run, [Some(2), Some(3), Some(5)]);
+    let status = store.batch_status(&id).unwrap().unwrap();
+    assert_eq!(
+        (status.rows, status.done_rows, status.removed_rows),
+        (4, 1, 1)
+    );
+    let batch = store.batch(&id).unwrap().unwrap();
+    assert_eq!(batch.content_sha256, "d".repeat(64));
+    assert_eq!(batch.row_count, 4);
+    assert_eq!(batch.number, 1);
+    assert!(
+        store
+            .audit_events(None)
+            .unwrap()
+            .iter()
+            .any(|event| event.kind == AuditKind::BatchFileRead)
+    );
+}
+
+#[test]
+fn issue_14_two_flats_with_the_same_words_keep_their_own_rows() {
+    use zayavka_store::RowMatch;
+    let scratch = Scratch::new();
+    let store = scratch.open();
+    let (mut batch, _) = new_batch(2);
+    batch.id = "e".repeat(64);
+    let rows = [
+        file_row(2, "В подъезде не горит свет", "7"),
+        file_row(3, "В подъезде не горит свет", "8"),
+    ];
+    store.ensure_batch(&batch, &rows).unwrap();
+    // The same file with the two rows swapped: each flat finds its own row again.
+    let swapped = [rows[1].clone(), rows[0].clone()].map(|mut row| {
+        row.row_number = 5 - row.row_number;
+        row
+    });
+    let matching = store
+        .sync_batch(&batch.id, &update(2, 'f'), &swapped)
+        .unwrap();
+    assert_eq!(
+        matching.rows,
+        [
+            RowMatch::Same {
+                entry: 3,
+                state: RowState::Pending,
+                header_changed: false
+            },
+            RowMatch::Same {
+                entry: 2,
+                state: RowState::Pending,
+                header_changed: false
+            },
+        ]
+    );
+    assert!(matching.removed.is_empty());
+}
+
+#[test]
+fn issue_14_line_ends_and_surrounding_spaces_do_not_make_a_new_row() {
+    let mut lf = file_row(2, "Свет не горит.\nУже неделю.", "1");
+    let crlf = file_row(2, "Свет не горит.\r\nУже неделю.", "1");
+    assert_eq!(
+        zayavka_store::row_input_key(&lf),
+        zayavka_store::row_input_key(&crlf)
+    );
+    lf.checked_input_json = Some(r#"{"description":"Другой текст"}"#.to_owned());
+    assert_ne!(
+        zayavka_store::row_input_key(&lf),
+        zayavka_store::row_input_key(&crlf)
+    );
+}
+
+#[test]
+fn issue_14_batches_get_short_numbers_and_are_found_by_path_then_content() {
+    let scratch = Scratch::new();
+    let store = scratch.open();
+    let first = batch(&store, 1);
+    let second = batch(&store, 2);
+    let numbers: Vec<_> = store
+        .list_batches()
+        .unwrap()
+        .iter()
+        .map(|b| (b.number, b.id.clone()))
+        .collect();
+    assert_eq!(numbers, [(2, second.clone()), (1, first.clone())]);
+    assert_eq!(store.batch_by_number(1).unwrap().unwrap().id, first);
+    assert!(store.batch_by_number(3).unwrap().is_none());
+    // Both came from the same path: the one run last is continued.
+    let found = store
+        .find_batch(Some("/home/activist/дом.csv"), &"0".repeat(64))
+        .unwrap()
+        .unwrap();
+    assert_eq!(found.id, second);
+    // From another path, only the very same bytes find a batch.
+    let by_content = store.find_batch(Some("/elsewhere.csv"), &first).unwrap();
+    assert_eq!(by_content.unwrap().id, first);
+    assert!(
+        store
+            .find_batch(Some("/elsewhere.csv"), &"0".repeat(64))
+            .unwrap()
+            .is_none()
+    );
 }
