@@ -78,6 +78,37 @@ const STATES = {
       await page.waitForSelector('#save-dialog[open]');
     },
   },
+  'new-no-model': {
+    hash: 'new',
+    fake: { noProvider: true },
+    reach: async (page) => {
+      await page.waitForSelector('#subject-offline-note:not([hidden])');
+      await page.check('input[name="confirmed_subject"][value="common_area_premises_lighting"]');
+      await page.locator('#subject-fieldset legend').scrollIntoViewIfNeeded();
+      await page.evaluate(() => document.querySelector('#subject-fieldset').scrollIntoView({ block: 'start', behavior: 'instant' }));
+    },
+  },
+  'new-offline-result': {
+    hash: 'new',
+    fake: { noProvider: true },
+    reach: async (page) => {
+      await page.fill('#description', 'в подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами');
+      await page.click('#draft-offline');
+      await page.waitForSelector('.document');
+    },
+  },
+  'new-rerun-after-failure': {
+    hash: 'new',
+    fake: { scenario: 'failed' },
+    reach: async (page) => {
+      await page.fill('#description', LIGHT_OUT);
+      await page.click('#draft-submit');
+      await page.waitForSelector('.panel-failed');
+      await page.evaluate(() => (window.__fake.scenario = 'slow'));
+      await page.click('#draft-submit');
+      await page.waitForSelector('#draft-progress:not([hidden])');
+    },
+  },
   'new-needs-user': { hash: 'new', fake: { scenario: 'needs_user' }, reach: submit('.panel-needs_user') },
   'new-rejected': { hash: 'new', fake: { scenario: 'rejected' }, reach: submit('.panel-rejected') },
   'new-failed': { hash: 'new', fake: { scenario: 'failed' }, reach: submit('.panel-failed') },

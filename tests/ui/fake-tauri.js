@@ -171,15 +171,21 @@
       retryable: true,
     });
 
+  // zayavka-core's NO_MODEL_WARNING: what assembly does to the resident's words, said truthfully.
+  const NO_MODEL_WARNING =
+    'Текст составлен без языковой модели: описание — ваши слова. Приложение лишь делает первую букву заглавной, ставит точку в конце и соединяет строки, если это нужно.';
+
   function offlineResult(input) {
-    const problem = input.description.trim().replace(/([^.!?…])$/, '$1.');
+    // As the core assembles a section: lines joined, the first letter capitalised, a full stop.
+    const joined = input.description.trim().split(/\s*\n\s*/).filter(Boolean).join(' ');
+    const problem = (joined.charAt(0).toUpperCase() + joined.slice(1)).replace(/([^.!?…])$/, '$1.');
     const sections = [{ kind: 'problem', source: 'resident', module: null, text: problem }];
     if (input.location) sections.push({ kind: 'circumstances', source: 'resident', module: null, text: `Место: ${input.location.trim()}.` });
     if (input.consequences) sections.push({ kind: 'impact', source: 'resident', module: null, text: input.consequences.trim().replace(/([^.!?…])$/, '$1.') });
     const title = [...problem].slice(0, 60).join('').replace(/[.!?…]$/, '');
     return base('ready', {
       message: 'Заявка составлена без модели, из вашего текста. Проверьте его перед отправкой.',
-      request: buildRequest(title, sections, input, null, 'no_model_subject', []),
+      request: buildRequest(title, sections, input, null, 'no_model_subject', [NO_MODEL_WARNING]),
       model_used: false,
       attempts: 0,
     });
@@ -268,7 +274,8 @@
     { name: 'llamacpp', label: 'llama.cpp (на этом компьютере)', base_url: 'http://127.0.0.1:8080/v1', model: 'qwen2.5-7b-instruct', needs_api_key: false, local: true, privacy_note: 'Локальная модель: ничего не покидает компьютер.', cost_note: 'Бесплатно, ключ не нужен.' },
     { name: 'custom', label: 'Свой сервер', base_url: '', model: '', needs_api_key: false, local: false, privacy_note: 'Куда уходят данные, зависит от сервера.', cost_note: 'Стоимость зависит от сервера.' },
   ];
-  const settings = { active_profile: 'openai', base_url: PRESETS[0].base_url, model: PRESETS[0].model, schema_mode: 'json_schema' };
+  // `noProvider`: the first start, no model service chosen yet.
+  const settings = { active_profile: config.noProvider ? null : 'openai', base_url: PRESETS[0].base_url, model: PRESETS[0].model, schema_mode: 'json_schema' };
   const keyState = { stored: config.keyStored ?? false, environment: false };
 
   function keyStatus() {

@@ -143,6 +143,70 @@ test('the resident\'s own request is marked as theirs; drafting without a model 
   await closePage(page);
 });
 
+test('issue 14: with no model set up, the subject choice says the legal paragraph needs the model', async () => {
+  const page = await openPage(harness, { fake: { noProvider: true } });
+  await page.waitForSelector('#subject-offline-note:not([hidden])');
+  assert.equal(
+    await page.textContent('#subject-offline-note'),
+    'Сейчас модель не настроена, поэтому абзаца с нормой закона не будет: для него модель должна сама, не зная вашего выбора, прочитать текст и определить ту же тему.',
+  );
+  // Beside the choice, and read with it.
+  assert.match(await page.getAttribute('#subject-fieldset', 'aria-describedby'), /subject-offline-note/);
+  await page.fill('#description', LIGHT_OUT);
+  await page.check('input[name="confirmed_subject"][value="common_area_premises_lighting"]');
+  await page.click('#draft-offline');
+  await page.waitForSelector('.document');
+  assert.match(await page.textContent('.legal-status'), /без модели/);
+  await closePage(page);
+
+  // With a model set up the line is not there.
+  const configured = await openPage(harness);
+  await configured.waitForFunction(() => window.__fake.callsOf('settings_get').length === 1);
+  assert.equal(await configured.isHidden('#subject-offline-note'), true);
+  await closePage(configured);
+});
+
+test('issue 14: a draft without a model says truthfully what was done to the resident\'s words', async () => {
+  const page = await openPage(harness, { fake: { noProvider: true } });
+  await page.fill('#description', 'в подъезде неделю не горит свет\nна лестнице');
+  await page.click('#draft-offline');
+  await page.waitForSelector('.document');
+  assert.equal(await page.textContent('.document .source-resident p'), 'В подъезде неделю не горит свет на лестнице.');
+  const warnings = await page.textContent('.warnings');
+  assert.doesNotMatch(warnings, /без изменений/);
+  assert.match(warnings, /ваши слова\. Приложение лишь делает первую букву заглавной, ставит точку в конце и соединяет строки, если это нужно\./);
+  await closePage(page);
+});
+
+test('issue 14: while a new request runs, the previous failure box and the stale-text note go away', async () => {
+  const page = await openPage(harness, { fake: { scenario: 'failed' } });
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#draft-submit');
+  await page.waitForSelector('.panel-failed');
+  await page.evaluate(() => (window.__fake.scenario = 'slow'));
+  await page.click('#draft-submit');
+  await page.waitForSelector('#draft-progress:not([hidden])');
+  assert.equal(await page.$$eval('#new-result .panel', (nodes) => nodes.length), 0, 'the failure box is gone while the new run works');
+  await page.click('#draft-cancel');
+  await page.waitForSelector('.panel-failed');
+
+  // A ready result whose text was changed since: its note goes with it when the next run starts.
+  await page.evaluate(() => (window.__fake.scenario = 'auto'));
+  await page.click('#draft-submit');
+  await page.waitForSelector('.document');
+  await page.fill('#description', `${LIGHT_OUT} И на пятом тоже.`);
+  await page.waitForSelector('.stale-note:not([hidden])');
+  await page.evaluate(() => (window.__fake.scenario = 'slow'));
+  await page.click('#draft-submit');
+  await page.waitForSelector('#draft-progress:not([hidden])');
+  assert.equal(await page.$$eval('#new-result .stale-note, #new-result .document', (nodes) => nodes.length), 0);
+  await page.click('#draft-cancel');
+  await page.waitForSelector('.panel-failed');
+  // The cancelled run's panel belongs to the text as it is now: no stale note.
+  assert.equal(await page.$$eval('.stale-note:not([hidden])', (nodes) => nodes.length), 0);
+  await closePage(page);
+});
+
 test('an unconfirmed subject offers the selector, never pre-filled, and re-assembles without a model call', async () => {
   const page = await openPage(harness);
   await page.fill('#description', LIGHT_OUT);

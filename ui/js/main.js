@@ -28,7 +28,7 @@ const navigation = {
 
 const newRequest = setUpNewRequest(navigation);
 const screens = {
-  new: { enter() {} },
+  new: newRequest,
   drafts: setUpDrafts(navigation),
   batch: setUpBatch(navigation),
   settings: setUpSettings(navigation),

@@ -70,9 +70,18 @@ export function setUpNewRequest(navigation) {
     return staleNote;
   }
 
+  // A new run replaces what the last one left: its failure box or result, and the note that the
+  // result belongs to an earlier text, go as soon as the new run starts (issue 14).
+  function clearPrevious() {
+    staleNote = null;
+    sentSnapshot = null;
+    replace(resultArea);
+  }
+
   async function draftWithModel() {
     if (running) return;
     const input = readInput();
+    clearPrevious();
     sentSnapshot = JSON.stringify(input);
     const taskId = ipc.newTaskId();
     const started = Date.now();
@@ -100,6 +109,7 @@ export function setUpNewRequest(navigation) {
   async function draftWithoutModel() {
     if (running) return;
     const input = readInput();
+    clearPrevious();
     sentSnapshot = JSON.stringify(input);
     try {
       showResult(await ipc.draftOffline(input));
@@ -220,7 +230,19 @@ export function setUpNewRequest(navigation) {
     autosave();
   }
 
-  return { restore, load };
+  // The legal paragraph needs the model's own reading of the text, so with no model set up
+  // (none chosen, or the chosen one incomplete) the subject choice says it will not add one.
+  const offlineNote = byId('subject-offline-note');
+  async function enter() {
+    try {
+      const overview = await ipc.settingsGet();
+      offlineNote.hidden = overview.effective !== null;
+    } catch {
+      offlineNote.hidden = true;
+    }
+  }
+
+  return { restore, load, enter };
 }
 
 function renderSubjectOptions(container) {
