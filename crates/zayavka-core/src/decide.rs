@@ -62,7 +62,7 @@ pub fn evaluate_reply(
         circumstances: draft.circumstances,
         impact: draft.impact,
         verification: draft.verification,
-        warnings: draft.warnings,
+        warnings: with_input_notices(draft.warnings, input),
     };
     finish(&text, legal, input, catalogue)
 }
@@ -89,7 +89,7 @@ pub fn offline_request(input: &ResidentInput, catalogue: &LegalCatalogue) -> Out
             .consequences()
             .map(|consequences| format!("Последствия: {consequences}")),
         verification: None,
-        warnings: vec![NO_MODEL_WARNING.to_owned()],
+        warnings: with_input_notices(vec![NO_MODEL_WARNING.to_owned()], input),
     };
     let legal = LegalDecision::Omitted(OmissionReason::NoModelSubject);
     match assemble(&text, legal, input.desired_actions(), catalogue) {
@@ -109,6 +109,18 @@ pub fn offline_request(input: &ResidentInput, catalogue: &LegalCatalogue) -> Out
             Outcome::InvalidInput(InputErrors::new(vec![error]).expect("one error"))
         }
     }
+}
+
+/// The warnings, then the notices about the resident's input (text not in Russian letters),
+/// so that the resident sees them with the result, with or without a model (issue 14).
+fn with_input_notices(mut warnings: Vec<String>, input: &ResidentInput) -> Vec<String> {
+    warnings.extend(
+        input
+            .notices()
+            .iter()
+            .map(crate::input::InputNotice::message_ru),
+    );
+    warnings
 }
 
 fn finish(

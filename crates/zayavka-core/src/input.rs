@@ -11,8 +11,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 
+use crate::code::stable_codes;
 use crate::subject::SubjectKind;
-use crate::text::{char_count, has_letter, is_invisible_format};
+use crate::text::{char_count, has_letter, is_cyrillic, is_invisible_format};
 
 /// Character limits of the input fields, counted after trimming.
 pub mod limits {
@@ -105,6 +106,12 @@ pub enum InputErrorKind {
     },
     /// A field of the wrong JSON type.
     WrongType,
+    /// A name that appears more than once in the object: JSON readers keep only one of the
+    /// values, silently, so which one the resident meant is unknown.
+    DuplicateField {
+        /// The name as given.
+        name: String,
+    },
     /// The description is missing.
     Missing,
     /// An optional text field holds only white space.
@@ -178,6 +185,7 @@ impl InputError {
             InputErrorKind::NotAnObject => "not_an_object",
             InputErrorKind::UnknownField { .. } => "unknown_field",
             InputErrorKind::WrongType => "wrong_type",
+            InputErrorKind::DuplicateField { .. } => "duplicate_field",
             InputErrorKind::Missing => "missing",
             InputErrorKind::Blank => "blank",
             InputErrorKind::TooShort { .. } => "too_short",
@@ -194,7 +202,8 @@ impl InputError {
     pub fn field_name(&self) -> String {
         match (&self.field, &self.kind) {
             (Some(field), _) => field.as_str().to_owned(),
-            (None, InputErrorKind::UnknownField { name }) => name.clone(),
+            (None, InputErrorKind::UnknownField { name })
+            | (None, InputErrorKind::DuplicateField { name }) => name.clone(),
             (None, _) => String::new(),
         }
     }
@@ -226,6 +235,16 @@ impl InputError {
             ),
             InputErrorKind::WrongType => {
                 format!("Поле «{label}» должно быть текстом. Впишите текст или уберите поле.")
+            }
+            InputErrorKind::DuplicateField { name } => {
+                let named = match self.field {
+                    Some(_) => format!("«{label}» ({})", shown_name(name)),
+                    None => format!("«{}»", shown_name(name)),
+                };
+                format!(
+                    "Поле {named} указано в данных несколько раз, и неясно, какое значение \
+                     верное. Оставьте его один раз — с тем текстом, который нужен."
+                )
             }
             InputErrorKind::Missing => {
                 "Опишите проблему: поле «Описание проблемы» обязательно.".to_owned()
@@ -411,6 +430,120 @@ impl RawInput {
     }
 }
 
+fn duplicate_field_errors(text: &str) -> Vec<InputError> {
+    let Ok(TopLevelNames(names)) = serde_json::from_str::<TopLevelNames>(text) else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut reported = std::collections::HashSet::new();
+    let mut errors = Vec::new();
+    for name in names {
+        if !seen.insert(name.clone()) && reported.insert(name.clone()) {
+            errors.push(InputError {
+                field: InputField::from_name(&name),
+                kind: InputErrorKind::DuplicateField { name },
+            });
+        }
+    }
+    errors
+}
+
+/// The names of a JSON object's members in the order written, repeats included; the values
+/// are skipped unread. Anything but an object fails to deserialise.
+struct TopLevelNames(Vec<String>);
+
+impl<'de> Deserialize<'de> for TopLevelNames {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Names;
+        impl<'de> serde::de::Visitor<'de> for Names {
+            type Value = TopLevelNames;
+
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("a JSON object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<TopLevelNames, A::Error> {
+                let mut names = Vec::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    names.push(name);
+                }
+                Ok(TopLevelNames(names))
+            }
+        }
+        deserializer.deserialize_map(Names)
+    }
+}
+
+/// The fewest letters a field must have before its script is judged: a short location such as
+/// «корпус B» or «кв. 5А» says nothing about the language of the request.
+pub const SCRIPT_CHECK_MIN_LETTERS: usize = 5;
+
+stable_codes! {
+    /// Something about an accepted input that the resident should know, shown with the result
+    /// and never a reason to refuse the input.
+    pub enum InputNoticeCode {
+        /// A text field is mostly not in Cyrillic letters: typed in Latin transliteration
+        /// («Zamenit lampy»), or in another language.
+        NotInRussianLetters => "not_in_russian_letters",
+    }
+}
+
+/// One notice about an accepted input: its code and the fields it concerns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InputNotice {
+    /// What it is about.
+    pub code: InputNoticeCode,
+    /// The fields concerned, in form order.
+    pub fields: Vec<InputField>,
+}
+
+impl InputNotice {
+    /// The notice for the resident, in Russian: what was noticed and what to do about it.
+    pub fn message_ru(&self) -> String {
+        let names: Vec<String> = self
+            .fields
+            .iter()
+            .map(|field| format!("«{}»", field.label_ru()))
+            .collect();
+        match self.code {
+            InputNoticeCode::NotInRussianLetters => {
+                let (fields, written, them) = match names.as_slice() {
+                    [one] => (format!("Поле {one}"), "написано", "его"),
+                    [rest @ .., last] => (
+                        format!("Поля {} и {last}", rest.join(", ")),
+                        "написаны",
+                        "их",
+                    ),
+                    [] => ("Текст".to_owned(), "написан", "его"),
+                };
+                format!(
+                    "{fields} {written} не русскими буквами. Заявку в управляющую организацию \
+                     подают на русском языке: перепишите {them} кириллицей (например, «Заменить \
+                     лампы», а не «Zamenit lampy») и составьте заявку заново."
+                )
+            }
+        }
+    }
+}
+
+/// Whether a field's text is mostly not Cyrillic: it has at least
+/// [`SCRIPT_CHECK_MIN_LETTERS`] letters and fewer than half of them are Cyrillic. Digits,
+/// punctuation and symbols do not count, so «кв. 12, 3-й этаж» and a Russian sentence with a
+/// brand name in Latin letters pass.
+fn mostly_not_cyrillic(text: &str) -> bool {
+    let (letters, cyrillic) = text
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .fold((0_usize, 0_usize), |(letters, cyrillic), c| {
+            (letters + 1, cyrillic + usize::from(is_cyrillic(c)))
+        });
+    letters >= SCRIPT_CHECK_MIN_LETTERS && cyrillic * 2 < letters
+}
+
 /// A checked resident input: text in NFC, trimmed, within limits, free of control and
 /// direction-changing characters. The fields can only be read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -453,6 +586,19 @@ impl ResidentInput {
         if matches!(errors.first(), Some(e) if e.kind == InputErrorKind::NotAnObject) {
             return Err(InputErrors::from_found(errors));
         }
+        // The parsed value kept one of a duplicated field's values; the field is refused, and
+        // the value that happened to be kept is not judged. A repeated unknown name is already
+        // refused as unknown.
+        let duplicated: Vec<InputError> = duplicate_field_errors(text)
+            .into_iter()
+            .filter(|e| e.field.is_some())
+            .collect();
+        let judged_elsewhere = |field| {
+            duplicated
+                .iter()
+                .any(|e: &InputError| e.field == Some(field))
+        };
+        errors.extend(duplicated.iter().cloned());
         // A field of the wrong type was not read, so it must not also be reported as missing.
         let unreadable = |field| errors.iter().any(|e| e.field == Some(field));
         match ResidentInput::parse(&raw) {
@@ -464,6 +610,7 @@ impl ResidentInput {
                     .into_iter()
                     .filter(|e| {
                         !(e.kind == InputErrorKind::Missing && e.field.is_some_and(unreadable))
+                            && !e.field.is_some_and(judged_elsewhere)
                     })
                     .collect();
                 errors.extend(more);
@@ -471,6 +618,44 @@ impl ResidentInput {
         }
         errors.sort_by_key(|e| e.field.map_or(usize::MAX, |f| f as usize));
         Err(InputErrors::from_found(errors))
+    }
+
+    /// What the resident should know about this input, though it is accepted: the text fields
+    /// written mostly in letters other than Cyrillic (see [`InputNoticeCode`]). Each front end
+    /// shows these with the result, with or without a model.
+    pub fn notices(&self) -> Vec<InputNotice> {
+        let fields: Vec<InputField> = [
+            (InputField::Description, Some(self.description.as_str())),
+            (InputField::Location, self.location.as_deref()),
+            (InputField::Consequences, self.consequences.as_deref()),
+            (InputField::DesiredActions, self.desired_actions.as_deref()),
+        ]
+        .into_iter()
+        .filter_map(|(field, text)| text.filter(|text| mostly_not_cyrillic(text)).map(|_| field))
+        .collect();
+        if fields.is_empty() {
+            return Vec::new();
+        }
+        vec![InputNotice {
+            code: InputNoticeCode::NotInRussianLetters,
+            fields,
+        }]
+    }
+
+    /// Refuses a JSON object in which a name appears more than once, naming each such name
+    /// once.
+    ///
+    /// `serde_json` (like most JSON readers) keeps the last of the values silently, so a file
+    /// with two `description`s would be drafted from whichever came last.
+    /// [`ResidentInput::from_json_str`] checks this itself; a reader that takes an object apart
+    /// before the check (a batch file's JSONL line, whose header columns are removed first)
+    /// calls this on the text as it was. Text that is not a JSON object passes: the other
+    /// checks explain it.
+    pub fn refuse_duplicate_fields(text: &str) -> Result<(), InputErrors> {
+        match InputErrors::new(duplicate_field_errors(text)) {
+            Some(errors) => Err(errors),
+            None => Ok(()),
+        }
     }
 
     /// Checks and normalises a raw input, reporting every problem found.
@@ -862,6 +1047,180 @@ mod tests {
     }
 
     #[test]
+    fn issue_14_a_duplicated_field_is_refused_by_name() {
+        // `json!` cannot write a repeated name, so the text is written out.
+        let text = r#"{"description": "Не горит свет в подъезде второй день",
+                       "description": "Течёт крыша над пятым этажом", "location": "Подъезд 2"}"#;
+        let errors = ResidentInput::from_json_str(text).unwrap_err();
+        let found: Vec<(String, &str)> =
+            errors.iter().map(|e| (e.field_name(), e.code())).collect();
+        assert_eq!(found, [("description".to_owned(), "duplicate_field")]);
+        assert_eq!(
+            errors.as_slice()[0].message_ru(),
+            "Поле «Описание проблемы» (description) указано в данных несколько раз, и неясно, \
+             какое значение верное. Оставьте его один раз — с тем текстом, который нужен."
+        );
+        // A name written with an escape is the same name.
+        let escaped = r#"{"description": "Не горит свет в подъезде", "desc\u0072iption": "x"}"#;
+        assert_eq!(
+            ResidentInput::from_json_str(escaped)
+                .unwrap_err()
+                .as_slice()[0]
+                .code(),
+            "duplicate_field"
+        );
+        // Every duplicated name once, beside the other errors; the kept value is not judged.
+        let text = r#"{"description": "коротко", "location": "А", "location": "Б",
+                       "location": "В", "desired_actions": "Заменить", "desired_actions": ""}"#;
+        let found: Vec<(String, &str)> = ResidentInput::from_json_str(text)
+            .unwrap_err()
+            .iter()
+            .map(|e| (e.field_name(), e.code()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("description".to_owned(), "too_short"),
+                ("location".to_owned(), "duplicate_field"),
+                ("desired_actions".to_owned(), "duplicate_field"),
+            ]
+        );
+        // A repeated unknown name is refused once, as unknown.
+        let text = r#"{"description": "Не горит свет в подъезде", "x": 1, "x": 2}"#;
+        let found: Vec<&str> = ResidentInput::from_json_str(text)
+            .unwrap_err()
+            .iter()
+            .map(InputError::code)
+            .collect();
+        assert_eq!(found, ["unknown_field"]);
+        // Nested objects and the same name at different depths are no duplicate.
+        assert_eq!(
+            ResidentInput::refuse_duplicate_fields(
+                r#"{"a": {"a": 1, "b": {"a": 2}}, "b": [1, 1]}"#
+            ),
+            Ok(())
+        );
+        let header = ResidentInput::refuse_duplicate_fields(
+            r#"{"description": "Не горит свет", "full_name": "А", "full_name": "Б"}"#,
+        )
+        .unwrap_err();
+        assert_eq!(header.as_slice()[0].field_name(), "full_name");
+        assert_eq!(
+            header.as_slice()[0].message_ru(),
+            "Поле «full_name» указано в данных несколько раз, и неясно, какое значение верное. \
+             Оставьте его один раз — с тем текстом, который нужен."
+        );
+        assert_eq!(ResidentInput::refuse_duplicate_fields("[1, 1]"), Ok(()));
+        assert_eq!(ResidentInput::refuse_duplicate_fields("не JSON"), Ok(()));
+    }
+
+    #[test]
+    fn issue_14_text_not_in_russian_letters_is_noticed_not_refused() {
+        let notices = |value: serde_json::Value| parse(value).unwrap().notices();
+        let latin = notices(json!({"description": "Zamenit lampy na lestnice"}));
+        assert_eq!(
+            latin,
+            [InputNotice {
+                code: InputNoticeCode::NotInRussianLetters,
+                fields: vec![InputField::Description],
+            }]
+        );
+        assert_eq!(latin[0].code.code(), "not_in_russian_letters");
+        crate::code::check_stable_codes::<InputNoticeCode>().unwrap();
+        assert_eq!(
+            latin[0].message_ru(),
+            "Поле «Описание проблемы» написано не русскими буквами. Заявку в управляющую \
+             организацию подают на русском языке: перепишите его кириллицей (например, \
+             «Заменить лампы», а не «Zamenit lampy») и составьте заявку заново."
+        );
+        let several = notices(json!({
+            "description": "Ne gorit svet v podezde nedelyu",
+            "location": "Podezd 2",
+            "consequences": "Темно, соседи падают на лестнице",
+            "desired_actions": "Zamenit lampy",
+        }));
+        assert_eq!(
+            several[0].fields,
+            [
+                InputField::Description,
+                InputField::Location,
+                InputField::DesiredActions
+            ]
+        );
+        assert!(
+            several[0].message_ru().starts_with(
+                "Поля «Описание проблемы», «Место» и «Что вы просите сделать» написаны"
+            )
+        );
+        // Russian text with a brand, a flat number or a short Latin location passes; so does
+        // a text that is half Cyrillic.
+        for quiet in [
+            json!({"description": "Домофон Vizit не открывает дверь, на экране ошибка E3"}),
+            json!({"description": "Не горит свет в подъезде", "location": "корпус B, кв. 5А"}),
+            json!({"description": "Не горит свет в подъезде", "location": "корп. B"}),
+            json!({"description": "Lift не работает неделю"}),
+            json!({"description": "1234567890 !!!, свет"}),
+        ] {
+            assert_eq!(notices(quiet.clone()), [], "{quiet}");
+        }
+        // Other scripts are not Russian letters either.
+        assert_eq!(
+            notices(json!({"description": "Ο ανελκυστήρας δεν λειτουργεί"}))[0].fields,
+            [InputField::Description]
+        );
+    }
+
+    #[test]
+    fn issue_14_the_notice_reaches_the_request_with_and_without_a_model() {
+        let input = parse(json!({
+            "description": "Ne gorit svet na lestnice mezhdu tretim i chetvertym etazhami",
+            "desired_actions": "Zamenit lampy na lestnice",
+        }))
+        .unwrap();
+        let notice = input.notices()[0].message_ru();
+        let catalogue = crate::legal::catalogue();
+        let offline = match crate::decide::offline_request(&input, catalogue) {
+            crate::Outcome::Ready(request) => request,
+            other => panic!("expected a ready request, got {other:?}"),
+        };
+        assert_eq!(
+            offline.warnings(),
+            [crate::NO_MODEL_WARNING.to_owned(), notice.clone()]
+        );
+        let draft = json!({
+            "outcome": "draft",
+            "title": "Не горит свет на лестнице",
+            "problem": "На лестнице между третьим и четвёртым этажами не горит свет",
+            "circumstances": null,
+            "impact": null,
+            "verification": null,
+            "subject": null,
+            "warnings": ["Уточните номер подъезда"],
+        });
+        let reply = crate::ModelReply {
+            content: Some(draft.to_string()),
+            refusal: None,
+            finish_reason: Some("stop".into()),
+        };
+        let outcome =
+            crate::evaluate_reply(&input, &reply, crate::request_draft_schema(), catalogue);
+        let crate::Outcome::Ready(with_model) = outcome else {
+            panic!("expected a ready request, got {outcome:?}");
+        };
+        assert_eq!(
+            with_model.warnings(),
+            ["Уточните номер подъезда".to_owned(), notice]
+        );
+        // A Russian request gets no such notice.
+        let russian = parse(json!({"description": "Не горит свет на лестнице"})).unwrap();
+        let crate::Outcome::Ready(request) = crate::decide::offline_request(&russian, catalogue)
+        else {
+            panic!("expected a ready request");
+        };
+        assert_eq!(request.warnings(), [crate::NO_MODEL_WARNING]);
+    }
+
+    #[test]
     fn json_errors_are_explained_in_russian() {
         let errors = ResidentInput::from_json_str("{\"description\": \"Свет\",}").unwrap_err();
         let message = errors.as_slice()[0].message_ru();
@@ -974,6 +1333,9 @@ mod tests {
             InputErrorKind::NotAnObject,
             InputErrorKind::UnknownField { name: "x".into() },
             InputErrorKind::WrongType,
+            InputErrorKind::DuplicateField {
+                name: "location".into(),
+            },
             InputErrorKind::Missing,
             InputErrorKind::Blank,
             InputErrorKind::TooShort { min: 10, actual: 3 },

@@ -94,6 +94,18 @@ pub fn has_letter(text: &str) -> bool {
     text.chars().any(char::is_alphabetic)
 }
 
+/// Whether `c` is a letter of the Cyrillic script (the Cyrillic blocks of Unicode, with their
+/// supplement and extensions): what «русские буквы» means to a resident.
+pub fn is_cyrillic(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0400}'..='\u{052F}'
+            | '\u{1C80}'..='\u{1C8F}'
+            | '\u{2DE0}'..='\u{2DFF}'
+            | '\u{A640}'..='\u{A69F}'
+    ) && c.is_alphabetic()
+}
+
 /// Joins the lines of `text` into one line: every line is trimmed, empty lines are dropped and
 /// the rest are joined with single spaces. Nothing inside a line changes.
 pub fn join_lines(text: &str) -> String {

@@ -506,6 +506,44 @@ fn jsonl_reports_a_bad_line_by_its_line_number() {
 }
 
 #[test]
+fn issue_14_a_jsonl_line_with_a_repeated_name_is_refused_naming_it() {
+    // The header columns are taken out of the object before the check, so the repeat must be
+    // seen in the line as written, for them and for the input's own fields.
+    let text = format!(
+        "{{\"description\": \"{LEAK}\", \"description\": \"{ROOF}\"}}\n\
+         {{\"description\": \"{LEAK}\", \"full_name\": \"А\", \"full_name\": \"Б\"}}\n\
+         {{\"description\": \"{ROOF}\"}}\n"
+    );
+    let batch = parse("rows.jsonl", text.as_bytes()).unwrap();
+    assert_eq!(batch.valid_count(), 1);
+    let invalid = batch.invalid();
+    let found: Vec<(u32, &str, &str)> = invalid
+        .iter()
+        .map(|row| {
+            (
+                row.row,
+                row.errors[0].field.as_str(),
+                row.errors[0].code.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (1, "description", "duplicate_field"),
+            (2, "full_name", "duplicate_field")
+        ]
+    );
+    assert!(
+        invalid[0].errors[0]
+            .message
+            .contains("указано в данных несколько раз"),
+        "{}",
+        invalid[0].errors[0].message
+    );
+}
+
+#[test]
 fn jsonl_is_detected_by_content_without_the_extension() {
     let text = format!("\u{feff}  {{\"description\": \"{LEAK}\"}}\n");
     let batch = parse("rows.txt", text.as_bytes()).unwrap();
