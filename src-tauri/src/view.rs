@@ -404,3 +404,37 @@ impl From<&FiledDocument> for DocumentView {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (issue 14): «Проверить подключение» spoke to residents in internal module ids
+    /// («…сопровождающими: common, common_area_roof»). The app now shows one plain line; the ids
+    /// stay in the detail that `zayavka doctor` prints, which never reaches the page.
+    #[test]
+    fn issue_14_the_connection_check_shows_the_legal_review_in_one_plain_line() {
+        let checks = zayavka_engine::doctor::legal_module_checks(jiff::civil::date(2026, 12, 1));
+        let views: Vec<CheckView> = checks.into_iter().map(Into::into).collect();
+        let review = views
+            .iter()
+            .find(|view| view.id == "legal_modules_review")
+            .expect("the catalogue has modules awaiting review");
+        assert_eq!(review.title, "Сверка нормативных абзацев");
+        assert_eq!(
+            review.message,
+            "Не все нормативные абзацы приложения пока сверены с официальным текстом законов: \
+             перед отправкой перечитайте абзац с пометкой «нормативный текст»."
+        );
+        let sent = serde_json::to_string(&views).unwrap();
+        for module in zayavka_core::legal_catalogue().awaiting_verification() {
+            assert!(
+                !sent.contains(&format!("{} (", module.id)),
+                "{}: {sent}",
+                module.id
+            );
+        }
+        assert!(!sent.contains("detail"), "{sent}");
+        assert!(!sent.contains("legal-maintenance"), "{sent}");
+    }
+}

@@ -600,7 +600,7 @@
             ? { id: 'api_key', status: 'ok', title: 'Ключ доступа', message: 'Ключ доступа сохранён в хранилище ключей.', next_step: null }
             : { id: 'api_key', status: 'problem', title: 'Ключ доступа', message: 'Для сервиса OpenAI не сохранён ключ доступа. Сохраните его в поле «Ключ доступа».', next_step: 'store_api_key' },
           { id: 'provider', status: 'warning', title: 'Сервис модели', message: 'Сервис OpenAI не ответил: нет подключения к интернету. Без модели заявку можно составить кнопкой «Составить без модели».', next_step: 'draft_without_model' },
-          { id: 'legal_modules_review', status: 'warning', title: 'Правовые модули', message: 'Ещё не полностью сверены с официальным текстом сопровождающими: common_area_roof.', next_step: null },
+          { id: 'legal_modules_review', status: 'warning', title: 'Сверка нормативных абзацев', message: 'Не все нормативные абзацы приложения пока сверены с официальным текстом законов: перед отправкой перечитайте абзац с пометкой «нормативный текст».', next_step: null },
         ],
       };
     },

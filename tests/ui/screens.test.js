@@ -377,6 +377,11 @@ test('«Проверить подключение» lists each check in plain wo
   const items = await page.$$eval('#doctor-checks li', (nodes) => nodes.map((node) => node.textContent));
   assert.equal(items.length, 5);
   assert.match(items[2], /Нужно исправить Ключ доступа/);
+  // Issue 14: the legal texts' review is one plain line, with no internal module ids.
+  assert.equal(
+    items[4],
+    'Обратите внимание Сверка нормативных абзацевНе все нормативные абзацы приложения пока сверены с официальным текстом законов: перед отправкой перечитайте абзац с пометкой «нормативный текст».',
+  );
   assert.match(await page.textContent('#doctor-status'), /есть что исправить/);
   await page.click('#doctor-checks li:nth-child(3) button:text("Задать ключ")');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'api-key');

@@ -4,7 +4,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use zayavka_engine::doctor::{CheckStatus, run_doctor};
+use zayavka_engine::doctor::{Check, CheckStatus, run_doctor};
 use zayavka_engine::draft::EnvironmentOverrides;
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
@@ -44,18 +44,60 @@ pub fn run(args: DoctorArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::
         serde_json::to_writer_pretty(&mut stdout, &checks)?;
         writeln!(stdout)?;
     } else {
-        for check in &checks {
-            let mark = match check.status {
-                CheckStatus::Ok => "[ок]",
-                CheckStatus::Warning => "[внимание]",
-                CheckStatus::Problem => "[проблема]",
-            };
-            writeln!(stdout, "{mark} {}", check.message)?;
-            if !check.next_steps.is_empty() {
-                crate::output::print_next_steps(&mut stdout, &check.next_steps, &rerun)?;
-            }
-        }
+        write_checks(&mut stdout, &checks, &rerun)?;
     }
     let healthy = checks.iter().all(|c| c.status != CheckStatus::Problem);
     Ok(ExitCode::from(if healthy { 0 } else { 1 }))
+}
+
+/// The text report: each check's plain message, then — for maintainers — its internal details
+/// (module ids, schema hashes, HTTP statuses) on an indented line, then its next steps.
+fn write_checks(
+    out: &mut impl std::io::Write,
+    checks: &[Check],
+    rerun: &crate::output::Rerun,
+) -> std::io::Result<()> {
+    for check in checks {
+        let mark = match check.status {
+            CheckStatus::Ok => "[ок]",
+            CheckStatus::Warning => "[внимание]",
+            CheckStatus::Problem => "[проблема]",
+        };
+        writeln!(out, "{mark} {}", check.message)?;
+        if let Some(detail) = &check.detail {
+            writeln!(out, "       подробности: {detail}")?;
+        }
+        if !check.next_steps.is_empty() {
+            crate::output::print_next_steps(out, &check.next_steps, rerun)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zayavka_engine::doctor::{LEGAL_REVIEW_NOTICE, legal_module_checks};
+
+    /// Regression (issue 14): the app shows residents one plain line about the legal texts'
+    /// review; `zayavka doctor` keeps the module ids for maintainers, under that line.
+    #[test]
+    fn issue_14_doctor_prints_the_legal_review_details_for_maintainers() {
+        let checks = legal_module_checks(jiff::civil::date(2026, 12, 1));
+        let rerun = crate::output::Rerun {
+            words: vec!["zayavka".into(), "doctor".into()],
+            profile: None,
+            is_draft: false,
+        };
+        let mut out = Vec::new();
+        write_checks(&mut out, &checks, &rerun).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let notice = format!(
+            "[внимание] {LEGAL_REVIEW_NOTICE}\n       подробности: ещё не полностью сверены"
+        );
+        assert!(text.contains(&notice), "{text}");
+        for module in zayavka_core::legal_catalogue().awaiting_verification() {
+            assert!(text.contains(&module.id), "{text}");
+        }
+    }
 }

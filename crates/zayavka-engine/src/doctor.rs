@@ -29,8 +29,12 @@ pub struct Check {
     pub name: &'static str,
     /// The result.
     pub status: CheckStatus,
-    /// What was found, in Russian, naming no command or button.
+    /// What was found, in Russian, naming no command or button: plain words for a resident,
+    /// which the app's «Проверить подключение» shows as they are.
     pub message: String,
+    /// For maintainers: the internal details behind the message (module ids, dates, schema
+    /// hashes, HTTP statuses), which `zayavka doctor` prints and the app leaves out.
+    pub detail: Option<String>,
     /// What the resident can do about it, the most useful first; empty when nothing is needed.
     pub next_steps: Vec<NextStep>,
 }
@@ -42,11 +46,11 @@ impl Check {
             "data_folder" => "Папка с данными",
             "config" => "Файл настроек",
             "provider" => "Сервис модели",
-            "api_key" => "API-ключ",
-            "schema_mode" => "Режим структурированного ответа",
-            "schemas" => "Схема ответа модели",
-            "legal_modules_valid" => "Правовые модули",
-            "legal_modules_review" => "Срок проверки правовых модулей",
+            "api_key" => "Ключ доступа",
+            "schema_mode" => "Формат ответа модели",
+            "schemas" => "Проверка ответов модели",
+            "legal_modules_valid" => "Нормативные абзацы",
+            "legal_modules_review" => "Сверка нормативных абзацев",
             _ => "Проверка",
         }
     }
@@ -56,8 +60,14 @@ impl Check {
             name,
             status,
             message: message.into(),
+            detail: None,
             next_steps: Vec::new(),
         }
+    }
+
+    fn detail(mut self, detail: impl Into<String>) -> Check {
+        self.detail = Some(detail.into());
+        self
     }
 
     fn then(mut self, steps: &[NextStep]) -> Check {
@@ -215,12 +225,13 @@ async fn provider_checks(
         Ok(status) => Check::new(
             "provider",
             CheckStatus::Ok,
-            format!(
-                "Провайдер {host} ({}, модель {}) отвечает (HTTP {status}).",
-                provider.kind.title(),
-                provider.model
-            ),
-        ),
+            format!("Сервис модели {host} отвечает."),
+        )
+        .detail(format!(
+            "{}, модель {}, HTTP {status}",
+            provider.kind.title(),
+            provider.model
+        )),
         Err(error) => {
             let failure = failure_from(&error);
             Check::new(
@@ -264,8 +275,9 @@ async fn schema_mode_check(
         (Some(ModeSupport::Accepted), _) => Check::new(
             "schema_mode",
             CheckStatus::Ok,
-            format!("Сервер принимает режим ответа по схеме {configured}."),
-        ),
+            "Сервис принимает выбранный формат ответа.",
+        )
+        .detail(format!("режим {configured}")),
         (Some(ModeSupport::Refused(_)), Some(ModeSupport::Accepted)) => Check::new(
             "schema_mode",
             CheckStatus::Problem,
@@ -306,8 +318,21 @@ fn schemas() -> Check {
     Check::new(
         "schemas",
         CheckStatus::Ok,
-        format!("Схемы ответа модели: {}.", names.join(", ")),
+        "Приложение готово проверять ответы модели.",
     )
+    .detail(format!("схемы ответа модели: {}", names.join(", ")))
+}
+
+/// What a resident is told while some legal paragraphs still await a maintainer's check against
+/// the official text: one plain line, with no module ids (issue 14). The ids and review states
+/// are the check's [`Check::detail`], which `zayavka doctor` prints.
+pub const LEGAL_REVIEW_NOTICE: &str = "Не все нормативные абзацы приложения пока сверены с \
+     официальным текстом законов: перед отправкой перечитайте абзац с пометкой «нормативный текст».";
+
+/// The checks of the legal catalogue on `today`: whether every module is still current, and
+/// (when some are) that some await a maintainer's review.
+pub fn legal_module_checks(today: jiff::civil::Date) -> Vec<Check> {
+    legal_modules(today)
 }
 
 fn legal_modules(today: jiff::civil::Date) -> Vec<Check> {
@@ -317,42 +342,106 @@ fn legal_modules(today: jiff::civil::Date) -> Vec<Check> {
         .iter()
         .map(|m| format!("{} (до {})", m.id, m.valid_through))
         .collect();
-    let awaiting: Vec<&str> = catalogue
+    let awaiting: Vec<String> = catalogue
         .awaiting_verification()
         .iter()
-        .map(|m| m.id.as_str())
+        .map(|m| format!("{} ({})", m.id, m.review.status.as_str()))
         .collect();
     let mut checks = Vec::new();
     checks.push(if expired.is_empty() {
         Check::new(
             "legal_modules_valid",
             CheckStatus::Ok,
-            format!(
-                "Правовые модули (каталог {}) действуют на сегодня.",
-                catalogue.version()
-            ),
+            "Нормативные абзацы действуют на сегодня.",
         )
+        .detail(format!("каталог правовых модулей {}", catalogue.version()))
     } else {
         Check::new(
             "legal_modules_valid",
             CheckStatus::Problem,
-            format!(
-                "Правовые модули нужно заново сверить с официальным текстом: срок их проверки \
-                 истёк — {}. Обновите программу; сопровождающим — см. руководство по \
-                 сопровождению правовых модулей.",
-                expired.join(", ")
-            ),
+            "Срок сверки нормативных абзацев с законами истёк: обновите программу. До обновления \
+             перечитывайте абзацы с пометкой «нормативный текст» перед отправкой.",
         )
+        .detail(format!(
+            "правовые модули с истёкшим сроком проверки: {}; см. docs/legal-maintenance.md",
+            expired.join(", ")
+        ))
     });
     if !awaiting.is_empty() {
-        checks.push(Check::new(
-            "legal_modules_review",
-            CheckStatus::Warning,
-            format!(
-                "Ещё не полностью сверены с официальным текстом сопровождающими: {}.",
+        checks.push(
+            Check::new(
+                "legal_modules_review",
+                CheckStatus::Warning,
+                LEGAL_REVIEW_NOTICE,
+            )
+            .detail(format!(
+                "ещё не полностью сверены с официальным текстом: {}; см. docs/legal-maintenance.md",
                 awaiting.join(", ")
-            ),
-        ));
+            )),
+        );
     }
     checks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn today() -> jiff::civil::Date {
+        jiff::civil::date(2026, 12, 1)
+    }
+
+    /// Regression (issue 14): «Проверить подключение» showed residents «Ещё не полностью сверены
+    /// с официальным текстом сопровождающими: common, common_area_roof, …». A resident now reads
+    /// one plain line; the ids stay in the detail that `zayavka doctor` prints.
+    #[test]
+    fn issue_14_the_legal_review_notice_is_one_plain_line_with_the_ids_for_maintainers() {
+        let checks = legal_module_checks(today());
+        let review = checks
+            .iter()
+            .find(|check| check.name == "legal_modules_review")
+            .expect("the catalogue has modules awaiting review");
+        assert_eq!(review.status, CheckStatus::Warning);
+        assert_eq!(
+            review.message,
+            "Не все нормативные абзацы приложения пока сверены с официальным текстом законов: \
+             перед отправкой перечитайте абзац с пометкой «нормативный текст»."
+        );
+        assert_eq!(review.title_ru(), "Сверка нормативных абзацев");
+        let detail = review.detail.as_deref().unwrap();
+        for module in legal_catalogue().awaiting_verification() {
+            assert!(detail.contains(&module.id), "{detail}");
+            assert!(!review.message.contains(&module.id));
+        }
+        assert!(detail.contains("docs/legal-maintenance.md"), "{detail}");
+    }
+
+    /// What a resident reads of the catalogue and of the schemas names no module, catalogue
+    /// version, schema or hash (issue 14); the maintainer's detail does.
+    #[test]
+    fn issue_14_resident_messages_name_no_internal_ids() {
+        let mut checks = legal_module_checks(today());
+        checks.push(schemas());
+        for check in &checks {
+            assert!(
+                !check.message.contains('_')
+                    && !check.message.contains("каталог")
+                    && !check.message.contains("схем"),
+                "{}: {}",
+                check.name,
+                check.message
+            );
+            assert!(check.detail.is_some(), "{}", check.name);
+        }
+        let schemas = schemas();
+        assert!(schemas.detail.unwrap().contains("request_draft"));
+        let expired = legal_module_checks(jiff::civil::date(2999, 1, 1));
+        let valid = expired
+            .iter()
+            .find(|c| c.name == "legal_modules_valid")
+            .unwrap();
+        assert_eq!(valid.status, CheckStatus::Problem);
+        assert!(!valid.message.contains("common"), "{}", valid.message);
+        assert!(valid.detail.as_deref().unwrap().contains("common"));
+    }
 }
