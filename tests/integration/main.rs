@@ -27,6 +27,9 @@
 //!   request to the provider unchanged by attaching.
 //! - `doctor`: `zayavka doctor` on a fresh install and against reachable, unreachable and
 //!   key-refusing providers.
+//! - `pipes`: every printing command into a pipe whose reader has gone (`| head`) stops
+//!   quietly with 141, with standard error closed too, and no source prints with a panicking
+//!   macro.
 
 mod architecture;
 mod batch;
@@ -42,5 +45,6 @@ mod files;
 mod keyring;
 mod libreoffice;
 mod photos;
+mod pipes;
 mod profile;
 mod support;

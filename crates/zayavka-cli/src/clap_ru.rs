@@ -161,25 +161,28 @@ impl ParseStop {
         }
     }
 
-    /// Prints the text where it belongs and returns the exit code.
+    /// Prints the text where it belongs and returns the exit code: a closed pipe
+    /// (`zayavka --help | head -1`) ends quietly with the same status as any other command's
+    /// output would (ADR 19); other write errors have nobody left to tell and are ignored.
     pub fn print(&self) -> ExitCode {
-        // A closed pipe (`zayavka --help | head`) is no reason to fail, so write errors are
-        // ignored.
-        match &self.kind {
+        let written = match &self.kind {
             // clap prints help and version itself, so that it can colour a terminal.
-            StopKind::Requested(error) => {
-                let _ = error.print();
-            }
+            StopKind::Requested(error) => error.print(),
             StopKind::Usage(_) => {
                 let text = self.text();
-                let _ = if self.is_stdout() {
+                if self.is_stdout() {
                     std::io::stdout().lock().write_all(text.as_bytes())
                 } else {
                     std::io::stderr().lock().write_all(text.as_bytes())
-                };
+                }
             }
+        };
+        match written {
+            Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {
+                ExitCode::from(crate::output::CLOSED_PIPE)
+            }
+            _ => ExitCode::from(self.exit_code()),
         }
-        ExitCode::from(self.exit_code())
     }
 }
 

@@ -411,7 +411,12 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                             zayavka_engine::paths::io_error_ru(&error)
                         )
                     })?;
-                    eprintln!("Черновик № {} записан в {}.", export.id, path.display());
+                    writeln!(
+                        std::io::stderr(),
+                        "Черновик № {} записан в {}.",
+                        export.id,
+                        path.display()
+                    )?;
                 }
                 None => stdout.write_all(&bytes)?,
             }

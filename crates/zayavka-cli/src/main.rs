@@ -2,7 +2,8 @@
 //!
 //! Exit codes are stable: 0 ready, 2 invalid input or usage, 3 the resident is asked to change
 //! the text, 4 the model's output was rejected, 5 a technical failure. `key status` and `doctor`
-//! exit 1 when something needs fixing.
+//! exit 1 when something needs fixing. Any command whose reader goes away before the output is
+//! written (`zayavka drafts list | head -1`) stops quietly with 141 (ADR 19).
 
 mod batch_cmd;
 mod clap_ru;
@@ -14,6 +15,7 @@ mod key;
 mod output;
 mod profile_cmd;
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -99,21 +101,32 @@ fn main() -> ExitCode {
     }
     match run(cli) {
         Ok(code) => code,
+        // Whoever read the output has gone (`| head`): nothing is wrong and nobody is left to
+        // tell, so the tool stops quietly, as a Unix tool that SIGPIPE ends would (ADR 19).
+        Err(error) if output::is_closed_pipe(&error) => ExitCode::from(output::CLOSED_PIPE),
         Err(error) => {
-            eprintln!("zayavka: {error:#}");
-            let hint = error
-                .downcast_ref::<zayavka_engine::config::ConfigError>()
-                .and_then(output::config_error_hint)
-                .or_else(|| {
-                    error
-                        .downcast_ref::<zayavka_engine::secrets::SecretError>()
-                        .and_then(output::secret_error_hint)
-                });
-            if let Some(hint) = hint {
-                eprintln!("Что можно сделать: {hint}.");
-            }
+            report_error(&error);
             ExitCode::from(USAGE)
         }
+    }
+}
+
+/// Prints the error that ended a command, with the command that fixes it when there is one.
+/// Standard error may be closed too (`2>&1 | head`): a message that cannot be written is
+/// dropped rather than turned into a panic.
+fn report_error(error: &anyhow::Error) {
+    let hint = error
+        .downcast_ref::<zayavka_engine::config::ConfigError>()
+        .and_then(output::config_error_hint)
+        .or_else(|| {
+            error
+                .downcast_ref::<zayavka_engine::secrets::SecretError>()
+                .and_then(output::secret_error_hint)
+        });
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "zayavka: {error:#}");
+    if let Some(hint) = hint {
+        let _ = writeln!(stderr, "Что можно сделать: {hint}.");
     }
 }
 
@@ -161,8 +174,12 @@ fn replay_stored(id: zayavka_store::DraftId, json: bool) -> anyhow::Result<ExitC
     };
     output::print_outcome(outcome, &report, json, None)?;
     if !json {
+        let mut stderr = std::io::stderr().lock();
         if stored.identical {
-            eprintln!("Повтор совпадает с сохранённой заявкой байт в байт.");
+            writeln!(
+                stderr,
+                "Повтор совпадает с сохранённой заявкой байт в байт."
+            )?;
         } else {
             let changed: Vec<&str> = stored
                 .changed
@@ -174,14 +191,15 @@ fn replay_stored(id: zayavka_store::DraftId, json: bool) -> anyhow::Result<ExitC
                     other => other,
                 })
                 .collect();
-            eprintln!(
+            writeln!(
+                stderr,
                 "Повтор отличается от сохранённой заявки{}.",
                 if changed.is_empty() {
                     String::new()
                 } else {
                     format!(": с тех пор изменились {}", changed.join(", "))
                 }
-            );
+            )?;
         }
     }
     Ok(ExitCode::from(output::exit_code(outcome)))
@@ -216,11 +234,13 @@ fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         })?;
     let replay = zayavka_engine::draft::replay(&record)?;
     if !replay.same_catalogue {
-        eprintln!(
+        writeln!(
+            std::io::stderr(),
             "Внимание: правовые модули обновились после этой записи ({} → {}), поэтому \
              правовые абзацы могут отличаться от записанных.",
-            replay.recorded_catalogue_version, replay.current_catalogue_version
-        );
+            replay.recorded_catalogue_version,
+            replay.current_catalogue_version
+        )?;
     }
     let outcome = &replay.outcome;
     output::print_outcome(outcome, &outcome.report(), args.json, None)?;

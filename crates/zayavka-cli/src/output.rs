@@ -11,6 +11,31 @@ use zayavka_engine::secrets::SecretError;
 /// How many findings of a rejection the text output lists.
 const FINDINGS_SHOWN: usize = 5;
 
+/// The exit status when whoever read the output went away before it was all written
+/// (`zayavka drafts list | head -1`): 141, which is what a shell reports for a program that
+/// SIGPIPE ended (128 + 13), on every system (ADR 19).
+pub const CLOSED_PIPE: u8 = 141;
+
+/// Whether `error` is, or was caused by, a write to a pipe whose reader has gone: standard
+/// output or standard error closed by `head`, a pager that quit, a closed terminal.
+///
+/// Every command writes with `writeln!(…)?` and returns the error, so this one check in `main`
+/// turns a closed pipe anywhere into a quiet exit with [`CLOSED_PIPE`] (ADR 19).
+pub fn is_closed_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        let kind = match (
+            cause.downcast_ref::<std::io::Error>(),
+            cause.downcast_ref::<serde_json::Error>(),
+        ) {
+            (Some(io), _) => Some(io.kind()),
+            // `serde_json::to_writer` wraps the write error, and its `source` skips it.
+            (None, Some(json)) => json.io_error_kind(),
+            (None, None) => None,
+        };
+        kind == Some(std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// The process exit code for an outcome: 0 ready, 2 invalid input, 3 the resident is asked to
 /// change the text, 4 the model's output was rejected, 5 a technical failure.
 pub fn exit_code(outcome: &Outcome) -> u8 {
@@ -245,6 +270,36 @@ mod tests {
             ],
             profile: Some("work".into()),
             is_draft: true,
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_is_recognised_through_the_error_chain() {
+        let closed = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
+        assert!(is_closed_pipe(&anyhow::Error::new(closed)));
+        let wrapped = anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::BrokenPipe))
+            .context("writing the list");
+        assert!(is_closed_pipe(&wrapped));
+        let other = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        assert!(!is_closed_pipe(&anyhow::Error::new(other)));
+        assert!(!is_closed_pipe(&anyhow::anyhow!("Broken pipe")));
+        // `--json` output goes through serde_json, which keeps the write error inside its own.
+        let json = serde_json::to_writer(ClosedPipe, &[1, 2, 3]).unwrap_err();
+        assert!(is_closed_pipe(&anyhow::Error::new(json)));
+        let syntax = serde_json::from_str::<u8>("x").unwrap_err();
+        assert!(!is_closed_pipe(&anyhow::Error::new(syntax)));
+    }
+
+    /// A writer whose reader has gone.
+    struct ClosedPipe;
+
+    impl std::io::Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
         }
     }
 

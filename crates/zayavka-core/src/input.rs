@@ -609,8 +609,9 @@ impl ResidentInput {
                     .errors
                     .into_iter()
                     .filter(|e| {
-                        !(e.kind == InputErrorKind::Missing && e.field.is_some_and(unreadable))
-                            && !e.field.is_some_and(judged_elsewhere)
+                        let missing_but_unreadable =
+                            e.kind == InputErrorKind::Missing && e.field.is_some_and(unreadable);
+                        !missing_but_unreadable && !e.field.is_some_and(judged_elsewhere)
                     })
                     .collect();
                 errors.extend(more);
