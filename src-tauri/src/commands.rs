@@ -14,9 +14,13 @@ use serde::{Deserialize, Serialize};
 use zayavka_core::{RawInput, SubjectKind};
 use zayavka_engine::attachments::{self, AttachmentSummary};
 use zayavka_engine::batch::run::{
-    self, BatchSettings, ExportFormat, batch_summary, export_batch, run_batch,
+    self, BatchError, BatchSettings, ExportFormat, StopReason, export_batch, list_batches,
+    run_batch,
 };
-use zayavka_engine::batch::{BatchFile, DocumentsExport, export_documents};
+use zayavka_engine::batch::{
+    BatchFile, BatchRowReport, DocumentsExport, InvalidRow, PlanCost, RowPlan, batch_row_reports,
+    export_documents, find_batch, plan_batch,
+};
 use zayavka_engine::config::{self, Config, ProviderKind, ProviderOverrides};
 use zayavka_engine::document::{CoSigners, DocumentFormat, FiledDocument};
 use zayavka_engine::draft::{DraftCommand, DraftEvent, InputSource, KeptInput, run_draft_command};
@@ -28,7 +32,7 @@ use zayavka_engine::{doctor, form};
 use zayavka_store::{DraftFilter, DraftId, DraftOutcome, Store};
 
 use crate::error::{CommandError, ErrorKind, sentence};
-use crate::state::AppState;
+use crate::state::{AppState, CheckedBatch};
 use crate::view::{DoctorReport, DocumentView, DraftDetail, DraftResult};
 
 fn open(state: &AppState) -> Result<Store, CommandError> {
@@ -662,44 +666,213 @@ pub fn connection_check(state: &AppState) -> Result<DoctorReport, CommandError> 
 // ---------------------------------------------------------------------------------------------
 // «Пакет»
 
-/// The row-by-row check of a batch file, before anything is sent.
-#[derive(Debug, Serialize)]
-pub struct BatchCheck {
-    /// The file's SHA-256.
-    pub batch_id: String,
-    /// Its name.
+/// What a run of a batch file will do, shown before anything is sent (docs/desktop-ipc.md,
+/// `BatchPlan`): the engine's plan, row numbers by what happens to them, and the token
+/// `batch_run` takes.
+#[derive(Debug, Clone, Serialize)]
+pub struct BatchPlanView {
+    /// Names this plan for `batch_run`.
+    pub check_token: String,
+    /// The batch the run continues; `None` when it starts a new one.
+    pub batch_number: Option<u32>,
+    /// The file's name.
     pub file_name: String,
-    /// Data rows.
+    /// Data rows, valid or not.
     pub rows: u32,
-    /// Rows that passed.
-    pub valid: u32,
-    /// Rows that did not, with why.
-    pub invalid: Vec<zayavka_engine::batch::InvalidRow>,
-    /// Valid rows already drafted by an earlier run, which are not sent again.
-    pub already_done: u32,
+    /// The plan is made without a model: none is set up (see `model_problem`).
+    pub offline: bool,
+    /// Why the rows cannot go to a model now, in Russian; `None` when they can.
+    pub model_problem: Option<String>,
+    /// Rows the batch has not seen: they are sent.
+    pub new: Vec<u32>,
+    /// Rows changed since the last run: they are sent again.
+    pub changed: Vec<u32>,
+    /// Rows not finished by an earlier run: they are sent.
+    pub unfinished: Vec<u32>,
+    /// Rows finished by an earlier run: not sent again.
+    pub done_before: Vec<u32>,
+    /// Rows refused by the check, with why: never sent.
+    pub invalid: Vec<InvalidRow>,
+    /// Rows of the last run's file that are no longer in it (their drafts stay).
+    pub no_longer_in_file: u32,
+    /// Rows the run drafts (with the model or without).
+    pub to_draft: u32,
+    /// Of them, the rows that go to the model (0 without one).
+    pub to_send: u32,
+    /// What sending may cost at most.
+    pub cost: PlanCost,
 }
 
-/// Reads and checks a batch file; nothing is sent.
-pub fn batch_check(state: &AppState, path: &Path) -> Result<BatchCheck, CommandError> {
+fn not_checked(message: &str) -> CommandError {
+    CommandError::new(ErrorKind::BatchNotChecked, message)
+}
+
+/// Plans a run of the file at `path` and remembers the plan under a new token. The plan is the
+/// model's when one is set up, and otherwise the plan without a model, with why.
+fn plan_file(state: &AppState, path: &Path) -> Result<BatchPlanView, CommandError> {
     let file = BatchFile::read(path)?;
-    let batch_id = file.content_sha256().to_owned();
-    let store = open(state)?;
-    let already_done = match batch_summary(&store, &batch_id) {
-        Ok(summary) => summary
-            .valid()
-            .saturating_sub(summary.unfinished + summary.failed_retryable),
-        Err(run::BatchError::NotFound(_)) => 0,
+    let secrets = state.secrets.as_ref();
+    let online = plan_batch(
+        &file,
+        &BatchSettings::new(false),
+        &state.paths,
+        secrets,
+        state.environment.overrides(false)?,
+    );
+    let (plan, model_problem) = match online {
+        Ok(plan) => (plan, None),
+        Err(BatchError::Settings(problem)) => {
+            let offline = BatchSettings::new(true);
+            let environment = state.environment.overrides(true)?;
+            let plan = plan_batch(&file, &offline, &state.paths, secrets, environment)?;
+            (plan, Some(sentence(&problem)))
+        }
         Err(error) => return Err(error.into()),
     };
-    state.remember_batch(&batch_id, path.to_owned());
-    Ok(BatchCheck {
-        file_name: file.file_name().to_owned(),
-        rows: file.rows().len() as u32,
-        valid: file.valid_count() as u32,
-        invalid: file.invalid(),
-        batch_id,
-        already_done,
+    let check_token = state.remember_check(CheckedBatch {
+        path: path.to_owned(),
+        content_sha256: file.content_sha256().to_owned(),
+        offline_only: plan.offline,
+        needs_confirmation: plan.needs_confirmation(),
+    });
+    let to_draft = plan
+        .row_plans
+        .iter()
+        .filter(|row| row.plan.is_sent())
+        .count() as u32;
+    Ok(BatchPlanView {
+        check_token,
+        batch_number: plan.batch_number,
+        file_name: plan.file_name.clone(),
+        rows: plan.rows,
+        offline: plan.offline,
+        model_problem,
+        new: plan.rows_with(RowPlan::New),
+        changed: plan.rows_with(RowPlan::Changed),
+        unfinished: plan.rows_with(RowPlan::Unfinished),
+        done_before: plan.rows_with(RowPlan::DoneBefore),
+        invalid: plan.invalid.clone(),
+        no_longer_in_file: plan.no_longer_in_file,
+        to_draft,
+        to_send: plan.to_send(),
+        cost: plan.cost,
     })
+}
+
+/// Reads and checks a batch file and plans its run: which batch it continues, which rows are
+/// new, changed, unfinished, done before or refused, and what sending may cost. Nothing is
+/// stored or sent.
+pub fn batch_check(state: &AppState, path: &Path) -> Result<BatchPlanView, CommandError> {
+    plan_file(state, path)
+}
+
+/// Plans the next run of an earlier batch from the file it was last run from, so that the
+/// resident need not choose it again. A file that is no longer there is said plainly
+/// ([`ErrorKind::BatchFileMissing`]); a changed one shows in the plan as new and changed rows.
+pub fn batch_continue(state: &AppState, number: u32) -> Result<BatchPlanView, CommandError> {
+    let batch = find_batch(&open(state)?, &number.to_string())?;
+    let missing = || {
+        CommandError::new(
+            ErrorKind::BatchFileMissing,
+            format!(
+                "Файла «{}» больше нет там, откуда запускали пакет {number}. Если вы его \
+                 переместили или переименовали, выберите его кнопкой «Выбрать файл…»: \
+                 составленные строки повторно не отправятся.",
+                batch.file_name
+            ),
+        )
+    };
+    let path = batch
+        .source_path
+        .as_deref()
+        .map(PathBuf::from)
+        .ok_or_else(missing)?;
+    if !path.is_file() {
+        return Err(missing());
+    }
+    plan_file(state, &path)
+}
+
+/// One earlier batch, as «Пакет» lists it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct BatchListView {
+    /// Its short number: «Пакет 3».
+    pub number: u32,
+    /// The file's name as last run.
+    pub file_name: String,
+    /// The file's path as last run, when known.
+    pub source_path: Option<String>,
+    /// Whether that file is still there, so that the batch can be continued from it.
+    pub file_found: bool,
+    /// When it was first run, RFC 3339.
+    pub created_at: String,
+    /// When it was last run, RFC 3339.
+    pub updated_at: String,
+    /// The file's data rows as last run.
+    pub rows: u32,
+    /// Rows whose request is ready.
+    pub ready: u32,
+    /// Rows whose description must be changed, or whose model answer could not be used.
+    pub needs_attention: u32,
+    /// Rows that failed for a technical reason.
+    pub failed: u32,
+    /// Valid rows not drafted yet.
+    pub unfinished: u32,
+    /// Rows refused by the check.
+    pub invalid: u32,
+    /// Every valid row has an outcome and none failed.
+    pub complete: bool,
+}
+
+/// Every stored batch, the most recently created first.
+pub fn batch_list(state: &AppState) -> Result<Vec<BatchListView>, CommandError> {
+    let batches = list_batches(&open(state)?)?;
+    Ok(batches
+        .into_iter()
+        .map(|batch| BatchListView {
+            complete: batch.complete(),
+            file_found: batch
+                .source_path
+                .as_deref()
+                .is_some_and(|path| Path::new(path).is_file()),
+            number: batch.number,
+            file_name: batch.file_name,
+            source_path: batch.source_path,
+            created_at: batch.created_at,
+            updated_at: batch.updated_at,
+            rows: batch.rows,
+            ready: batch.ready,
+            needs_attention: batch.needs_attention,
+            failed: batch.failed,
+            unfinished: batch.unfinished,
+            invalid: batch.invalid,
+        })
+        .collect())
+}
+
+/// One row of a batch with what became of it, and its state in Russian.
+#[derive(Debug, Clone, Serialize)]
+pub struct BatchRowView {
+    /// The engine's report: row, full_name, apartment, status, title, reason, reason_ru,
+    /// retryable, draft_id.
+    #[serde(flatten)]
+    pub report: BatchRowReport,
+    /// The status as a chip shows it.
+    pub status_label: &'static str,
+}
+
+/// Every row of a batch's file as last run, in file order, with its «ФИО», «Квартира», title,
+/// state and, for a row refused, failed or needing the resident, the reason.
+pub fn batch_rows(state: &AppState, number: u32) -> Result<Vec<BatchRowView>, CommandError> {
+    let store = open(state)?;
+    let batch = find_batch(&store, &number.to_string())?;
+    Ok(batch_row_reports(&store, &batch.id)?
+        .into_iter()
+        .map(|report| BatchRowView {
+            status_label: report.status.label_ru(),
+            report,
+        })
+        .collect())
 }
 
 /// How far a batch run has got, for the progress bar: this run's rows.
@@ -725,14 +898,21 @@ pub struct BatchSummaryView {
     /// The counts of this run.
     #[serde(flatten)]
     pub progress: BatchProgressView,
-    /// The batch.
-    pub batch_id: String,
+    /// The batch's number: «Пакет 3».
+    pub batch_number: u32,
     /// HTTP requests sent by this run.
     pub sent: u64,
     /// Tokens over the whole batch.
     pub tokens: u64,
     /// Priced cost of the whole batch.
     pub cost: Option<f64>,
+    /// Why the run stopped early: `cancelled`, `provider_refused`, `cost_cap`; `None` when it
+    /// went through.
+    pub stopped: Option<StopReason>,
+    /// Valid rows of the whole batch not drafted yet.
+    pub unfinished: u32,
+    /// Every valid row of the batch has an outcome and none failed.
+    pub complete: bool,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -743,15 +923,15 @@ struct Counts {
     failed: u32,
 }
 
-fn counts(store: &Store, batch_id: &str) -> Counts {
-    match batch_summary(store, batch_id) {
-        Ok(summary) => Counts {
-            ready: summary.ready,
-            needs_user: summary.needs_user,
-            rejected: summary.rejected,
-            failed: summary.failed,
+fn counts(store: &Store, batch_id: Option<&str>) -> Counts {
+    match batch_id.map(|id| store.batch_status(id)) {
+        Some(Ok(Some(status))) => Counts {
+            ready: status.ready,
+            needs_user: status.needs_user,
+            rejected: status.rejected + status.invalid_input,
+            failed: status.failed,
         },
-        Err(_) => Counts::default(),
+        _ => Counts::default(),
     }
 }
 
@@ -768,43 +948,73 @@ fn progress_view(total: u32, done: u32, now: Counts, before: Counts) -> BatchPro
     }
 }
 
-/// Runs (or resumes) a batch checked this session. Cancelling stops sending and the calls under
-/// way (those rows are sent again by the next run), and the summary so far comes back.
+/// Runs the file of a plan the resident was shown (`check_token`), with the model or, when
+/// `offline`, without one. A plan that sends rows to the model runs only when `confirmed`
+/// (the resident pressed «Отправить»), and only while the file is the one planned. Running the
+/// same plan again resumes: rows already done are not sent again. Cancelling stops sending and
+/// the calls under way (those rows are sent by the next run), and the summary so far comes back.
 pub fn batch_run(
     state: &AppState,
-    batch_id: &str,
+    check_token: &str,
+    offline: bool,
+    confirmed: bool,
     task_id: &str,
     progress: &(dyn Fn(BatchProgressView) + Sync),
 ) -> Result<BatchSummaryView, CommandError> {
-    let not_checked = || {
-        CommandError::new(
-            ErrorKind::BatchNotChecked,
-            "Выберите файл пакета снова: после перезапуска приложения или изменения файла его \
-             строки нужно проверить ещё раз.",
+    let check = state.checked(check_token).ok_or_else(|| {
+        not_checked(
+            "Выберите файл пакета снова или продолжите пакет из списка: перед отправкой \
+             приложение заново проверяет строки.",
         )
-    };
-    let path = state.batch_path(batch_id).ok_or_else(not_checked)?;
-    let file = BatchFile::read(&path)?;
-    if file.content_sha256() != batch_id {
-        return Err(not_checked());
+    })?;
+    if !offline && check.offline_only {
+        return Err(not_checked(
+            "Сервис модели не был настроен, когда файл проверяли. Проверьте файл снова, чтобы \
+             увидеть план отправки, или составьте заявки без модели.",
+        ));
     }
-    let environment = state.environment.overrides(false)?;
+    if !offline && check.needs_confirmation && !confirmed {
+        return Err(CommandError::new(
+            ErrorKind::BatchNotConfirmed,
+            "Ничего не отправлено: подтвердите отправку кнопкой под планом пакета.",
+        ));
+    }
+    let file = BatchFile::read(&check.path)?;
+    if file.content_sha256() != check.content_sha256 {
+        return Err(not_checked(&format!(
+            "Файл «{}» изменился после проверки, поэтому ничего не отправлено. Проверьте его \
+             снова: план покажет новые и изменённые строки.",
+            file.file_name()
+        )));
+    }
+    let environment = state.environment.overrides(offline)?;
     let task = state.start_task(task_id);
     let watcher = open(state)?;
-    let before = counts(&watcher, batch_id);
-    let settings = BatchSettings {
-        concurrency: std::num::NonZeroUsize::new(4).expect("4 is not zero"),
-        rpm: None,
-        max_cost: None,
-        offline: false,
-        overrides: ProviderOverrides::default(),
+    let source = file
+        .source_path()
+        .map(|path| path.to_string_lossy().into_owned());
+    // The batch this run continues, or (once the run has stored it) the new one.
+    let find = || {
+        watcher
+            .find_batch(source.as_deref(), file.content_sha256())
+            .ok()
+            .flatten()
+            .map(|batch| batch.id)
     };
+    let batch_id = std::sync::Mutex::new(find());
+    let before = counts(&watcher, batch_id.lock().expect("not poisoned").as_deref());
     let last = std::sync::Mutex::new(BatchProgressView::default());
     let on_progress = |report: run::BatchProgress| {
+        let mut id = batch_id
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if id.is_none() {
+            *id = find();
+        }
         let view = progress_view(
             report.to_run,
             report.finished,
-            counts(&watcher, batch_id),
+            counts(&watcher, id.as_deref()),
             before,
         );
         *last
@@ -812,6 +1022,7 @@ pub fn batch_run(
             .unwrap_or_else(std::sync::PoisonError::into_inner) = view;
         progress(view);
     };
+    let settings = BatchSettings::new(offline);
     let summary = block_on(run_batch(
         &file,
         &settings,
@@ -821,17 +1032,19 @@ pub fn batch_run(
         task.token(),
         &on_progress,
     ))?;
-    let mut view = *last
+    let last = *last
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let now = counts(&watcher, batch_id);
-    view = progress_view(view.total, view.done, now, before);
+    let now = counts(&watcher, Some(&summary.batch_id));
     Ok(BatchSummaryView {
-        progress: view,
-        batch_id: summary.batch_id,
+        progress: progress_view(last.total, last.done, now, before),
+        batch_number: summary.batch_number,
         sent: summary.sent,
         tokens: summary.tokens,
         cost: summary.cost,
+        stopped: summary.stopped,
+        unfinished: summary.unfinished,
+        complete: summary.complete(),
     })
 }
 
@@ -859,20 +1072,22 @@ pub fn export_format(format: &str) -> Result<BatchExport, CommandError> {
 /// Writes a batch's results into a folder the resident chose: for a document format, one
 /// document per row with a request, each under the profile's header with the row's «ФИО»,
 /// «Квартира» and «Телефон», dated today; a collective request adds the signatures table.
+/// For CSV and JSONL, one file `batch-<number>.csv` / `.jsonl` (the CSV in Russian).
 /// A file of the same name with other contents is replaced only when `replace` is set
 /// ([`ErrorKind::FilesExist`] otherwise, and nothing is written).
 pub fn batch_export(
     state: &AppState,
-    batch_id: &str,
+    number: u32,
     export: BatchExport,
     collective: bool,
     replace: bool,
     folder: &Path,
 ) -> Result<BatchExportView, CommandError> {
     let store = open(state)?;
+    let batch_id = find_batch(&store, &number.to_string())?.id;
     match export {
         BatchExport::Results(format) => {
-            let report = export_batch(&store, batch_id, format, folder)?;
+            let report = export_batch(&store, &batch_id, format, folder)?;
             Ok(BatchExportView {
                 folder: folder.display().to_string(),
                 written: report.files.len(),
@@ -887,7 +1102,7 @@ pub fn batch_export(
                 co_signers: collective.then(CoSigners::default),
                 replace,
             };
-            let report = export_documents(&store, batch_id, &profile, &options, folder)?;
+            let report = export_documents(&store, &batch_id, &profile, &options, folder)?;
             Ok(BatchExportView {
                 folder: report.dir.display().to_string(),
                 written: report.written.len(),

@@ -41,6 +41,12 @@ pub enum ErrorKind {
     BatchFile,
     /// The batch file was not checked in this session, or changed after its check.
     BatchNotChecked,
+    /// The plan sends rows to the model and the run was not confirmed.
+    BatchNotConfirmed,
+    /// A batch's file is no longer where it was run from; the resident may choose it again.
+    BatchFileMissing,
+    /// The file has more rows than a batch may have.
+    BatchTooLarge,
     /// A batch could not run.
     Batch,
     /// Writing a file the resident chose failed.
@@ -162,7 +168,13 @@ impl From<BatchFileError> for CommandError {
 
 impl From<BatchError> for CommandError {
     fn from(error: BatchError) -> CommandError {
-        CommandError::new(ErrorKind::Batch, sentence(&error.message_ru()))
+        let kind = match &error {
+            BatchError::Store(_) => ErrorKind::Store,
+            BatchError::NotFound(_) => ErrorKind::NotFound,
+            BatchError::TooManyRows { .. } => ErrorKind::BatchTooLarge,
+            _ => ErrorKind::Batch,
+        };
+        CommandError::new(kind, sentence(&error.message_ru()))
     }
 }
 
@@ -226,6 +238,9 @@ mod tests {
             (ErrorKind::Form, "form"),
             (ErrorKind::BatchFile, "batch_file"),
             (ErrorKind::BatchNotChecked, "batch_not_checked"),
+            (ErrorKind::BatchNotConfirmed, "batch_not_confirmed"),
+            (ErrorKind::BatchFileMissing, "batch_file_missing"),
+            (ErrorKind::BatchTooLarge, "batch_too_large"),
             (ErrorKind::Batch, "batch"),
             (ErrorKind::Write, "write"),
             (ErrorKind::FilesExist, "files_exist"),

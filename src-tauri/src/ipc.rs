@@ -13,8 +13,8 @@ use tauri_plugin_dialog::{DialogExt, MessageDialogButtons, MessageDialogKind};
 use zayavka_core::RawInput;
 
 use crate::commands::{
-    self, BatchCheck, BatchExportView, BatchProgressView, BatchSummaryView, DraftProgress,
-    KeyStatusView, ListFilter, SaveFormat, SettingsView,
+    self, BatchExportView, BatchListView, BatchPlanView, BatchProgressView, BatchRowView,
+    BatchSummaryView, DraftProgress, KeyStatusView, ListFilter, SaveFormat, SettingsView,
 };
 use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
@@ -344,7 +344,7 @@ pub async fn batch_choose_file(app: AppHandle) -> Answer<Option<String>> {
 }
 
 #[tauri::command]
-pub async fn batch_check(app: AppHandle, path: String) -> Answer<BatchCheck> {
+pub async fn batch_check(app: AppHandle, path: String) -> Answer<BatchPlanView> {
     blocking(app, move |state| {
         let path = PathBuf::from(path);
         // Only a file the resident chose in the open dialog is read.
@@ -360,16 +360,42 @@ pub async fn batch_check(app: AppHandle, path: String) -> Answer<BatchCheck> {
 }
 
 #[tauri::command]
+pub async fn batch_list(app: AppHandle) -> Answer<Vec<BatchListView>> {
+    blocking(app, commands::batch_list).await
+}
+
+#[tauri::command]
+pub async fn batch_rows(app: AppHandle, number: u32) -> Answer<Vec<BatchRowView>> {
+    blocking(app, move |state| commands::batch_rows(state, number)).await
+}
+
+/// Plans the next run of an earlier batch from the file it was last run from; the path comes
+/// from the data folder, never from the page.
+#[tauri::command]
+pub async fn batch_continue(app: AppHandle, number: u32) -> Answer<BatchPlanView> {
+    blocking(app, move |state| commands::batch_continue(state, number)).await
+}
+
+#[tauri::command]
 pub async fn batch_run(
     app: AppHandle,
-    batch_id: String,
+    check_token: String,
+    offline: bool,
+    confirmed: bool,
     task_id: String,
     on_progress: Channel<BatchProgressView>,
 ) -> Answer<BatchSummaryView> {
     blocking(app, move |state| {
-        commands::batch_run(state, &batch_id, &task_id, &|progress| {
-            let _ = on_progress.send(progress);
-        })
+        commands::batch_run(
+            state,
+            &check_token,
+            offline,
+            confirmed,
+            &task_id,
+            &|progress| {
+                let _ = on_progress.send(progress);
+            },
+        )
     })
     .await
 }
@@ -386,7 +412,7 @@ pub async fn batch_cancel(app: AppHandle, task_id: String) -> Answer<()> {
 #[tauri::command]
 pub async fn batch_export(
     app: AppHandle,
-    batch_id: String,
+    number: u32,
     format: String,
     collective: bool,
 ) -> Answer<Option<BatchExportView>> {
@@ -402,7 +428,7 @@ pub async fn batch_export(
             return Ok(None);
         };
         let folder = to_path(chosen)?;
-        match commands::batch_export(state, &batch_id, export, collective, false, &folder) {
+        match commands::batch_export(state, number, export, collective, false, &folder) {
             Err(error) if error.kind == ErrorKind::FilesExist => {
                 let replace = dialogs
                     .dialog()
@@ -417,8 +443,7 @@ pub async fn batch_export(
                 if !replace {
                     return Ok(None);
                 }
-                commands::batch_export(state, &batch_id, export, collective, true, &folder)
-                    .map(Some)
+                commands::batch_export(state, number, export, collective, true, &folder).map(Some)
             }
             other => other.map(Some),
         }

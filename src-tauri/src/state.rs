@@ -1,5 +1,5 @@
 //! What the commands share: the installation's folders, the keyring, the environment read once
-//! at start, the long tasks that may be cancelled, and the batch files checked this session.
+//! at start, the long tasks that may be cancelled, and the batch plans shown this session.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -46,7 +46,8 @@ pub struct AppState {
     /// The environment.
     pub environment: Environment,
     tasks: Mutex<HashMap<String, CancellationToken>>,
-    batches: Mutex<HashMap<String, PathBuf>>,
+    checks: Mutex<HashMap<String, CheckedBatch>>,
+    next_check: std::sync::atomic::AtomicU64,
     chosen: Mutex<std::collections::HashSet<PathBuf>>,
     dropped: Mutex<Vec<PathBuf>>,
 }
@@ -63,7 +64,8 @@ impl AppState {
             secrets,
             environment,
             tasks: Mutex::new(HashMap::new()),
-            batches: Mutex::new(HashMap::new()),
+            checks: Mutex::new(HashMap::new()),
+            next_check: std::sync::atomic::AtomicU64::new(1),
             chosen: Mutex::new(std::collections::HashSet::new()),
             dropped: Mutex::new(Vec::new()),
         }
@@ -124,22 +126,41 @@ impl AppState {
         std::mem::take(&mut *self.dropped.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
-    /// Remembers which file a checked batch came from.
-    pub fn remember_batch(&self, batch_id: &str, path: PathBuf) {
-        self.batches
+    /// Remembers the plan shown to the resident and returns its token: `batch_run` runs only a
+    /// file whose plan the resident saw, and only while its content is the one planned.
+    pub fn remember_check(&self, check: CheckedBatch) -> String {
+        let number = self
+            .next_check
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let token = format!("check-{number}");
+        self.checks
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(batch_id.to_owned(), path);
+            .insert(token.clone(), check);
+        token
     }
 
-    /// The file a batch was checked from this session.
-    pub fn batch_path(&self, batch_id: &str) -> Option<PathBuf> {
-        self.batches
+    /// The plan a token stands for, when it was shown this session.
+    pub fn checked(&self, token: &str) -> Option<CheckedBatch> {
+        self.checks
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .get(batch_id)
+            .get(token)
             .cloned()
     }
+}
+
+/// A batch file whose plan the resident was shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedBatch {
+    /// The file, as read.
+    pub path: PathBuf,
+    /// Its content's SHA-256 when the plan was made: a file changed since is planned again.
+    pub content_sha256: String,
+    /// The plan was made without a model (none is set up), so only an offline run matches it.
+    pub offline_only: bool,
+    /// The plan sends rows to the model, so the run needs the resident's confirmation.
+    pub needs_confirmation: bool,
 }
 
 /// A running task's cancellation token; dropping it forgets the task.

@@ -643,22 +643,44 @@ fn a_batch_is_checked_run_resumed_and_exported() {
         ),
     )
     .unwrap();
-    let not_checked = commands::batch_run(&app.state, &"0".repeat(64), "b", &|_| {}).unwrap_err();
+    let not_checked =
+        commands::batch_run(&app.state, "check-404", false, true, "b", &|_| {}).unwrap_err();
     assert_eq!(not_checked.kind, ErrorKind::BatchNotChecked);
 
     let check = serde_json::to_value(commands::batch_check(&app.state, &file).unwrap()).unwrap();
+    assert_eq!(
+        keys(&check),
+        [
+            "batch_number",
+            "changed",
+            "check_token",
+            "cost",
+            "done_before",
+            "file_name",
+            "invalid",
+            "model_problem",
+            "new",
+            "no_longer_in_file",
+            "offline",
+            "rows",
+            "to_draft",
+            "to_send",
+            "unfinished"
+        ]
+    );
     assert_eq!(check["rows"], 3);
-    assert_eq!(check["valid"], 2);
-    assert_eq!(check["already_done"], 0);
+    assert_eq!(check["new"], json!([2, 4]));
+    assert_eq!(check["to_send"], 2);
+    assert_eq!(check["batch_number"], Value::Null, "a new batch");
     assert_eq!(
         check["invalid"][0]["row"], 3,
         "numbered as the spreadsheet shows it"
     );
     assert_eq!(check["invalid"][0]["errors"][0]["field"], "description");
-    let batch_id = check["batch_id"].as_str().unwrap().to_owned();
+    let token = check["check_token"].as_str().unwrap().to_owned();
 
     let seen = Mutex::new(Vec::new());
-    let summary = commands::batch_run(&app.state, &batch_id, "b", &|p| {
+    let summary = commands::batch_run(&app.state, &token, false, true, "b", &|p| {
         seen.lock().unwrap().push(p)
     })
     .unwrap();
@@ -667,35 +689,40 @@ fn a_batch_is_checked_run_resumed_and_exported() {
     assert_eq!(summary["total"], 2);
     assert_eq!(summary["ready"], 2);
     assert_eq!(summary["failed"], 0);
-    assert_eq!(summary["batch_id"], batch_id);
+    assert_eq!(summary["batch_number"], 1);
+    assert_eq!(summary["complete"], true);
+    assert_eq!(summary["stopped"], Value::Null);
+    assert!(summary.get("batch_id").is_none(), "the hash stays inside");
     assert_eq!(seen.lock().unwrap().last().unwrap().done, 2);
     assert_eq!(app.requests(), 2);
 
     let again = commands::batch_check(&app.state, &file).unwrap();
-    assert_eq!(again.already_done, 2);
-    let resumed = commands::batch_run(&app.state, &batch_id, "b2", &|_| {}).unwrap();
+    assert_eq!(again.batch_number, Some(1));
+    assert_eq!(again.done_before, [2, 4]);
+    assert_eq!(again.to_send, 0);
+    let resumed =
+        commands::batch_run(&app.state, &again.check_token, false, false, "b2", &|_| {}).unwrap();
     assert_eq!(resumed.progress.total, 0);
     assert_eq!(app.requests(), 2, "nothing is sent twice");
 
-    let rows = commands::drafts_list(
-        &app.state,
-        ListFilter {
-            batch_id: Some(batch_id.clone()),
-            ..ListFilter::default()
-        },
-    )
-    .unwrap();
-    assert_eq!(rows.len(), 2);
+    let rows = commands::batch_rows(&app.state, 1).unwrap();
+    assert_eq!(rows.len(), 3);
 
     let out = app.home.path().join("выгрузка");
     std::fs::create_dir(&out).unwrap();
     let format = commands::export_format("csv").unwrap();
-    let csv = commands::batch_export(&app.state, &batch_id, format, false, false, &out).unwrap();
+    let csv = commands::batch_export(&app.state, 1, format, false, false, &out).unwrap();
     assert_eq!(csv.written, 1);
-    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
+    assert!(out.join("batch-1.csv").is_file());
     assert_eq!(
         commands::export_format("xlsx").unwrap_err().kind,
         ErrorKind::InvalidArgument
+    );
+    assert_eq!(
+        commands::batch_export(&app.state, 7, format, false, false, &out)
+            .unwrap_err()
+            .kind,
+        ErrorKind::NotFound
     );
 
     // One document per row with a request, under the profile's header, collective on demand;
@@ -708,8 +735,7 @@ fn a_batch_is_checked_run_resumed_and_exported() {
     .unwrap();
     let documents = app.home.path().join("документы");
     let pdf = commands::export_format("pdf").unwrap();
-    let report =
-        commands::batch_export(&app.state, &batch_id, pdf, true, false, &documents).unwrap();
+    let report = commands::batch_export(&app.state, 1, pdf, true, false, &documents).unwrap();
     assert_eq!(report.written, 2);
     assert_eq!(report.skipped.len(), 1, "{report:?}");
     assert_eq!(report.skipped[0].row, 3);
@@ -721,25 +747,26 @@ fn a_batch_is_checked_run_resumed_and_exported() {
     assert_eq!(names, ["row-0002.pdf", "row-0004.pdf"]);
     // Another document under the same name is replaced only when the resident agreed.
     std::fs::write(documents.join("row-0002.pdf"), "чужой файл").unwrap();
-    let clash =
-        commands::batch_export(&app.state, &batch_id, pdf, true, false, &documents).unwrap_err();
+    let clash = commands::batch_export(&app.state, 1, pdf, true, false, &documents).unwrap_err();
     assert_eq!(clash.kind, ErrorKind::FilesExist);
     assert!(clash.message.contains("row-0002.pdf"), "{}", clash.message);
     assert_eq!(
         std::fs::read(documents.join("row-0002.pdf")).unwrap(),
         "чужой файл".as_bytes()
     );
-    commands::batch_export(&app.state, &batch_id, pdf, true, true, &documents).unwrap();
+    commands::batch_export(&app.state, 1, pdf, true, true, &documents).unwrap();
     assert!(
         std::fs::read(documents.join("row-0002.pdf"))
             .unwrap()
             .starts_with(b"%PDF-")
     );
 
-    // A file changed after its check is checked again before anything is sent.
+    // A file changed after its plan was shown is planned again before anything is sent.
     std::fs::write(&file, format!("Описание\n{DESCRIPTION} Изменено.\n")).unwrap();
-    let changed = commands::batch_run(&app.state, &batch_id, "b3", &|_| {}).unwrap_err();
+    let changed = commands::batch_run(&app.state, &token, false, true, "b3", &|_| {}).unwrap_err();
     assert_eq!(changed.kind, ErrorKind::BatchNotChecked);
+    assert!(changed.message.contains("изменился"), "{}", changed.message);
+    assert_eq!(app.requests(), 2);
 }
 
 #[test]
@@ -796,12 +823,12 @@ fn a_cancelled_batch_returns_what_it_has_and_resumes_later() {
         .collect();
     std::fs::write(&file, format!("Описание\n{rows}")).unwrap();
     let check = commands::batch_check(&app.state, &file).unwrap();
-    assert_eq!(check.valid, 12);
+    assert_eq!(check.to_send, 12);
     let runner = {
         let app = Arc::clone(&app);
-        let batch_id = check.batch_id.clone();
+        let token = check.check_token.clone();
         std::thread::spawn(move || {
-            commands::batch_run(&app.state, &batch_id, "batch", &|progress| {
+            commands::batch_run(&app.state, &token, false, true, "batch", &|progress| {
                 if progress.done >= 1 {
                     app.state.cancel_task("batch");
                 }
@@ -814,25 +841,299 @@ fn a_cancelled_batch_returns_what_it_has_and_resumes_later() {
     assert!(stopped.progress.done < 12, "{:?}", stopped.progress);
     assert!(stopped.progress.done >= 1);
     assert_eq!(stopped.progress.ready, stopped.progress.done);
+    assert!(!stopped.complete);
+    assert_eq!(
+        serde_json::to_value(&stopped).unwrap()["stopped"],
+        "cancelled"
+    );
 
-    let resumed = commands::batch_run(&app.state, &check.batch_id, "again", &|_| {}).unwrap();
-    assert_eq!(resumed.progress.total, 12 - stopped.progress.done);
-    assert_eq!(resumed.progress.done, resumed.progress.total);
-    // A call cancelled under way is sent again by the resume; every row has one draft, ready.
-    let drafts = commands::drafts_list(
+    let resumed = commands::batch_run(
         &app.state,
-        ListFilter {
-            batch_id: Some(check.batch_id.clone()),
-            ..ListFilter::default()
-        },
+        &check.check_token,
+        false,
+        true,
+        "again",
+        &|_| {},
     )
     .unwrap();
-    assert_eq!(drafts.len(), 12);
-    assert!(drafts.iter().all(|d| d.outcome == "ready"));
-    let mut rows: Vec<u32> = drafts.iter().filter_map(|d| d.batch_row).collect();
-    rows.sort_unstable();
-    rows.dedup();
-    assert_eq!(rows.len(), 12, "one draft per row");
+    assert_eq!(resumed.progress.total, 12 - stopped.progress.done);
+    assert_eq!(resumed.progress.done, resumed.progress.total);
+    assert!(resumed.complete);
+    // A call cancelled under way is sent again by the resume; every row has one draft, ready.
+    let rows = commands::batch_rows(&app.state, resumed.batch_number).unwrap();
+    assert_eq!(rows.len(), 12);
+    assert!(rows.iter().all(|row| row.status_label == "готова"));
+    let mut drafts: Vec<i64> = rows.iter().filter_map(|row| row.report.draft_id).collect();
+    drafts.sort_unstable();
+    drafts.dedup();
+    assert_eq!(drafts.len(), 12, "one draft per row");
+}
+
+fn batch_file(app: &App, name: &str, rows: &[&str]) -> std::path::PathBuf {
+    let file = app.home.path().join(name);
+    let mut text = String::from("ФИО;Квартира;Описание\n");
+    for row in rows {
+        text.push_str(row);
+        text.push('\n');
+    }
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+fn resident_row(name: &str, flat: u32, what: &str) -> String {
+    format!("{name};{flat};{DESCRIPTION} {what}")
+}
+
+#[test]
+fn issue_14_a_fixed_row_is_the_only_request_on_the_next_run() {
+    let app = App::with(Script::always(ok()));
+    let first = resident_row("Иванова А. П.", 12, "Подъезд 1.");
+    let second = resident_row("Петров И. С.", 14, "Подъезд 2.");
+    let file = batch_file(&app, "подъезд.csv", &[&first, "Сидоров;15;Свет", &second]);
+    let plan = commands::batch_check(&app.state, &file).unwrap();
+    assert_eq!(plan.invalid.len(), 1);
+    commands::batch_run(&app.state, &plan.check_token, false, true, "b", &|_| {}).unwrap();
+    assert_eq!(app.requests(), 2);
+
+    // The resident fills in the description the check pointed at and runs the file again.
+    let fixed = resident_row("Сидоров", 15, "Подъезд 3.");
+    std::fs::write(
+        &file,
+        format!("ФИО;Квартира;Описание\r\n{first}\r\n{fixed}\r\n{second}\r\n"),
+    )
+    .unwrap();
+    let plan = commands::batch_check(&app.state, &file).unwrap();
+    assert_eq!(plan.batch_number, Some(1), "the same batch continues");
+    assert_eq!(plan.done_before, [2, 4]);
+    assert_eq!([plan.new.clone(), plan.changed.clone()].concat(), [3]);
+    assert_eq!(plan.to_send, 1);
+    assert!(plan.invalid.is_empty());
+    let summary =
+        commands::batch_run(&app.state, &plan.check_token, false, true, "b2", &|_| {}).unwrap();
+    assert_eq!(app.requests(), 3, "exactly one request: the fixed row");
+    assert_eq!(summary.batch_number, 1);
+    assert!(summary.complete);
+    assert_eq!(commands::batch_list(&app.state).unwrap().len(), 1);
+}
+
+#[test]
+fn issue_14_the_plan_is_shown_and_confirmed_before_anything_is_sent() {
+    let app = App::with(Script::always(ok()));
+    let file = batch_file(
+        &app,
+        "дом.csv",
+        &[
+            &resident_row("Иванова", 1, "Один."),
+            &resident_row("Петров", 2, "Два."),
+        ],
+    );
+    // No prices in the profile: the plan says that it cannot estimate the cost.
+    let plan = serde_json::to_value(commands::batch_check(&app.state, &file).unwrap()).unwrap();
+    assert_eq!(plan["cost"], json!({"kind": "unknown"}));
+    assert_eq!(plan["offline"], false);
+    assert_eq!(plan["model_problem"], Value::Null);
+    let token = plan["check_token"].as_str().unwrap();
+    let unconfirmed =
+        commands::batch_run(&app.state, token, false, false, "b", &|_| {}).unwrap_err();
+    assert_eq!(unconfirmed.kind, ErrorKind::BatchNotConfirmed);
+    assert_eq!(
+        app.requests(),
+        0,
+        "nothing is sent without the resident's yes"
+    );
+    assert!(
+        commands::batch_list(&app.state).unwrap().is_empty(),
+        "nothing is stored either"
+    );
+
+    // With prices, the worst case.
+    app.set("profiles.custom.price_input_per_million", "1");
+    app.set("profiles.custom.price_output_per_million", "2");
+    app.set("profiles.custom.currency", "USD");
+    let plan = serde_json::to_value(commands::batch_check(&app.state, &file).unwrap()).unwrap();
+    assert_eq!(plan["cost"]["kind"], "at_most");
+    assert_eq!(plan["cost"]["currency"], "USD");
+    assert!(plan["cost"]["amount"].as_f64().unwrap() > 0.0, "{plan}");
+
+    // A file over the row limit is refused with the engine's message before any plan.
+    let many: Vec<String> = (0..5_001)
+        .map(|n| resident_row("Жилец", n, "Строка."))
+        .collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    let big = batch_file(&app, "реестр.csv", &many);
+    let refused = commands::batch_check(&app.state, &big).unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::BatchTooLarge);
+    assert!(refused.message.contains("5001"), "{}", refused.message);
+    assert!(refused.message.contains("5000"), "{}", refused.message);
+    assert_eq!(app.requests(), 0);
+}
+
+#[test]
+fn issue_14_earlier_batches_are_listed_and_continued_after_a_restart() {
+    // The first session: the service fails every row for a passing reason.
+    let failing = App::with(Script::always(Reply::status(500, "занято")));
+    let file = batch_file(
+        &failing,
+        "подъезд-2.csv",
+        &[
+            &resident_row("Иванова", 1, "Один."),
+            &resident_row("Петров", 2, "Два."),
+        ],
+    );
+    let plan = commands::batch_check(&failing.state, &file).unwrap();
+    let first =
+        commands::batch_run(&failing.state, &plan.check_token, false, true, "b", &|_| {}).unwrap();
+    assert!(!first.complete);
+    assert_eq!(first.progress.failed, 2);
+
+    // A restart: a new state over the same data folder, the provider working again.
+    let stand_in = StandIn::start(Script::always(ok()));
+    failing.set("profiles.custom.base_url", &stand_in.base_url());
+    let state = AppState::new(
+        Paths::under(failing.home.path()),
+        Arc::new(MemoryStore::new()),
+        Environment::Fixed(EnvironmentOverrides::default()),
+    );
+    let listed = serde_json::to_value(commands::batch_list(&state).unwrap()).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    let earlier = &listed[0];
+    assert_eq!(earlier["number"], 1);
+    assert_eq!(earlier["file_name"], "подъезд-2.csv");
+    assert_eq!(earlier["file_found"], true);
+    assert_eq!(earlier["failed"], 2);
+    assert_eq!(earlier["complete"], false);
+    assert!(earlier.get("batch_id").is_none(), "the hash stays inside");
+
+    // Continued without choosing the file again: the plan names what is left.
+    let plan = commands::batch_continue(&state, 1).unwrap();
+    assert_eq!(plan.batch_number, Some(1));
+    assert_eq!(plan.unfinished, [2, 3]);
+    assert_eq!(plan.to_send, 2);
+    let summary =
+        commands::batch_run(&state, &plan.check_token, false, true, "b2", &|_| {}).unwrap();
+    assert!(summary.complete);
+    assert_eq!(stand_in.request_count(), 2);
+    let listed = commands::batch_list(&state).unwrap();
+    assert!(listed[0].complete);
+    assert_eq!(listed[0].ready, 2);
+
+    // A file that is gone is said calmly; the resident may choose it again.
+    std::fs::remove_file(&file).unwrap();
+    assert!(!commands::batch_list(&state).unwrap()[0].file_found);
+    let missing = commands::batch_continue(&state, 1).unwrap_err();
+    assert_eq!(missing.kind, ErrorKind::BatchFileMissing);
+    assert!(
+        missing.message.contains("подъезд-2.csv"),
+        "{}",
+        missing.message
+    );
+    assert!(
+        missing.message.contains("Выбрать файл"),
+        "{}",
+        missing.message
+    );
+    assert_eq!(
+        commands::batch_continue(&state, 9).unwrap_err().kind,
+        ErrorKind::NotFound
+    );
+}
+
+#[test]
+fn issue_14_a_batch_is_drafted_without_a_model() {
+    // No service set up: the plan is the one without a model, and says why.
+    let app = App::without_provider();
+    let file = batch_file(
+        &app,
+        "дом.csv",
+        &[
+            &resident_row("Иванова", 1, "Один."),
+            &resident_row("Петров", 2, "Два."),
+        ],
+    );
+    let plan = serde_json::to_value(commands::batch_check(&app.state, &file).unwrap()).unwrap();
+    assert_eq!(plan["offline"], true);
+    assert!(plan["model_problem"].is_string(), "{plan}");
+    assert_eq!(plan["cost"], json!({"kind": "nothing"}));
+    assert_eq!(plan["to_send"], 0);
+    assert_eq!(plan["to_draft"], 2);
+    let token = plan["check_token"].as_str().unwrap();
+    let with_model = commands::batch_run(&app.state, token, false, true, "b", &|_| {}).unwrap_err();
+    assert_eq!(with_model.kind, ErrorKind::BatchNotChecked);
+    let summary = commands::batch_run(&app.state, token, true, false, "b", &|_| {}).unwrap();
+    assert_eq!(summary.progress.done, 2);
+    assert_eq!(summary.progress.ready, 2);
+    assert!(summary.complete);
+
+    // With a service set up, «Составить без модели» sends nothing either.
+    let app = App::with(Script::always(ok()));
+    let file = batch_file(&app, "дом.csv", &[&resident_row("Иванова", 1, "Один.")]);
+    let plan = commands::batch_check(&app.state, &file).unwrap();
+    assert!(!plan.offline);
+    let summary =
+        commands::batch_run(&app.state, &plan.check_token, true, false, "b", &|_| {}).unwrap();
+    assert_eq!(summary.progress.ready, 1);
+    assert_eq!(app.requests(), 0);
+}
+
+#[test]
+fn issue_14_the_rows_table_names_each_row_and_why() {
+    let unclear = json!({
+        "outcome": "insufficient_information", "title": null, "problem": null,
+        "circumstances": null, "impact": null, "verification": null, "subject": null,
+        "warnings": ["Напишите, что именно случилось."]
+    });
+    let app = App::with(Script::always(Reply::completion(&unclear.to_string())));
+    let file = batch_file(
+        &app,
+        "дом.csv",
+        &[
+            &resident_row("Иванова А. П.", 12, "Один."),
+            "Петров И. С.;14;Свет",
+        ],
+    );
+    let plan = commands::batch_check(&app.state, &file).unwrap();
+    commands::batch_run(&app.state, &plan.check_token, false, true, "b", &|_| {}).unwrap();
+    let rows = serde_json::to_value(commands::batch_rows(&app.state, 1).unwrap()).unwrap();
+    assert_eq!(
+        keys(&rows[0]),
+        [
+            "apartment",
+            "draft_id",
+            "full_name",
+            "reason",
+            "reason_ru",
+            "retryable",
+            "row",
+            "status",
+            "status_label",
+            "title"
+        ]
+    );
+    assert_eq!(rows[0]["row"], 2);
+    assert_eq!(rows[0]["full_name"], "Иванова А. П.");
+    assert_eq!(rows[0]["apartment"], "12");
+    assert_eq!(rows[0]["status"], "needs_user");
+    assert_eq!(rows[0]["status_label"], "нужно уточнить описание");
+    assert!(
+        rows[0]["reason_ru"].as_str().unwrap().contains("допишите"),
+        "{rows}"
+    );
+    assert!(rows[0]["draft_id"].is_i64());
+    assert_eq!(rows[1]["row"], 3);
+    assert_eq!(rows[1]["full_name"], "Петров И. С.");
+    assert_eq!(rows[1]["apartment"], "14");
+    assert_eq!(rows[1]["status"], "invalid");
+    assert!(
+        rows[1]["reason_ru"]
+            .as_str()
+            .unwrap()
+            .contains("слишком короткое"),
+        "{rows}"
+    );
+    assert_eq!(
+        commands::batch_rows(&app.state, 2).unwrap_err().kind,
+        ErrorKind::NotFound
+    );
 }
 
 #[test]
