@@ -205,12 +205,31 @@ fn photo_message(path: &Path, problem: &PhotoProblem) -> String {
              программе просмотра фотографий, сохраните заново и добавьте ещё раз."
         ),
         PhotoProblem::TooManyPixels { width, height } => format!(
-            "в снимке {file} {width} × {height} точек, а Заявка принимает снимки не больше \
-             {PHOTO_MAX_SIDE} точек по стороне и {} миллионов точек всего. Ничего не \
-             добавлено. Уменьшите снимок и добавьте его ещё раз.",
+            "Снимок «{}» слишком большой: {} × {} точек, а Заявка принимает снимки не больше \
+             {} точек по стороне и {} миллионов точек всего. Ничего не добавлено. Уменьшите \
+             снимок в графическом редакторе (например, «Изменить размер» в Paint или \
+             «Фотографиях») или перешлите его себе в мессенджере — он пришлёт снимок \
+             поменьше — и добавьте его ещё раз.",
+            DisplayPath(path),
+            grouped(u64::from(*width)),
+            grouped(u64::from(*height)),
+            grouped(u64::from(PHOTO_MAX_SIDE)),
             PHOTO_MAX_PIXELS / 1_000_000
         ),
     }
+}
+
+/// A number with its thousands set apart by spaces, as Russian text writes them: 19 000.
+fn grouped(number: u64) -> String {
+    let digits = number.to_string();
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            text.push(' ');
+        }
+        text.push(digit);
+    }
+    text
 }
 
 fn store_error(error: StoreError) -> AttachmentError {
@@ -365,6 +384,31 @@ mod tests {
             photo_label(1, PhotoFormat::Jpeg, 1_258_291),
             "Фото 1 (JPEG, 1,2 МБ)"
         );
+    }
+
+    /// Regression (issue 14): the message read «в снимке файл «bomb.png» 19000 × 19000 точек».
+    #[test]
+    fn issue_14_a_too_large_photo_is_named_and_the_resident_told_what_to_do() {
+        let error = AttachmentError::Photo {
+            path: PathBuf::from("bomb.png"),
+            problem: PhotoProblem::TooManyPixels {
+                width: 19_000,
+                height: 19_000,
+            },
+        };
+        assert_eq!(
+            error.message_ru(),
+            "Снимок «bomb.png» слишком большой: 19 000 × 19 000 точек, а Заявка принимает снимки \
+             не больше 20 000 точек по стороне и 50 миллионов точек всего. Ничего не добавлено. \
+             Уменьшите снимок в графическом редакторе (например, «Изменить размер» в Paint или \
+             «Фотографиях») или перешлите его себе в мессенджере — он пришлёт снимок поменьше — \
+             и добавьте его ещё раз."
+        );
+        assert_eq!(grouped(7), "7");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000), "1 000");
+        assert_eq!(grouped(60_000), "60 000");
+        assert_eq!(grouped(4_294_967_295), "4 294 967 295");
     }
 
     #[test]
