@@ -132,10 +132,10 @@ async fn provider_checks(
                 Check::new(
                     "provider",
                     CheckStatus::Warning,
-                    "Провайдер модели не выбран: заявки составляются только без модели, из ваших \
-                     слов. Чтобы описание составляла модель, выберите провайдера: openai, \
-                     openrouter, ollama, lmstudio или llamacpp.",
+                    "Сервис модели не выбран: заявки составляются только без модели, из ваших \
+                     слов. Чтобы описание составляла модель, выберите сервис модели.",
                 )
+                .detail("профили: openai, openrouter, ollama, lmstudio, llamacpp, custom")
                 .then(&[NextStep::ConfigureProvider, NextStep::DraftWithoutModel]),
             ];
         }
@@ -219,7 +219,7 @@ async fn provider_checks(
         Ok(401 | 403) => Check::new(
             "provider",
             CheckStatus::Problem,
-            format!("Провайдер {host} отвечает, но не принимает ключ доступа."),
+            format!("Сервис модели {host} отвечает, но не принимает ключ доступа."),
         )
         .then(&[NextStep::StoreApiKey]),
         Ok(status) => Check::new(
@@ -238,11 +238,11 @@ async fn provider_checks(
                 "provider",
                 CheckStatus::Problem,
                 format!(
-                    "Провайдер {host} не отвечает как нужно: {}. {}",
-                    failure.detail,
+                    "Сервис модели {host} не отвечает как нужно. {}",
                     failure.reason.message_ru()
                 ),
             )
+            .detail(failure.detail)
             .then(&failure.reason.next_steps())
         }
     };
