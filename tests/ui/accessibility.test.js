@@ -148,6 +148,52 @@ const STATES = {
       await page.waitForSelector('#batch-review:not([hidden]) table');
     },
   },
+  'batch-plan-prices': {
+    hash: 'batch',
+    fake: { batchPrices: true },
+    reach: async (page) => {
+      await page.click('#batch-choose');
+      await page.waitForSelector('#batch-check .batch-cost');
+    },
+  },
+  'batch-no-model': {
+    hash: 'batch',
+    fake: { batchNoModel: true },
+    reach: async (page) => {
+      await page.click('#batch-choose');
+      await page.waitForSelector('#batch-check .batch-model-problem');
+    },
+  },
+  'batch-earlier': {
+    hash: 'batch',
+    fake: { earlierBatch: true },
+    reach: async (page) => {
+      await page.waitForSelector('#batch-earlier .batch-item');
+    },
+  },
+  'batch-earlier-file-missing': {
+    hash: 'batch',
+    fake: { earlierBatch: true, batchFileMissing: true },
+    reach: async (page) => {
+      await page.waitForSelector('#batch-earlier .batch-item .note');
+    },
+  },
+  'batch-continue-plan': {
+    hash: 'batch',
+    fake: { earlierBatch: true, batchPrices: true },
+    reach: async (page) => {
+      await page.click('#batch-earlier button:text("Продолжить")');
+      await page.waitForSelector('#batch-check:not([hidden]) .batch-cost');
+    },
+  },
+  'batch-rows': {
+    hash: 'batch',
+    fake: { earlierBatch: true },
+    reach: async (page) => {
+      await page.click('#batch-earlier button:text("Строки")');
+      await page.waitForSelector('#batch-review:not([hidden]) .rows-table');
+    },
+  },
   settings: {
     hash: 'settings',
     reach: async (page) => {

@@ -307,19 +307,127 @@
     { description: 'Дверь подъезда не закрывается до конца, сломан доводчик.', location: 'Подъезд 2', consequences: null, desired_actions: null, confirmed_subject: 'common_area_entrance_door' },
     { description: 'На площадке пятого этажа мигает лампа, вечером почти темно.', location: 'Подъезд 2, 5 этаж', consequences: null, desired_actions: 'Заменить лампу', confirmed_subject: LIGHTING },
   ];
-  const batchDone = new Set();
+  // «ФИО» and «Квартира» of each row, as the file's columns give them.
+  const BATCH_PEOPLE = [
+    ['Иванова Анна Петровна', '12'],
+    ['Петров Иван Сергеевич', '14'],
+    ['Сидоров Олег Николаевич', '15'],
+    ['Кузнецова Мария Ивановна', '21'],
+    ['Смирнов Павел Андреевич', '23'],
+  ];
+  const BATCH_FILE = '/home/resident/Документы/подъезд-2.csv';
+  // The rows a run has drafted: index → {draftId, outcome}.
+  const batchDone = new Map();
+  // The one batch of this fake, once run: {number, created_at, updated_at}.
+  let batch = null;
+  let nextCheck = 1;
+  const checks = new Map();
   const cancelledTasks = new Set();
   // Photos by draft id; a fake photo is a JPEG of 1,2 MB.
   const photos = new Map();
   const fakePhoto = (number) => ({ number, format: 'jpeg', width: 4000, height: 3000, byte_size: 1_200_000, sha256: '0'.repeat(64), label: `Фото ${number} (JPEG, 1,2 МБ)` });
 
-  function batchCheckAnswer() {
-    const invalid = [];
+  const batchRowNumber = (index) => index + 2; // the header is row 1
+  const batchInvalid = () => BATCH_ROWS.map((row, index) => [index, validate(row)]).filter(([, errors]) => errors.length > 0);
+
+  function batchPlan() {
+    const invalid = new Map(batchInvalid());
+    const noModel = Boolean(config.batchNoModel);
+    const plan = { new: [], changed: [], unfinished: [], done_before: [] };
     BATCH_ROWS.forEach((row, index) => {
-      const errors = validate(row);
-      if (errors.length > 0) invalid.push({ row: index + 1, errors });
+      if (invalid.has(index)) return;
+      const number = batchRowNumber(index);
+      if (batchDone.has(index)) plan.done_before.push(number);
+      else if (batch === null) plan.new.push(number);
+      else plan.unfinished.push(number);
     });
-    return { batch_id: 'batch-1', file_name: 'подъезд-2.csv', rows: BATCH_ROWS.length, valid: BATCH_ROWS.length - invalid.length, invalid, already_done: batchDone.size };
+    const toDraft = plan.new.length + plan.unfinished.length;
+    const toSend = noModel ? 0 : toDraft;
+    let cost = { kind: 'nothing' };
+    if (toSend > 0) cost = config.batchPrices ? { kind: 'at_most', amount: 0.0123 * toSend, currency: 'USD' } : { kind: 'unknown' };
+    const checkToken = `check-${nextCheck++}`;
+    checks.set(checkToken, { offline: noModel, needsConfirmation: toSend > 0 });
+    return {
+      check_token: checkToken,
+      batch_number: batch?.number ?? null,
+      file_name: 'подъезд-2.csv',
+      rows: BATCH_ROWS.length,
+      offline: noModel,
+      model_problem: noModel ? 'Провайдер модели не выбран: выберите его в настройках.' : null,
+      ...plan,
+      invalid: [...invalid].map(([index, errors]) => ({ row: batchRowNumber(index), errors })),
+      no_longer_in_file: 0,
+      to_draft: toDraft,
+      to_send: toSend,
+      cost,
+    };
+  }
+
+  function batchRowsAnswer() {
+    const invalid = new Map(batchInvalid());
+    return BATCH_ROWS.map((row, index) => {
+      const [fullName, apartment] = BATCH_PEOPLE[index];
+      const base = { row: batchRowNumber(index), full_name: fullName, apartment, title: null, reason: null, reason_ru: null, retryable: null, draft_id: null };
+      if (invalid.has(index)) {
+        return { ...base, status: 'invalid', status_label: 'ошибка в строке', reason: 'invalid_input', reason_ru: invalid.get(index).map((error) => error.message).join(' ') };
+      }
+      const done = batchDone.get(index);
+      if (!done) return { ...base, status: 'waiting', status_label: 'ещё не составлена' };
+      const draft = drafts.get(done.draftId);
+      if (done.outcome === 'needs_user') {
+        return {
+          ...base,
+          status: 'needs_user',
+          status_label: 'нужно уточнить описание',
+          reason: 'insufficient_information',
+          reason_ru: 'Из описания не понятно, в чём проблема: допишите, что случилось, где и как давно.',
+          draft_id: done.draftId,
+        };
+      }
+      return { ...base, status: 'ready', status_label: 'готова', title: draft.result.request.title, draft_id: done.draftId };
+    });
+  }
+
+  function batchListItem() {
+    const rows = batchRowsAnswer();
+    const count = (status) => rows.filter((row) => row.status === status).length;
+    const unfinished = count('waiting');
+    return {
+      number: batch.number,
+      file_name: 'подъезд-2.csv',
+      source_path: BATCH_FILE,
+      file_found: !config.batchFileMissing,
+      created_at: batch.created_at,
+      updated_at: batch.updated_at,
+      rows: rows.length,
+      ready: count('ready'),
+      needs_attention: count('needs_user'),
+      failed: 0,
+      unfinished,
+      invalid: count('invalid'),
+      complete: unfinished === 0,
+    };
+  }
+
+  function draftBatchRow(index, outcome) {
+    const input = BATCH_ROWS[index];
+    let result;
+    if (outcome === 'needs_user') result = OUTCOMES.needs_user();
+    else {
+      result = readyResult(input);
+      result.request.title = input.description.replace(/[.!?…]$/, '');
+    }
+    const stored = store(result, input, null, 'a1b2c3d4e5f6');
+    batchDone.set(index, { draftId: stored.draft_id, outcome });
+  }
+
+  // `earlierBatch`: a batch run before a restart — two rows ready, one needing the resident,
+  // one never drafted (the app was closed), one refused by the check.
+  if (config.earlierBatch) {
+    batch = { number: 3, created_at: '2026-11-30T18:20:00Z', updated_at: '2026-11-30T18:24:00Z' };
+    draftBatchRow(0, 'ready');
+    draftBatchRow(1, 'ready');
+    draftBatchRow(3, 'needs_user');
   }
 
   // --- IPC plumbing: callbacks for channels, and the calls log. -------------------------------
@@ -608,29 +716,62 @@
       return config.noFile ? null : '/home/resident/Документы/подъезд-2.csv';
     },
     async batch_check() {
-      return batchCheckAnswer();
+      return batchPlan();
     },
-    async batch_run({ batchId, taskId, onProgress }) {
-      const check = batchCheckAnswer();
-      const invalidRows = new Set(check.invalid.map((row) => row.row - 1));
-      const todo = BATCH_ROWS.map((row, index) => index).filter((index) => !invalidRows.has(index) && !batchDone.has(index));
+    async batch_list() {
+      return batch === null ? [] : [batchListItem()];
+    },
+    async batch_continue({ number }) {
+      if (batch === null || batch.number !== number) return reject('not_found', `Пакета «${number}» нет: проверьте номер в списке пакетов.`);
+      if (config.batchFileMissing) {
+        return reject(
+          'batch_file_missing',
+          `Файла «подъезд-2.csv» больше нет там, откуда запускали пакет ${number}. Если вы его переместили или переименовали, выберите его кнопкой «Выбрать файл…»: составленные строки повторно не отправятся.`,
+        );
+      }
+      return batchPlan();
+    },
+    async batch_rows({ number }) {
+      if (batch === null || batch.number !== number) return reject('not_found', `Пакета «${number}» нет: проверьте номер в списке пакетов.`);
+      return batchRowsAnswer();
+    },
+    async batch_run({ checkToken, offline, confirmed, taskId, onProgress }) {
+      const check = checks.get(checkToken);
+      if (!check) return reject('batch_not_checked', 'Выберите файл пакета снова или продолжите пакет из списка: перед отправкой приложение заново проверяет строки.');
+      if (!offline && check.offline) return reject('batch_not_checked', 'Сервис модели не был настроен, когда файл проверяли.');
+      if (!offline && check.needsConfirmation && !confirmed) return reject('batch_not_confirmed', 'Ничего не отправлено: подтвердите отправку кнопкой под планом пакета.');
+      if (batch === null) batch = { number: 1, created_at: '2026-12-01T09:00:00Z', updated_at: '2026-12-01T09:00:00Z' };
+      else batch.updated_at = '2026-12-01T10:00:00Z';
+      const invalid = new Map(batchInvalid());
+      const todo = BATCH_ROWS.map((row, index) => index).filter((index) => !invalid.has(index) && !batchDone.has(index));
       const progress = { done: 0, total: todo.length, ready: 0, needs_user: 0, rejected: 0, failed: 0 };
       let index = 0;
+      let cancelled = false;
       for (const row of todo) {
         if (config.gatedBatch) await new Promise((resolve) => (fake.batchGate = resolve));
         else await tick(10);
-        if (cancelledTasks.has(taskId)) break;
-        const input = BATCH_ROWS[row];
-        const result = readyResult(input);
-        result.request.title = input.description.replace(/[.!?…]$/, '');
-        store(result, input, null, batchId);
-        batchDone.add(row);
+        if (cancelledTasks.has(taskId)) {
+          cancelled = true;
+          break;
+        }
+        draftBatchRow(row, 'ready');
         progress.done += 1;
         progress.ready += 1;
         send(onProgress, index++, { ...progress });
       }
       end(onProgress, index);
-      return { ...progress, batch_id: batchId, sent: progress.done, tokens: progress.done * 900, cost: progress.done > 0 ? progress.done * 0.0004 : null };
+      const unfinished = batchListItem().unfinished;
+      const sent = offline ? 0 : progress.done;
+      return {
+        ...progress,
+        batch_number: batch.number,
+        sent,
+        tokens: sent * 900,
+        cost: sent > 0 && config.batchPrices ? sent * 0.0004 : null,
+        stopped: cancelled ? 'cancelled' : null,
+        unfinished,
+        complete: unfinished === 0,
+      };
     },
     async batch_cancel({ taskId }) {
       cancelledTasks.add(taskId);
@@ -639,11 +780,12 @@
       return null;
     },
     async batch_export({ format }) {
+      // The page names a batch by its number: «Пакет 3».
       const documents = ['pdf', 'docx', 'txt'].includes(format);
       return {
         folder: '/home/resident/Документы/подъезд-2',
         written: documents ? 3 : 1,
-        skipped: documents ? [{ row: 3, reason: 'в строке есть ошибки, её заявка не составлялась' }] : [],
+        skipped: documents ? [{ row: 4, reason: 'в строке есть ошибки, её заявка не составлялась' }] : [],
       };
     },
   };

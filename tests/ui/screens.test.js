@@ -112,30 +112,55 @@ test('deleting a draft asks in a dialog; cancel keeps it, confirm deletes it', a
   await closePage(page);
 });
 
-test('a batch is checked row by row before anything is sent, including the invalid row', async () => {
+const planLines = (page) => page.$$eval('#batch-check .batch-plan li', (nodes) => nodes.map((node) => node.textContent));
+const tableRows = (page) =>
+  page.$$eval('#batch-review .rows-table tbody tr', (nodes) => nodes.map((node) => [...node.children].map((cell) => cell.textContent.trim())));
+
+test('issue_14: a batch shows its plan, row by row, and sends nothing until the resident confirms', async () => {
   const page = await openPage(harness, { hash: 'batch' });
   await page.click('#batch-choose');
   await page.waitForSelector('#batch-check table');
-  const summary = await page.textContent('#batch-check .plain-list');
-  assert.match(summary, /Строк в файле: 5\./);
-  assert.match(summary, /Можно отправить: 4\./);
-  assert.match(summary, /С ошибками: 1/);
+  assert.equal(await page.textContent('#batch-status'), 'Файл «подъезд-2.csv» проверен: это новый пакет.');
+  assert.equal(await page.textContent('#batch-check h2'), 'Что будет сделано');
+  assert.deepEqual(await planLines(page), [
+    'Строк с данными в файле: 5.',
+    'Новые — будут отправлены: 4 (строки 2, 3, 5, 6).',
+    'С ошибками — не будут отправлены: 1 (строка 4). Что не так — в таблице ниже.',
+  ]);
+  // No prices in the profile: said plainly.
+  assert.match(await page.textContent('#batch-check .batch-cost'), /^Стоимость оценить нельзя: в настройках сервиса не указаны цены\./);
   const rows = await page.$$eval('#batch-check tbody tr', (nodes) => nodes.map((node) => [...node.children].map((cell) => cell.textContent)));
   assert.equal(rows.length, 1);
-  assert.equal(rows[0][0], '3');
+  assert.equal(rows[0][0], '4');
   assert.equal(rows[0][1], 'Описание проблемы');
   assert.match(rows[0][2], /слишком короткое/);
-  assert.equal(await page.textContent('#batch-check button'), 'Отправить 4 заявки');
-  assert.equal((await callsOf(page, 'batch_run')).length, 0);
+  assert.equal(await page.textContent('#batch-check button.primary'), 'Отправить 4 строки');
+  assert.equal((await callsOf(page, 'batch_run')).length, 0, 'nothing is sent before the resident confirms');
   const [check] = await callsOf(page, 'batch_check');
   assert.equal(check.args.path, '/home/resident/Документы/подъезд-2.csv');
+
+  await page.click('#batch-check button.primary');
+  await page.waitForSelector('#batch-review:not([hidden]) .rows-table');
+  const [run] = await callsOf(page, 'batch_run');
+  assert.equal(run.args.checkToken, 'check-1');
+  assert.equal(run.args.offline, false);
+  assert.equal(run.args.confirmed, true);
+  assert.equal(await page.textContent('#batch-review h2'), 'Пакет 1 обработан');
+  await closePage(page);
+});
+
+test('issue_14: with prices in the profile the plan names the worst-case cost', async () => {
+  const page = await openPage(harness, { hash: 'batch', fake: { batchPrices: true } });
+  await page.click('#batch-choose');
+  await page.waitForSelector('#batch-check .batch-cost');
+  assert.match(await page.textContent('#batch-check .batch-cost'), /^Стоимость — не больше 0,0492\s\$ по ценам из настроек\./);
   await closePage(page);
 });
 
 test('a batch sends with progress, can be cancelled and resumed, then reviewed and exported', async () => {
   const page = await openPage(harness, { hash: 'batch', fake: { gatedBatch: true } });
   await page.click('#batch-choose');
-  await page.click('#batch-check button:text("Отправить 4 заявки")');
+  await page.click('#batch-check button:text("Отправить 4 строки")');
   await page.waitForSelector('#batch-run:not([hidden])');
   await page.waitForFunction(() => window.__fake.batchGate !== null);
   await page.evaluate(() => window.__fake.releaseBatchRow());
@@ -144,11 +169,10 @@ test('a batch sends with progress, can be cancelled and resumed, then reviewed a
   await page.waitForFunction(() => window.__fake.batchGate !== null);
   await page.click('#batch-cancel');
   await page.waitForSelector('#batch-review:not([hidden])');
-  assert.match(await page.textContent('#batch-review h2'), /Отправка остановлена/);
+  assert.equal(await page.textContent('#batch-review h2'), 'Пакет 1: отправка остановлена');
   const [run] = await callsOf(page, 'batch_run');
   const [cancel] = await callsOf(page, 'batch_cancel');
   assert.equal(cancel.args.taskId, run.args.taskId);
-  assert.equal(run.args.batchId, 'batch-1');
 
   // Resume: the rows already done are not sent again.
   await page.click('#batch-review button:text("Продолжить отправку")');
@@ -156,12 +180,14 @@ test('a batch sends with progress, can be cancelled and resumed, then reviewed a
     await page.waitForFunction(() => window.__fake.batchGate !== null);
     await page.evaluate(() => window.__fake.releaseBatchRow());
   }
-  await page.waitForFunction(() => document.querySelector('#batch-review h2')?.textContent === 'Пакет обработан');
-  assert.equal((await callsOf(page, 'batch_run')).length, 2);
-  const reviewRows = await page.$$eval('#batch-review tbody tr', (nodes) => nodes.length);
-  assert.equal(reviewRows, 4);
-  const lists = await callsOf(page, 'drafts_list');
-  assert.equal(lists.at(-1).args.filter.batch_id, 'batch-1');
+  await page.waitForFunction(() => document.querySelector('#batch-review h2')?.textContent === 'Пакет 1 обработан');
+  const runs = await callsOf(page, 'batch_run');
+  assert.equal(runs.length, 2);
+  assert.equal(runs[1].args.checkToken, runs[0].args.checkToken);
+  assert.equal((await tableRows(page)).length, 5, 'every row of the file, the refused one too');
+  assert.deepEqual((await callsOf(page, 'batch_rows')).at(-1).args, { number: 1 });
+  // The earlier-batches list now holds it.
+  await page.waitForSelector('#batch-earlier .batch-item');
 
   await page.click('#batch-review tbody tr:first-child button:text("Открыть")');
   await page.waitForSelector('#batch-detail .document');
@@ -171,16 +197,107 @@ test('a batch sends with progress, can be cancelled and resumed, then reviewed a
   await page.check('#batch-export-collective');
   await page.click('button:text("Выгрузить…")');
   await page.waitForFunction(() => document.querySelector('#batch-review .export [role="status"]').textContent.startsWith('Записано 3 файла'));
-  assert.match(await page.textContent('#batch-review .export [role="status"]'), /Без документа: строка 3 — в строке есть ошибки/);
+  assert.match(await page.textContent('#batch-review .export [role="status"]'), /Без документа: строка 4 — в строке есть ошибки/);
   // A combined file has no collective choice.
   await page.selectOption('#batch-export-format', 'csv');
   assert.equal(await page.isVisible('#batch-export-collective'), false);
   await page.click('button:text("Выгрузить…")');
   await page.waitForFunction(() => document.querySelector('#batch-review .export [role="status"]').textContent.startsWith('Записано 1 файл в папку'));
   const [documents, combined] = await callsOf(page, 'batch_export');
-  assert.deepEqual(documents.args, { batchId: 'batch-1', format: 'pdf', collective: true });
-  assert.deepEqual(combined.args, { batchId: 'batch-1', format: 'csv', collective: false });
+  assert.deepEqual(documents.args, { number: 1, format: 'pdf', collective: true });
+  assert.deepEqual(combined.args, { number: 1, format: 'csv', collective: false });
   await closePage(page);
+});
+
+test('issue_14: the batch table names each row by number, ФИО and Квартира, with the reason where one is needed', async () => {
+  const page = await openPage(harness, { hash: 'batch', fake: { earlierBatch: true } });
+  await page.click('#batch-earlier button:text("Строки")');
+  await page.waitForSelector('#batch-review:not([hidden]) .rows-table');
+  assert.equal(await page.textContent('#batch-review h2'), 'Пакет 3');
+  const headers = await page.$$eval('#batch-review .rows-table thead th', (nodes) => nodes.map((node) => node.textContent));
+  assert.deepEqual(headers, ['Строка', 'ФИО', 'Квартира', 'Заявка и состояние']);
+  const rows = await tableRows(page);
+  assert.deepEqual(
+    rows.map((row) => row.slice(0, 3)),
+    [
+      ['2', 'Иванова Анна Петровна', '12'],
+      ['3', 'Петров Иван Сергеевич', '14'],
+      ['4', 'Сидоров Олег Николаевич', '15'],
+      ['5', 'Кузнецова Мария Ивановна', '21'],
+      ['6', 'Смирнов Павел Андреевич', '23'],
+    ],
+  );
+  assert.equal(rows[0][3], 'В подъезде 2 не горит свет на втором этаже уже три дняГотоваОткрыть');
+  assert.match(rows[2][3], /^Ошибка в строкеПоле «Описание проблемы» слишком короткое/);
+  assert.match(rows[3][3], /^Нужно уточнить описаниеИз описания не понятно.*допишите, что случилось.*Открыть$/);
+  assert.equal(rows[4][3], 'Ещё не составлена');
+  // Only rows with a draft can be opened; the button names its row.
+  assert.equal(await page.getAttribute('#batch-review tbody tr:nth-child(4) button', 'aria-label'), 'Открыть заявку строки 5');
+  assert.equal(await page.$('#batch-review tbody tr:nth-child(3) button'), null);
+  await closePage(page);
+});
+
+test('issue_14: after a restart earlier batches are listed and one continues without choosing the file', async () => {
+  const page = await openPage(harness, { hash: 'batch', fake: { earlierBatch: true } });
+  await page.waitForSelector('#batch-earlier .batch-item');
+  assert.equal(await page.textContent('#batch-earlier h2'), 'Пакеты, начатые раньше');
+  assert.equal(await page.textContent('#batch-earlier .batch-title'), 'Пакет 3 Не закончен');
+  assert.equal(await page.textContent('#batch-earlier .batch-file'), 'Файл «подъезд-2.csv»');
+  assert.equal(await page.textContent('#batch-earlier .batch-state'), 'Строк: 5, готово: 2, нужно уточнить: 1, ещё не составлены: 1, с ошибками: 1.');
+  await page.click('#batch-earlier button:text("Продолжить")');
+  await page.waitForSelector('#batch-check:not([hidden]) h2');
+  assert.deepEqual((await callsOf(page, 'batch_continue')).map((call) => call.args), [{ number: 3 }]);
+  assert.equal((await callsOf(page, 'batch_choose_file')).length, 0, 'the file is not chosen again');
+  assert.equal(await page.textContent('#batch-check h2'), 'Пакет 3: что будет сделано');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Пакет 3: что будет сделано');
+  assert.deepEqual(await planLines(page), [
+    'Строк с данными в файле: 5.',
+    'Не закончены в прошлый раз — будут отправлены: 1 (строка 6).',
+    'Составлены раньше — повторно не отправляются: 3.',
+    'С ошибками — не будут отправлены: 1 (строка 4). Что не так — в таблице ниже.',
+  ]);
+  await page.click('#batch-check button:text("Отправить 1 строку")');
+  await page.waitForFunction(() => document.querySelector('#batch-review h2')?.textContent === 'Пакет 3 обработан');
+  const [run] = await callsOf(page, 'batch_run');
+  assert.equal(run.args.confirmed, true);
+  await page.waitForFunction(() => document.querySelector('#batch-earlier .batch-title')?.textContent === 'Пакет 3 Готов');
+  await closePage(page);
+});
+
+test('issue_14: a batch whose file is gone says so calmly and offers to choose it again', async () => {
+  const page = await openPage(harness, { hash: 'batch', fake: { earlierBatch: true, batchFileMissing: true } });
+  await page.waitForSelector('#batch-earlier .batch-item');
+  assert.match(await page.textContent('#batch-earlier .batch-item .note'), /Файла больше нет на прежнем месте\. Чтобы продолжить, выберите его снова кнопкой «Выбрать файл…»/);
+  assert.equal(await page.$('#batch-earlier button:text("Продолжить")'), null);
+  assert.ok(await page.isVisible('#batch-earlier button:text("Строки")'), 'its rows can still be reviewed');
+  await closePage(page);
+});
+
+test('issue_14: a batch is drafted without a model, with nothing to confirm and no cost', async () => {
+  const page = await openPage(harness, { hash: 'batch', fake: { batchNoModel: true } });
+  await page.click('#batch-choose');
+  await page.waitForSelector('#batch-check h2');
+  assert.match(await page.textContent('#batch-check .batch-model-problem'), /^Сервис модели не настроен: Провайдер модели не выбран/);
+  assert.equal(await page.$('#batch-check .batch-cost'), null, 'no cost line without a model');
+  assert.match((await planLines(page))[1], /^Новые — будут составлены без модели: 4/);
+  assert.equal(await page.textContent('#batch-check button.primary'), 'Составить 4 заявки без модели');
+  assert.equal(await page.$('#batch-check button:text("Отправить")'), null);
+  await page.click('#batch-check button.primary');
+  await page.waitForSelector('#batch-review:not([hidden]) .rows-table');
+  const [run] = await callsOf(page, 'batch_run');
+  assert.equal(run.args.offline, true);
+  assert.equal(run.args.confirmed, false);
+  await closePage(page);
+
+  // With a model set up, «Составить без модели» is the second choice under the plan.
+  const withModel = await openPage(harness, { hash: 'batch' });
+  await withModel.click('#batch-choose');
+  await withModel.click('#batch-check button:text("Составить без модели")');
+  await withModel.waitForSelector('#batch-review:not([hidden]) .rows-table');
+  assert.equal(await withModel.textContent('#batch-run-heading'), 'Составление без модели');
+  const [offline] = await callsOf(withModel, 'batch_run');
+  assert.equal(offline.args.offline, true);
+  await closePage(withModel);
 });
 
 test('the key field never receives a value back; set, replace and delete only change the status', async () => {

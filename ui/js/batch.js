@@ -1,30 +1,62 @@
-// «Пакет»: choose a file, see the row-by-row check before anything is sent, send with progress
-// and cancel, resume by sending again (finished rows are skipped by the Rust side), review each
-// row's draft and export the results.
+// «Пакет»: choose a file (or continue an earlier batch without choosing it again), see the plan
+// before anything is sent — rows to send, rows done before, rows refused and why, rows no longer
+// in the file, the worst-case cost — and confirm it; then progress and cancel, resume, review by
+// row number, «ФИО» and «Квартира» with the reason for every row that needs something, export.
+// Batches are named by their number («Пакет 3»); what a run does is the Rust side's plan.
 
 import * as ipc from './ipc.js';
 import { byId, h, replace } from './dom.js';
 import { renderResult } from './result.js';
-import { FIELD_LABELS, OUTCOME_LABELS, plural } from './words.js';
+import { FIELD_LABELS, formatDate, plural } from './words.js';
 
 const REQUESTS = ['заявку', 'заявки', 'заявок'];
+const ROWS_TO_SEND = ['строку', 'строки', 'строк'];
+const ROWS = ['строка', 'строки', 'строк'];
+// How many row numbers a plan line names before it says how many more.
+const ROWS_NAMED = 12;
+
+/** «2 (строки 2, 4)», «130 (строки 2, 3, … и ещё 118)». */
+function rowList(rows) {
+  const named = rows.slice(0, ROWS_NAMED).join(', ');
+  const more = rows.length > ROWS_NAMED ? ` и ещё ${rows.length - ROWS_NAMED}` : '';
+  return `${rows.length} (${rows.length === 1 ? 'строка' : 'строки'} ${named}${more})`;
+}
+
+/** An amount at the profile's prices: «0,0123 $», or the number and the currency as written. */
+function money(amount, currency) {
+  const digits = { minimumFractionDigits: 2, maximumFractionDigits: amount < 1 ? 4 : 2 };
+  if (currency && /^[A-Z]{3}$/.test(currency)) {
+    try {
+      return new Intl.NumberFormat('ru-RU', { style: 'currency', currency, ...digits }).format(amount);
+    } catch {
+      // An unknown code: the number and the code as the profile names it.
+    }
+  }
+  const number = new Intl.NumberFormat('ru-RU', digits).format(amount);
+  return currency ? `${number} ${currency}` : number;
+}
+
+const capitalised = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 
 export function setUpBatch(navigation) {
   const status = byId('batch-status');
+  const chooseButton = byId('batch-choose');
   const checkBlock = byId('batch-check');
   const runBlock = byId('batch-run');
+  const runHeading = byId('batch-run-heading');
   const bar = byId('batch-progress-bar');
   const progressText = byId('batch-progress-text');
   const cancelButton = byId('batch-cancel');
   const review = byId('batch-review');
   const detail = byId('batch-detail');
   const detailBody = byId('batch-detail-body');
+  const earlier = byId('batch-earlier');
 
-  let check = null;
+  let plan = null;
   let running = null;
   let lastOpenedButton = null;
 
-  byId('batch-choose').addEventListener('click', () => void choose());
+  chooseButton.addEventListener('click', () => void choose());
   cancelButton.addEventListener('click', () => void cancel());
   byId('batch-detail-back').addEventListener('click', () => {
     detail.hidden = true;
@@ -32,6 +64,8 @@ export function setUpBatch(navigation) {
     review.hidden = false;
     lastOpenedButton?.focus();
   });
+
+  // --- Choosing a file, or an earlier batch, gives a plan. -------------------------------------
 
   async function choose() {
     try {
@@ -41,88 +75,173 @@ export function setUpBatch(navigation) {
         return;
       }
       status.textContent = 'Проверяем строки файла…';
-      check = await ipc.batchCheck(path);
-      status.textContent = `Файл «${check.file_name}» проверен.`;
-      review.hidden = true;
-      runBlock.hidden = true;
-      renderCheck();
-      checkBlock.querySelector('h2').focus();
+      showPlan(await ipc.batchCheck(path));
     } catch (failure) {
+      checkBlock.hidden = true;
       status.textContent = failure.message;
     }
   }
 
-  function toSend() {
-    return Math.max(0, check.valid - check.already_done);
+  async function continueBatch(number) {
+    status.textContent = `Проверяем файл пакета ${number}…`;
+    try {
+      showPlan(await ipc.batchContinue(number));
+    } catch (failure) {
+      checkBlock.hidden = true;
+      status.textContent = failure.message;
+      // The file is gone: choosing it again continues the batch (its finished rows stay).
+      if (failure.kind === 'batch_file_missing') chooseButton.focus();
+    }
   }
 
-  function renderCheck() {
-    const count = toSend();
-    const summary = [
-      `Строк в файле: ${check.rows}.`,
-      `Можно отправить: ${check.valid}.`,
-      check.invalid.length > 0 ? `С ошибками: ${check.invalid.length} — они отправлены не будут.` : 'Ошибок нет.',
-      check.already_done > 0 ? `Уже составлены раньше: ${check.already_done} — повторно не отправляются.` : null,
-    ].filter(Boolean);
-    const parts = [h('h2', { tabindex: '-1' }, 'Проверка строк'), h('ul', { class: 'plain-list' }, summary.map((line) => h('li', {}, line)))];
-    if (check.invalid.length > 0) {
-      parts.push(
-        h(
-          'table',
-          { class: 'table' },
-          h('caption', {}, 'Строки с ошибками: исправьте их в файле и выберите его снова'),
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Строка'), h('th', { scope: 'col' }, 'Поле'), h('th', { scope: 'col' }, 'Что не так'))),
-          h(
-            'tbody',
-            {},
-            check.invalid.flatMap((row) =>
-              row.errors.map((error, index) =>
-                h(
-                  'tr',
-                  { class: 'invalid-row' },
-                  index === 0 ? h('th', { scope: 'row', rowspan: String(row.errors.length) }, String(row.row)) : null,
-                  h('td', {}, FIELD_LABELS[error.field] ?? error.field),
-                  h('td', {}, error.message),
-                ),
-              ),
+  function showPlan(next) {
+    plan = next;
+    status.textContent =
+      plan.batch_number === null
+        ? `Файл «${plan.file_name}» проверен: это новый пакет.`
+        : `Файл «${plan.file_name}» проверен: это продолжение пакета ${plan.batch_number}.`;
+    review.hidden = true;
+    detail.hidden = true;
+    runBlock.hidden = true;
+    renderPlan();
+    checkBlock.querySelector('h2').focus();
+  }
+
+  function planLines() {
+    const verb = plan.offline ? 'будут составлены без модели' : 'будут отправлены';
+    const lines = [`Строк с данными в файле: ${plan.rows}.`];
+    if (plan.new.length > 0) lines.push(`Новые — ${verb}: ${rowList(plan.new)}.`);
+    if (plan.changed.length > 0) lines.push(`Изменены с прошлого раза — ${verb} заново: ${rowList(plan.changed)}.`);
+    if (plan.unfinished.length > 0) lines.push(`Не закончены в прошлый раз — ${verb}: ${rowList(plan.unfinished)}.`);
+    if (plan.done_before.length > 0) {
+      lines.push(`Составлены раньше — повторно не отправляются: ${plan.done_before.length}.`);
+    }
+    if (plan.invalid.length > 0) {
+      lines.push(`С ошибками — не будут отправлены: ${rowList(plan.invalid.map((row) => row.row))}. Что не так — в таблице ниже.`);
+    }
+    if (plan.no_longer_in_file > 0) {
+      const count = plan.no_longer_in_file;
+      lines.push(`Больше нет в файле: ${count} ${plural(count, ROWS)} прошлого запуска — их заявки остаются в пакете.`);
+    }
+    return lines;
+  }
+
+  function costLine() {
+    if (plan.offline || plan.to_send === 0) return null;
+    if (plan.cost.kind === 'at_most') {
+      return h(
+        'p',
+        { class: 'batch-cost' },
+        `Стоимость — не больше ${money(plan.cost.amount, plan.cost.currency)} по ценам из настроек. ` +
+          'Это расчёт на самый долгий ответ и все повторные запросы; обычно выходит намного меньше.',
+      );
+    }
+    return h(
+      'p',
+      { class: 'batch-cost' },
+      'Стоимость оценить нельзя: в настройках сервиса не указаны цены. ' +
+        `Если сервис платный, он возьмёт плату за каждую из ${plan.to_send} ${plural(plan.to_send, ROWS)}.`,
+    );
+  }
+
+  function invalidTable() {
+    return h(
+      'table',
+      { class: 'table' },
+      h('caption', {}, 'Строки с ошибками: исправьте их в файле и проверьте его снова'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Строка'), h('th', { scope: 'col' }, 'Поле'), h('th', { scope: 'col' }, 'Что не так'))),
+      h(
+        'tbody',
+        {},
+        plan.invalid.flatMap((row) =>
+          row.errors.map((error, index) =>
+            h(
+              'tr',
+              { class: 'invalid-row' },
+              index === 0 ? h('th', { scope: 'row', rowspan: String(row.errors.length) }, String(row.row)) : null,
+              h('td', {}, FIELD_LABELS[error.field] ?? error.field),
+              h('td', {}, error.message),
             ),
           ),
         ),
+      ),
+    );
+  }
+
+  function renderPlan() {
+    const heading = plan.batch_number === null ? 'Что будет сделано' : `Пакет ${plan.batch_number}: что будет сделано`;
+    const parts = [h('h2', { tabindex: '-1' }, heading), h('ul', { class: 'plain-list batch-plan' }, planLines().map((line) => h('li', {}, line)))];
+    const cost = costLine();
+    if (cost) parts.push(cost);
+    if (plan.model_problem !== null) {
+      const settings = h('button', { type: 'button' }, 'Открыть настройки');
+      settings.addEventListener('click', () => navigation.show('settings'));
+      parts.push(
+        h(
+          'div',
+          { class: 'batch-model-problem' },
+          h('p', {}, `Сервис модели не настроен: ${plan.model_problem} Заявки можно составить без модели — из слов каждой строки.`),
+          h('div', { class: 'actions' }, settings),
+        ),
       );
     }
-    if (count > 0) {
-      const send = h('button', { type: 'button', class: 'primary' }, `Отправить ${count} ${plural(count, REQUESTS)}`);
-      send.addEventListener('click', () => void run());
+    if (plan.invalid.length > 0) parts.push(invalidTable());
+    if (plan.to_draft === 0) {
+      parts.push(h('p', {}, 'Отправлять нечего: все подходящие строки уже составлены.'));
+      if (plan.batch_number !== null) {
+        const number = plan.batch_number;
+        const rows = h('button', { type: 'button' }, `Посмотреть строки пакета ${number}`);
+        rows.addEventListener('click', () => void renderReview(number));
+        parts.push(h('div', { class: 'actions' }, rows));
+      }
+    } else if (!plan.offline) {
+      const send = h('button', { type: 'button', class: 'primary' }, `Отправить ${plan.to_send} ${plural(plan.to_send, ROWS_TO_SEND)}`);
+      send.addEventListener('click', () => void run(false));
+      const offline = h('button', { type: 'button', 'aria-describedby': 'batch-offline-hint' }, 'Составить без модели');
+      offline.addEventListener('click', () => void run(true));
       parts.push(
-        h('p', { class: 'note' }, 'Описания из строк уйдут выбранному в настройках сервису модели, по одному на заявку.'),
-        h('div', { class: 'actions' }, send),
+        h('p', { class: 'note' }, 'Описания из строк уйдут выбранному в настройках сервису модели, по одному запросу на строку. Пока вы не нажмёте «Отправить», ничего не отправляется.'),
+        h('div', { class: 'actions' }, send, offline),
+        h('p', { id: 'batch-offline-hint', class: 'note' }, 'Без модели заявки составляются из слов каждой строки и никуда не отправляются.'),
       );
     } else {
-      parts.push(h('p', {}, 'Отправлять нечего: все подходящие строки уже составлены.'));
+      const draft = h('button', { type: 'button', class: 'primary' }, `Составить ${plan.to_draft} ${plural(plan.to_draft, REQUESTS)} без модели`);
+      draft.addEventListener('click', () => void run(true));
+      parts.push(
+        h('p', { class: 'note' }, 'Заявки будут составлены из слов каждой строки, без модели: ничего никуда не отправляется.'),
+        h('div', { class: 'actions' }, draft),
+      );
     }
     replace(checkBlock, ...parts);
     checkBlock.hidden = false;
   }
 
-  async function run() {
-    if (running) return;
-    running = { taskId: ipc.newTaskId() };
+  // --- Running. -------------------------------------------------------------------------------
+
+  async function run(offline) {
+    if (running || plan === null) return;
+    const planned = plan;
+    running = { taskId: ipc.newTaskId(), offline };
+    runHeading.textContent = offline ? 'Составление без модели' : 'Отправка';
     runBlock.hidden = false;
     review.hidden = true;
+    detail.hidden = true;
     for (const button of checkBlock.querySelectorAll('button')) button.disabled = true;
     cancelButton.hidden = false;
-    showProgress({ done: 0, total: toSend(), ready: 0, needs_user: 0, rejected: 0, failed: 0 });
+    showProgress({ done: 0, total: planned.to_draft, ready: 0, needs_user: 0, rejected: 0, failed: 0 });
     cancelButton.focus();
     try {
-      const summary = await ipc.batchRun(check.batch_id, running.taskId, showProgress);
+      // The resident's click on «Отправить» is the confirmation of the plan on screen.
+      const summary = await ipc.batchRun(planned.check_token, offline, !offline, running.taskId, showProgress);
       showProgress(summary);
-      await renderReview(summary);
+      await renderReview(summary.batch_number, summary, offline);
     } catch (failure) {
       progressText.textContent = failure.message;
     } finally {
       running = null;
       cancelButton.hidden = true;
       for (const button of checkBlock.querySelectorAll('button')) button.disabled = false;
+      void refreshEarlier();
     }
   }
 
@@ -144,56 +263,106 @@ export function setUpBatch(navigation) {
       `нужно уточнить ${progress.needs_user}, не составлены ${progress.rejected}, технические неудачи ${progress.failed}.`;
   }
 
-  async function renderReview(summary) {
-    const finished = summary.done >= summary.total;
-    const parts = [h('h2', { tabindex: '-1' }, finished ? 'Пакет обработан' : 'Отправка остановлена')];
-    if (!finished) {
+  // --- Reviewing a batch: its rows by number, «ФИО», «Квартира», state and reason. -------------
+
+  function stoppedSentence(summary) {
+    switch (summary.stopped) {
+      case 'provider_refused':
+        return 'Сервис модели отказал так, что остальные строки получили бы тот же отказ. Проверьте ключ и баланс в настройках, затем продолжите: составленные заявки повторно не отправляются.';
+      case 'cost_cap':
+        return 'Отправка остановлена, чтобы не превысить предел стоимости. Составленные заявки сохранены.';
+      default:
+        return `Обработано ${summary.done} из ${summary.total}. Уже составленные заявки сохранены и повторно не отправляются.`;
+    }
+  }
+
+  async function renderReview(number, summary = null, offline = false) {
+    const parts = [];
+    if (summary === null) {
+      parts.push(h('h2', { tabindex: '-1' }, `Пакет ${number}`));
+    } else if (summary.stopped !== null) {
       const resume = h('button', { type: 'button', class: 'primary' }, 'Продолжить отправку');
-      resume.addEventListener('click', () => void run());
+      resume.addEventListener('click', () => void run(offline));
       parts.push(
-        h('p', {}, `Обработано ${summary.done} из ${summary.total}. Уже составленные заявки сохранены и повторно не отправляются.`),
+        h('h2', { tabindex: '-1' }, `Пакет ${number}: отправка остановлена`),
+        h('p', {}, stoppedSentence(summary)),
         h('div', { class: 'actions' }, resume),
       );
+    } else {
+      parts.push(h('h2', { tabindex: '-1' }, `Пакет ${number} обработан`));
+      if (!summary.complete) {
+        const again = h('button', { type: 'button' }, 'Проверить и отправить снова');
+        again.addEventListener('click', () => void continueBatch(number));
+        parts.push(
+          h('p', {}, 'Некоторые строки не составлены из-за технического сбоя — это не оценка их текста. Их можно отправить ещё раз.'),
+          h('div', { class: 'actions' }, again),
+        );
+      }
     }
-    if (summary.cost !== null) {
-      const cost = new Intl.NumberFormat('ru-RU', { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }).format(summary.cost);
-      parts.push(h('p', { class: 'note' }, `Стоимость по данным сервиса: ${cost}.`));
+    if (summary !== null && summary.cost !== null) {
+      const currency = plan?.cost?.kind === 'at_most' ? plan.cost.currency : null;
+      parts.push(h('p', { class: 'note' }, `Стоимость пакета по данным сервиса и ценам из настроек: ${money(summary.cost, currency)}.`));
     }
     try {
-      const drafts = await ipc.draftsList({ outcome: null, subject: null, batch_id: summary.batch_id, limit: 1000 });
-      parts.push(
-        h(
-          'table',
-          { class: 'table' },
-          h('caption', {}, 'Заявки пакета'),
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Заявка'), h('th', { scope: 'col' }, 'Состояние'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Действие')))),
-          h(
-            'tbody',
-            {},
-            drafts.map((draft) => {
-              const open = h('button', { type: 'button' }, 'Открыть');
-              open.addEventListener('click', () => void openDraft(draft.id, open));
-              return h(
-                'tr',
-                {},
-                h('td', {}, draft.title ?? draft.input.description ?? ''),
-                h('td', {}, h('span', { class: `chip chip-${draft.outcome}` }, OUTCOME_LABELS[draft.outcome] ?? draft.outcome)),
-                h('td', {}, open),
-              );
-            }),
-          ),
-        ),
-      );
+      const rows = await ipc.batchRows(number);
+      parts.push(rowsTable(number, rows));
     } catch (failure) {
       parts.push(h('p', { role: 'alert' }, failure.message));
     }
-    parts.push(exportControls(summary.batch_id));
+    parts.push(exportControls(number));
     replace(review, ...parts);
+    if (summary === null) {
+      checkBlock.hidden = true;
+      runBlock.hidden = true;
+    }
+    detail.hidden = true;
     review.hidden = false;
     review.querySelector('h2').focus();
   }
 
-  function exportControls(batchId) {
+  function rowsTable(number, rows) {
+    // Explicit roles keep the table a table for screen readers where a narrow window lays each
+    // row out as a card (the stylesheet's `.rows-table`). The request's cell holds its title,
+    // its state, the reason when one is needed, and «Открыть», so that an 800-pixel window
+    // has room for whole words.
+    const headers = ['Строка', 'ФИО', 'Квартира', 'Заявка и состояние'];
+    return h(
+      'table',
+      { class: 'table rows-table', role: 'table' },
+      h('caption', {}, `Строки пакета ${number}`),
+      h('thead', { role: 'rowgroup' }, h('tr', { role: 'row' }, headers.map((label) => h('th', { scope: 'col', role: 'columnheader' }, label)))),
+      h(
+        'tbody',
+        { role: 'rowgroup' },
+        rows.map((row) => {
+          let action = null;
+          if (row.draft_id !== null) {
+            const open = h('button', { type: 'button', 'aria-label': `Открыть заявку строки ${row.row}` }, 'Открыть');
+            open.addEventListener('click', () => void openDraft(row.draft_id, open));
+            action = h('div', { class: 'row-action' }, open);
+          }
+          const empty = () => h('span', { class: 'quiet' }, 'не указано');
+          return h(
+            'tr',
+            { role: 'row', class: `batch-row batch-row-${row.status}` },
+            h('th', { scope: 'row', role: 'rowheader', class: 'row-number', dataset: { label: 'Строка' } }, String(row.row)),
+            h('td', { role: 'cell', dataset: { label: 'ФИО' } }, row.full_name ?? empty()),
+            h('td', { role: 'cell', dataset: { label: 'Квартира' } }, row.apartment ?? empty()),
+            h(
+              'td',
+              { role: 'cell', class: 'row-request' },
+              row.title ? h('p', { class: 'row-title' }, row.title) : null,
+              h('span', { class: `chip chip-${row.status}` }, capitalised(row.status_label)),
+              row.reason_ru ? h('p', { class: 'row-reason' }, row.reason_ru) : null,
+              action,
+            ),
+          );
+        }),
+      ),
+    );
+  }
+
+  function exportControls(number) {
     const select = h(
       'select',
       { id: 'batch-export-format' },
@@ -221,7 +390,7 @@ export function setUpBatch(navigation) {
     button.addEventListener('click', async () => {
       try {
         const isDocuments = documentFormats.includes(select.value);
-        const report = await ipc.batchExport(batchId, select.value, isDocuments && collective.checked);
+        const report = await ipc.batchExport(number, select.value, isDocuments && collective.checked);
         result.textContent = report === null ? 'Выгрузка отменена.' : exportSentence(report);
       } catch (failure) {
         result.textContent = failure.message;
@@ -268,5 +437,71 @@ export function setUpBatch(navigation) {
     }
   }
 
-  return { enter() {} };
+  // --- Earlier batches: listed at every visit, after a crash or a restart too. ----------------
+
+  function stateLine(batch) {
+    const parts = [`строк: ${batch.rows}`, `готово: ${batch.ready}`];
+    if (batch.needs_attention > 0) parts.push(`нужно уточнить: ${batch.needs_attention}`);
+    if (batch.failed > 0) parts.push(`технический сбой: ${batch.failed}`);
+    if (batch.unfinished > 0) parts.push(`ещё не составлены: ${batch.unfinished}`);
+    if (batch.invalid > 0) parts.push(`с ошибками: ${batch.invalid}`);
+    return `${capitalised(parts.join(', '))}.`;
+  }
+
+  function renderEarlier(batches) {
+    if (batches.length === 0) {
+      replace(earlier);
+      earlier.hidden = true;
+      return;
+    }
+    const items = batches.map((batch) => {
+      const number = batch.number;
+      const go = h(
+        'button',
+        { type: 'button', class: batch.complete ? null : 'primary', 'aria-label': `${batch.complete ? 'Проверить файл снова' : 'Продолжить'}: пакет ${number}` },
+        batch.complete ? 'Проверить файл снова' : 'Продолжить',
+      );
+      go.addEventListener('click', () => void continueBatch(number));
+      const rows = h('button', { type: 'button', 'aria-label': `Строки пакета ${number}` }, 'Строки');
+      rows.addEventListener('click', () => void renderReview(number));
+      const started = formatDate(batch.created_at);
+      const last = batch.updated_at !== batch.created_at ? `, последний запуск ${formatDate(batch.updated_at)}` : '';
+      return h(
+        'li',
+        { class: 'batch-item' },
+        h(
+          'div',
+          { class: 'batch-main' },
+          h(
+            'h3',
+            { class: 'batch-title' },
+            `Пакет ${number} `,
+            h('span', { class: `chip ${batch.complete ? 'chip-ready' : 'chip-needs_user'}` }, batch.complete ? 'Готов' : 'Не закончен'),
+          ),
+          h('p', { class: 'batch-file' }, `Файл «${batch.file_name}»`),
+          h('p', { class: 'batch-meta' }, `Начат ${started}${last}.`),
+          h('p', { class: 'batch-state' }, stateLine(batch)),
+          batch.file_found ? null : h('p', { class: 'note' }, 'Файла больше нет на прежнем месте. Чтобы продолжить, выберите его снова кнопкой «Выбрать файл…».'),
+        ),
+        h('div', { class: 'batch-actions' }, batch.file_found ? go : null, rows),
+      );
+    });
+    replace(earlier, h('h2', {}, 'Пакеты, начатые раньше'), h('ul', { class: 'batch-list' }, items));
+    earlier.hidden = false;
+  }
+
+  async function refreshEarlier() {
+    try {
+      renderEarlier(await ipc.batchList());
+    } catch (failure) {
+      replace(earlier, h('p', { role: 'alert' }, failure.message));
+      earlier.hidden = false;
+    }
+  }
+
+  return {
+    enter() {
+      void refreshEarlier();
+    },
+  };
 }

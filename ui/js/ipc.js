@@ -83,10 +83,13 @@ export const connectionCheck = () => call('connection_check', {});
 
 export const batchChooseFile = () => call('batch_choose_file', {});
 export const batchCheck = (path) => call('batch_check', { path });
-export const batchRun = (batchId, taskId, onProgress) =>
-  call('batch_run', { batchId, taskId, onProgress: channel(onProgress) });
+export const batchList = () => call('batch_list', {});
+export const batchContinue = (number) => call('batch_continue', { number });
+export const batchRows = (number) => call('batch_rows', { number });
+export const batchRun = (checkToken, offline, confirmed, taskId, onProgress) =>
+  call('batch_run', { checkToken, offline, confirmed, taskId, onProgress: channel(onProgress) });
 export const batchCancel = (taskId) => call('batch_cancel', { taskId });
-export const batchExport = (batchId, format, collective) => call('batch_export', { batchId, format, collective });
+export const batchExport = (number, format, collective) => call('batch_export', { number, format, collective });
 
 export const profileGet = () => call('profile_get', {});
 export const profileSet = (field, value) => call('profile_set', { field, value });
