@@ -76,6 +76,7 @@ fn json_output_has_exactly_the_documented_keys() {
         request_keys,
         [
             "title",
+            "title_source",
             "body",
             "items",
             "subject_module",

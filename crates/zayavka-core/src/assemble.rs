@@ -39,6 +39,22 @@ stable_codes! {
 }
 
 stable_codes! {
+    /// Who wrote a request's title (issue 14): shown beside the title in the app and kept with
+    /// the request, so that the resident's words are never taken for the model's.
+    pub enum TitleSource {
+        /// The first words of the resident's description, shortened at a word boundary (a
+        /// request drafted without a model).
+        Resident => "resident",
+        /// The model's title, checked by the core.
+        Model => "model",
+        /// A fixed title the program chose («Заявка о проблеме в доме»): requests drafted
+        /// without a model before their titles were the resident's words. Never made now;
+        /// such stored requests read back with it.
+        Standard => "standard",
+    }
+}
+
+stable_codes! {
     /// Which part of the body a section is.
     pub enum SectionKind {
         /// What is observed.
@@ -72,6 +88,8 @@ pub struct DraftText {
     pub source: Provenance,
     /// A one-line title.
     pub title: String,
+    /// Who wrote the title.
+    pub title_source: TitleSource,
     /// What is observed.
     pub problem: String,
     /// Where, since when, how often.
@@ -157,6 +175,7 @@ impl RequestItem {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
     title: String,
+    title_source: TitleSource,
     sections: Vec<Section>,
     item: RequestItem,
     subject_module: Option<SubjectKind>,
@@ -169,6 +188,11 @@ impl Request {
     /// The title.
     pub fn title(&self) -> &str {
         &self.title
+    }
+
+    /// Who wrote the title.
+    pub fn title_source(&self) -> TitleSource {
+        self.title_source
     }
 
     /// The sections before the request block, in order.
@@ -208,6 +232,7 @@ impl Request {
 
     fn new(
         title: String,
+        title_source: TitleSource,
         sections: Vec<Section>,
         item: RequestItem,
         legal: LegalDecision,
@@ -220,6 +245,7 @@ impl Request {
         }
         Ok(Request {
             title,
+            title_source,
             sections,
             item,
             subject_module: legal.subject(),
@@ -248,6 +274,9 @@ fn render_body(sections: &[Section], item: &RequestItem) -> String {
 #[serde(deny_unknown_fields)]
 struct RequestDocument {
     title: String,
+    /// Always written; absent from requests stored before titles had a source (issue 14).
+    #[serde(default)]
+    title_source: Option<TitleSource>,
     body: String,
     items: Vec<String>,
     subject_module: Option<SubjectKind>,
@@ -261,6 +290,7 @@ impl Serialize for Request {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         RequestDocument {
             title: self.title.clone(),
+            title_source: Some(self.title_source),
             body: self.body.clone(),
             items: vec![self.item.text.clone()],
             subject_module: self.subject_module,
@@ -296,8 +326,17 @@ impl<'de> Deserialize<'de> for Request {
         if document.items != [document.item.text.clone()] {
             return Err(D::Error::custom("items must hold exactly the one item"));
         }
+        // A request stored before titles had a source: the model wrote the title of a
+        // model's draft, and a draft without a model had the program's fixed title.
+        let title_source = document
+            .title_source
+            .unwrap_or(match document.sections[0].source {
+                Provenance::Model => TitleSource::Model,
+                _ => TitleSource::Standard,
+            });
         let request = Request::new(
             document.title,
+            title_source,
             document.sections,
             document.item,
             legal,
@@ -402,6 +441,7 @@ pub fn assemble(
         .collect();
     Request::new(
         join_lines(&text.title),
+        text.title_source,
         sections,
         RequestItem::for_desired_actions(desired_actions),
         legal,
@@ -498,6 +538,7 @@ mod tests {
             let text = DraftText {
                 source: Provenance::Model,
                 title: "Заголовок".into(),
+                title_source: TitleSource::Model,
                 problem,
                 circumstances,
                 impact,
@@ -531,6 +572,7 @@ mod tests {
         DraftText {
             source: Provenance::Model,
             title: "Не работает освещение на лестнице".into(),
+            title_source: TitleSource::Model,
             problem: "на лестнице между третьим и четвёртым этажами не горит свет".into(),
             circumstances: Some("Подъезд 2;\nсвет не горит неделю".into()),
             impact: Some("   ".into()),
@@ -570,6 +612,7 @@ mod tests {
             keys,
             [
                 "title",
+                "title_source",
                 "body",
                 "items",
                 "subject_module",
@@ -633,6 +676,42 @@ mod tests {
             request.plain_text(),
             format!("Не работает освещение на лестнице\n\n{}", request.body())
         );
+    }
+
+    #[test]
+    fn issue_14_title_sources_have_stable_codes() {
+        crate::code::check_stable_codes::<TitleSource>().unwrap();
+        assert_eq!(serialised(&lighting_request())["title_source"], "model");
+    }
+
+    /// Requests stored before titles had a source read back with the source they had: the
+    /// model's title for a model's draft, the program's fixed title for one without a model.
+    #[test]
+    fn issue_14_a_request_stored_without_a_title_source_reads_back_with_the_one_it_had() {
+        let mut value = serialised(&lighting_request());
+        value.as_object_mut().unwrap().remove("title_source");
+        assert_eq!(read_back(value).unwrap().title_source(), TitleSource::Model);
+
+        let offline = DraftText {
+            source: Provenance::Resident,
+            title: "Заявка о проблеме в доме".into(),
+            title_source: TitleSource::Resident,
+            ..lighting_text()
+        };
+        let request = assemble(
+            &offline,
+            LegalDecision::Omitted(OmissionReason::NoModelSubject),
+            None,
+            crate::legal::catalogue(),
+        )
+        .unwrap();
+        let mut value = serialised(&request);
+        assert_eq!(value["title_source"], "resident");
+        value.as_object_mut().unwrap().remove("title_source");
+        let old = read_back(value).unwrap();
+        assert_eq!(old.title_source(), TitleSource::Standard);
+        assert_eq!(old.title(), "Заявка о проблеме в доме");
+        assert_eq!(serialised(&old)["title_source"], "standard");
     }
 
     #[test]

@@ -1,12 +1,13 @@
 //! The pure pipeline from a checked input and a model reply (or no model at all) to an
 //! [`Outcome`].
 
-use crate::assemble::{BODY_LIMIT, DraftText, Provenance, assemble};
+use crate::assemble::{BODY_LIMIT, DraftText, Provenance, TitleSource, assemble};
 use crate::finding::{Finding, FindingCode, Rejection, RejectionReason};
 use crate::input::{InputError, InputErrorKind, InputErrors, InputField, ResidentInput};
 use crate::legal::LegalCatalogue;
 use crate::outcome::{NeedsUserReason, Outcome};
 use crate::policy::{LegalDecision, OmissionReason, decide_legal_module};
+use crate::preview::offline_title;
 use crate::reply::{ModelOutcome, ModelReply, decode_reply, semantic_findings};
 use crate::schema::RegisteredSchema;
 use crate::text::{char_count, join_lines};
@@ -58,6 +59,7 @@ pub fn evaluate_reply(
     let text = DraftText {
         source: Provenance::Model,
         title: draft.title.unwrap_or_default(),
+        title_source: TitleSource::Model,
         problem: draft.problem.unwrap_or_default(),
         circumstances: draft.circumstances,
         impact: draft.impact,
@@ -69,18 +71,17 @@ pub fn evaluate_reply(
 
 /// Assembles a request from the resident's own words, with no model: the description as the
 /// problem, the location and consequences as given, the usual item, and no subject paragraph.
+/// The title is the description's first words ([`offline_title`]), marked as the resident's,
+/// so that drafts made without a model can be told apart (issue 14).
 ///
 /// The resident's words are the whole text here, so a body over the limit is their input being
 /// too long for one request: it is refused as invalid input that names the real maximum for
 /// the description, never as a rejected model answer and never cut.
 pub fn offline_request(input: &ResidentInput, catalogue: &LegalCatalogue) -> Outcome {
-    let title = match input.confirmed_subject() {
-        Some(kind) => format!("Заявка: {}", kind.title_ru().to_lowercase()),
-        None => "Заявка о проблеме в доме".to_owned(),
-    };
     let text = DraftText {
         source: Provenance::Resident,
-        title,
+        title: offline_title(input.description()),
+        title_source: TitleSource::Resident,
         problem: input.description().to_owned(),
         circumstances: input
             .location()
@@ -437,10 +438,9 @@ mod tests {
         })
         .unwrap();
         let request = ready(offline_request(&input, catalogue()));
-        assert_eq!(
-            request.title(),
-            "Заявка: освещение в подъезде и других общих помещениях"
-        );
+        // The resident's own words, even with a subject confirmed (issue 14).
+        assert_eq!(request.title(), "В подъезде неделю не горит свет");
+        assert_eq!(request.title_source(), TitleSource::Resident);
         let mut expected = vec![
             (SectionKind::Problem, Provenance::Resident, None),
             (SectionKind::Circumstances, Provenance::Resident, None),
@@ -471,18 +471,92 @@ mod tests {
     }
 
     #[test]
-    fn an_offline_request_without_a_subject_has_the_plain_title_and_the_generic_item() {
+    fn an_offline_request_without_a_subject_has_the_residents_title_and_the_generic_item() {
         let input = ResidentInput::parse(&RawInput {
             description: Some("На крыльце третий день лужа".into()),
             ..RawInput::default()
         })
         .unwrap();
         let request = ready(offline_request(&input, catalogue()));
-        assert_eq!(request.title(), "Заявка о проблеме в доме");
+        assert_eq!(request.title(), "На крыльце третий день лужа");
+        assert_eq!(request.title_source(), TitleSource::Resident);
         assert_eq!(request.sections()[0].kind(), SectionKind::Problem);
         assert_eq!(request.sections()[1].kind(), SectionKind::Legal);
         assert_eq!(request.item().source(), ItemSource::Generic);
         assert_eq!(request.warnings(), [NO_MODEL_WARNING]);
+    }
+
+    fn offline_title_of(description: &str) -> (String, TitleSource) {
+        let input = ResidentInput::parse(&RawInput {
+            description: Some(description.into()),
+            ..RawInput::default()
+        })
+        .unwrap();
+        let request = ready(offline_request(&input, catalogue()));
+        (request.title().to_owned(), request.title_source())
+    }
+
+    #[test]
+    fn issue_14_offline_titles_are_the_residents_first_words_cut_at_a_word_boundary() {
+        let (title, source) = offline_title_of(
+            "в подъезде номер два уже неделю не горит свет на лестнице между третьим и \
+             четвёртым этажами",
+        );
+        assert_eq!(
+            title,
+            "В подъезде номер два уже неделю не горит свет на лестнице…"
+        );
+        assert_eq!(source, TitleSource::Resident);
+        assert!(char_count(&title) <= crate::preview::OFFLINE_TITLE_MAX);
+    }
+
+    #[test]
+    fn issue_14_an_offline_title_of_one_very_long_word_is_cut_inside_it() {
+        let (title, _) = offline_title_of(&"ж".repeat(300));
+        assert_eq!(title, format!("Ж{}…", "ж".repeat(58)));
+    }
+
+    #[test]
+    fn issue_14_an_offline_title_joins_the_lines_of_the_description() {
+        let (title, _) = offline_title_of("Течёт крыша.\n\nВода капает\r\nна пятом этаже.");
+        assert_eq!(title, "Течёт крыша. Вода капает на пятом этаже");
+        assert!(!title.contains(['\n', '\r']));
+    }
+
+    #[test]
+    fn issue_14_an_offline_title_keeps_emoji_and_yo_whole() {
+        let (title, _) = offline_title_of("ёлку 🎄 у подъезда сломали 😡, осколки на ступенях");
+        assert_eq!(title, "Ёлку 🎄 у подъезда сломали 😡, осколки на ступенях");
+        let (title, _) = offline_title_of(&format!("ёж {}", "😡".repeat(80)));
+        assert_eq!(title, "Ёж…");
+    }
+
+    #[test]
+    fn issue_14_ten_different_descriptions_give_ten_different_titles_every_time() {
+        let descriptions = [
+            "На крыльце третий день лужа",
+            "В подъезде не горит свет",
+            "Течёт крыша над пятым этажом",
+            "Лифт стоит вторую неделю",
+            "Дверь подъезда не закрывается",
+            "В подвале вода",
+            "Не убирают лестницу месяц",
+            "Из вентиляции пахнет гарью",
+            "Сломан почтовый ящик",
+            "Во дворе яма на дорожке",
+        ];
+        let titles: std::collections::BTreeSet<String> =
+            descriptions.iter().map(|d| offline_title_of(d).0).collect();
+        assert_eq!(titles.len(), descriptions.len());
+        for description in descriptions {
+            assert_eq!(offline_title_of(description), offline_title_of(description));
+        }
+    }
+
+    #[test]
+    fn issue_14_a_models_title_is_marked_as_the_models() {
+        let request = ready(evaluate(&input(None, None), &draft_json()));
+        assert_eq!(request.title_source(), TitleSource::Model);
     }
 
     /// A description of exactly `length` characters: words of letters, ending in a letter so

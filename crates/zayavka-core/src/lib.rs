@@ -20,6 +20,7 @@ mod input;
 mod legal;
 mod outcome;
 mod policy;
+mod preview;
 mod prompt;
 mod reply;
 mod schema;
@@ -28,7 +29,7 @@ mod text;
 
 pub use assemble::{
     BODY_LIMIT, BodyTooLong, DraftText, GENERIC_ITEM, ItemSource, Provenance, REQUEST_HEADING,
-    Request, RequestItem, Section, SectionKind, assemble, request_item,
+    Request, RequestItem, Section, SectionKind, TitleSource, assemble, request_item,
 };
 pub use code::{StableCode, UnknownCode, check_stable_codes};
 pub use decide::{NO_MODEL_WARNING, evaluate_reply, offline_request};
@@ -45,6 +46,7 @@ pub use outcome::{
     Failure, FailureReason, NeedsUserReason, NextStep, Outcome, Report, ReportError,
 };
 pub use policy::{LegalDecision, OmissionReason, decide_legal_module};
+pub use preview::{OFFLINE_TITLE_MAX, PREVIEW_MAX, first_words, offline_title};
 pub use prompt::{
     Prompt, SchemaMode, SystemPrompt, reask_message, render as render_prompt, system_prompt,
 };
