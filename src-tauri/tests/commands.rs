@@ -204,6 +204,62 @@ fn an_offline_draft_cannot_be_reassembled() {
     assert_eq!(error.kind, ErrorKind::NotReassemblable);
 }
 
+/// Regression (issue 14): every listed or found draft carries the first words of the resident's
+/// description, and a draft made without a model is titled with them, marked as theirs.
+#[test]
+fn issue_14_drafts_list_and_search_carry_the_residents_first_words() {
+    let app = App::with(Script::always(ok()));
+    app.draft(typed(Some(LIGHTING)));
+    let descriptions = [
+        "В подъезде 2 в подвале стоит вода, пахнет сыростью.",
+        "В подъезде 2 на лестнице между третьим и четвёртым этажами неделю не горит свет,\n\
+         вечером ничего не видно.",
+    ];
+    for description in descriptions {
+        let input = RawInput {
+            description: Some(description.to_owned()),
+            ..RawInput::default()
+        };
+        let result = commands::draft_run(&app.state, input, "o", true, &|_| {}).unwrap();
+        let request = serde_json::to_value(&result).unwrap()["request"].clone();
+        assert_eq!(request["title_source"], "resident", "{request}");
+    }
+
+    let listed =
+        serde_json::to_value(commands::drafts_list(&app.state, ListFilter::default()).unwrap())
+            .unwrap();
+    let shown: Vec<(&str, &str)> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["title"].as_str().unwrap(), d["preview"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (
+                "В подъезде 2 на лестнице между третьим и четвёртым этажами…",
+                "В подъезде 2 на лестнице между третьим и четвёртым этажами неделю не горит…",
+            ),
+            (
+                "В подъезде 2 в подвале стоит вода, пахнет сыростью",
+                "В подъезде 2 в подвале стоит вода, пахнет сыростью.",
+            ),
+            // The model's title, with the resident's words under it, never the model's.
+            (
+                "Не работает освещение на лестнице",
+                "В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами.",
+            ),
+        ]
+    );
+    let found =
+        serde_json::to_value(commands::drafts_search(&app.state, "подвале").unwrap()).unwrap();
+    assert_eq!(
+        found[0]["preview"],
+        "В подъезде 2 в подвале стоит вода, пахнет сыростью."
+    );
+}
+
 #[test]
 fn an_input_error_names_its_field() {
     let app = App::with(Script::always(ok()));

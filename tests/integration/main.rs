@@ -8,6 +8,8 @@
 //!   stated expectation and a golden snapshot, twice for determinism, and through the real
 //!   `zayavka assemble` binary.
 //! - `cli`: the command-line contract (exit codes, output forms, error messages).
+//! - `drafts_list`: `zayavka drafts list` and `search` as a resident reads them (issue 14) —
+//!   offline drafts titled with their own first words, a preview under every title, local time.
 //! - `draft`: `zayavka draft` against the stand-in provider — the fault matrix, what the provider
 //!   received, cancellation, kept input, replay, and the canary key.
 //! - `keyring`: the API key's whole path through the real OS keyring (in the throw-away keyring
@@ -41,6 +43,7 @@ mod concurrency;
 mod doctor;
 mod documents;
 mod draft;
+mod drafts_list;
 mod files;
 mod keyring;
 mod libreoffice;

@@ -629,23 +629,43 @@ fn outcome_ru(outcome: &str) -> &'static str {
     }
 }
 
+/// The first line of a draft in a list: number, local time, state and title — or, for a
+/// draft without a title, the first words of its description in the title's place.
 fn heading(item: &DraftListItem) -> String {
     let title = item
         .title
-        .clone()
-        .or_else(|| {
-            item.input
-                .get("description")
-                .and_then(|d| d.as_str())
-                .map(|d| d.chars().take(60).collect())
-        })
+        .as_deref()
+        .or(item.preview.as_deref())
         .unwrap_or_default();
     format!(
         "№ {} · {} · {} · {}",
         item.id,
-        item.created_at,
+        local_time_ru(&item.created_at),
         outcome_ru(item.outcome),
-        zayavka_core::escape_invisible(&title)
+        zayavka_core::escape_invisible(title)
+    )
+}
+
+/// The line under a titled draft in a list: the first words of the resident's description,
+/// so that drafts with similar titles can be told apart (issue 14).
+fn preview_line(item: &DraftListItem) -> Option<String> {
+    item.title.as_ref()?;
+    let preview = item.preview.as_deref()?;
+    Some(format!("    {}", zayavka_core::escape_invisible(preview)))
+}
+
+/// A stored moment (RFC 3339, UTC) as the resident's clock shows it, in Russian form:
+/// «2 декабря 2026 г., 14:05». The time zone is the system's (`TZ` when set).
+fn local_time_ru(rfc3339: &str) -> String {
+    let Ok(timestamp) = rfc3339.parse::<jiff::Timestamp>() else {
+        return rfc3339.to_owned();
+    };
+    let local = timestamp.to_zoned(jiff::tz::TimeZone::system());
+    format!(
+        "{}, {:02}:{:02}",
+        document::date_ru(local.date()),
+        local.hour(),
+        local.minute()
     )
 }
 
@@ -663,6 +683,9 @@ fn print_items(
     }
     for item in items {
         writeln!(out, "{}", heading(item))?;
+        if let Some(line) = preview_line(item) {
+            writeln!(out, "{line}")?;
+        }
     }
     Ok(())
 }

@@ -215,6 +215,11 @@ pub struct DraftListItem {
     pub reason: Option<String>,
     /// The request's title, when one was assembled.
     pub title: Option<String>,
+    /// The first words of the resident's description as one line of at most
+    /// [`zayavka_core::PREVIEW_MAX`] characters, cut at a word boundary with «…» (issue 14):
+    /// shown under every title so that drafts can be told apart. Always the resident's words,
+    /// never the model's; `None` when the input has no description.
+    pub preview: Option<String>,
     /// The subject whose legal paragraph the request includes.
     pub subject_module: Option<String>,
     /// The batch the draft belongs to.
@@ -227,21 +232,36 @@ pub struct DraftListItem {
 
 impl From<&DraftSummary> for DraftListItem {
     fn from(summary: &DraftSummary) -> DraftListItem {
+        // What was typed may not even be JSON (a file the resident wrote by hand): it is
+        // then shown as the text it is.
+        let input = serde_json::from_str(&summary.raw_input_json)
+            .unwrap_or_else(|_| serde_json::Value::String(summary.raw_input_json.clone()));
         DraftListItem {
             id: summary.id.get(),
             created_at: summary.created_at.to_string(),
             outcome: summary.outcome.as_str(),
             reason: summary.reason.clone(),
             title: summary.title.clone(),
+            preview: preview(&input),
             subject_module: summary.subject_module.clone(),
             batch_id: summary.batch.as_ref().map(|b| b.batch_id.clone()),
             batch_row: summary.batch.as_ref().map(|b| b.row),
-            // What was typed may not even be JSON (a file the resident wrote by hand): it is
-            // then shown as the text it is.
-            input: serde_json::from_str(&summary.raw_input_json)
-                .unwrap_or_else(|_| serde_json::Value::String(summary.raw_input_json.clone())),
+            input,
         }
     }
+}
+
+/// The preview of a stored input: the first words of its description, from the input the
+/// list already holds (no other column is read, so listing stays as fast as it was). The
+/// description as typed may hold what the input contract refuses (a draft with invalid
+/// input): the preview drops control and invisible characters and joins the lines.
+fn preview(input: &serde_json::Value) -> Option<String> {
+    let description = input.get("description")?.as_str()?;
+    Some(zayavka_core::first_words(
+        description,
+        zayavka_core::PREVIEW_MAX,
+    ))
+    .filter(|preview| !preview.is_empty())
 }
 
 /// Why a stored draft could not be used.
@@ -592,4 +612,24 @@ pub fn stored_outcome(draft: &StoredDraft) -> Result<Option<Outcome>, DraftsErro
         }
     };
     Ok(Some(outcome))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue_14_the_preview_is_one_clean_line_of_the_residents_first_words() {
+        let input = serde_json::json!({
+            "description": "В подъезде\n\nне горит свет\u{202e} уже неделю, на лестнице между \
+                            третьим и четвёртым этажами темно, жильцы спотыкаются и падают",
+        });
+        assert_eq!(
+            preview(&input).as_deref(),
+            Some("В подъезде не горит свет уже неделю, на лестнице между третьим и четвёртым…")
+        );
+        assert_eq!(preview(&serde_json::json!({"description": " \n "})), None);
+        assert_eq!(preview(&serde_json::json!({"location": "Подъезд 2"})), None);
+        assert_eq!(preview(&serde_json::json!("не JSON")), None);
+    }
 }
