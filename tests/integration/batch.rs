@@ -102,6 +102,7 @@ impl Home {
                 "--model",
                 "stand-in-model",
                 "--json",
+                "--yes",
             ])
             .args(extra);
         command
@@ -250,7 +251,8 @@ fn an_invalid_row_is_reported_by_number_and_the_others_are_sent() {
     assert_eq!(sent, [2, 4, 5]);
     assert_one_draft_per_row(&home, &[2, 4, 5]);
 
-    // Without --json the same run (resumed: nothing left) prints the row and a table.
+    // Without --json the same run (resumed: nothing left, so nothing to confirm) prints its
+    // plan with the refused row, and a table.
     let (output, stdout, stderr) = run(home.command().arg("batch").arg(&file).args([
         "--base-url",
         &stand_in.base_url(),
@@ -258,7 +260,11 @@ fn an_invalid_row_is_reported_by_number_and_the_others_are_sent() {
         "m",
     ]));
     assert_eq!(output.status.code(), Some(0), "{stderr}");
-    assert!(stdout.contains("Строка 3 пропущена"), "{stdout}");
+    assert!(stderr.contains("Строка 3 не будет отправлена"), "{stderr}");
+    assert!(
+        stderr.contains("Составлены раньше, повторно не отправляются: 3."),
+        "{stderr}"
+    );
     assert!(stdout.contains("Готово"), "{stdout}");
     assert_eq!(stand_in.request_count(), 3);
 }
@@ -295,6 +301,7 @@ fn running_the_same_file_twice_sends_nothing_the_second_time() {
         "--model",
         "m",
         "--json",
+        "--yes",
     ]));
     assert_eq!(code, Some(0), "{second}");
     assert_eq!(second["batch_id"], first["batch_id"]);
@@ -484,10 +491,14 @@ fn the_cost_cap_stops_sending_before_the_total_would_pass_it() {
     let file = csv_file(home.path(), 8, None);
     let batch = |cap: &str| {
         let mut command = home.command();
-        command
-            .arg("batch")
-            .arg(&file)
-            .args(["--json", "--concurrency", "1", "--max-cost", cap]);
+        command.arg("batch").arg(&file).args([
+            "--json",
+            "--yes",
+            "--concurrency",
+            "1",
+            "--max-cost",
+            cap,
+        ]);
         command
     };
     // A cap below one row's bound sends nothing.
@@ -514,7 +525,12 @@ fn the_cost_cap_stops_sending_before_the_total_would_pass_it() {
     assert!((cost - 3.0 * per_row).abs() < 1e-9, "{second}");
 
     // Without a cap the rest is sent, and only the rest.
-    let (code, third) = json_run(home.command().arg("batch").arg(&file).arg("--json"));
+    let (code, third) = json_run(
+        home.command()
+            .arg("batch")
+            .arg(&file)
+            .args(["--json", "--yes"]),
+    );
     assert_eq!(code, Some(0), "{third}");
     assert_eq!((&third["sent"], &third["ready"]), (&json!(5), &json!(8)));
     assert_eq!(stand_in.request_count(), 8);
@@ -536,7 +552,9 @@ fn status_and_export_show_the_stored_batch() {
     let file = csv_file(home.path(), 2, Some(4));
     let (code, summary) = json_run(&mut home.batch(&file, &stand_in.base_url(), &[]));
     assert_eq!(code, Some(0), "{summary}");
-    let id = summary["batch_id"].as_str().unwrap().to_owned();
+    // People name a batch by its short number; the hash stays internal.
+    assert_eq!(summary["batch_number"], 1);
+    let id = "1".to_owned();
 
     let (code, status) = json_run(home.command().args(["batch", "status", &id, "--json"]));
     assert_eq!(code, Some(0));
@@ -552,11 +570,33 @@ fn status_and_export_show_the_stored_batch() {
         assert_eq!(status[key], summary[key], "{key}");
     }
     assert_eq!(status["sent"], 0);
+    // Issue 14: the status lists every row with its state and, for a refused row, why.
+    let rows = status["row_results"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(
+        (&rows[0]["row"], &rows[0]["status"]),
+        (&json!(2), &json!("ready"))
+    );
+    assert_eq!(rows[2]["status"], "invalid");
+    assert!(
+        rows[2]["reason_ru"]
+            .as_str()
+            .unwrap()
+            .contains("слишком короткое"),
+        "{status}"
+    );
+    let (output, stdout, _) = run(home.command().args(["batch", "status", "1"]));
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout.contains("Строка 2: готова — «"), "{stdout}");
+    assert!(
+        stdout.contains("Строка 4: ошибка в строке. Поле"),
+        "{stdout}"
+    );
 
     let (output, stdout, _) = run(home.command().args(["batch", "list"]));
     assert_eq!(output.status.code(), Some(0));
     assert!(
-        stdout.contains(&id) && stdout.contains("batch.csv"),
+        stdout.contains("Пакет 1 ") && stdout.contains("batch.csv"),
         "{stdout}"
     );
 
@@ -576,21 +616,29 @@ fn status_and_export_show_the_stored_batch() {
         !out.join("row-0004.txt").exists(),
         "the invalid row has no request"
     );
-    let jsonl = std::fs::read_to_string(out.join(format!("batch-{}.jsonl", &id[..12]))).unwrap();
+    let jsonl = std::fs::read_to_string(out.join("batch-1.jsonl")).unwrap();
     let lines: Vec<Value> = jsonl
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect();
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[2]["row"], 4);
-    assert_eq!(lines[2]["state"], "invalid");
-    assert_eq!(lines[0]["outcome"], "ready");
-    let csv = std::fs::read(out.join(format!("batch-{}.csv", &id[..12]))).unwrap();
+    assert_eq!(lines[2]["status"], "invalid");
+    assert_eq!(lines[2]["reason"], "invalid_input");
+    assert_eq!(lines[0]["status"], "ready");
+    // The CSV speaks as a spreadsheet user reads it, and says why a row has no request.
+    let csv = String::from_utf8(std::fs::read(out.join("batch-1.csv")).unwrap()).unwrap();
     assert!(
-        csv.starts_with(b"\xEF\xBB\xBFrow,state,draft_id"),
-        "{}",
-        String::from_utf8_lossy(&csv)
+        csv.starts_with(
+            "\u{FEFF}Строка,ФИО,Квартира,Состояние,Причина,Заголовок,Текст заявки,Черновик\n"
+        ),
+        "{csv}"
     );
+    assert!(
+        csv.contains("4,,,ошибка в строке,\"Поле «Описание проблемы» слишком короткое"),
+        "{csv}"
+    );
+    assert!(csv.contains("2,,,готова,,"), "{csv}");
 
     let (output, _, stderr) = run(home.command().args(["batch", "status", &"0".repeat(64)]));
     assert_eq!(output.status.code(), Some(2));
@@ -713,4 +761,172 @@ fn concurrency_bounds_the_requests_in_flight() {
         );
         assert_one_draft_per_row(&home, &(2..11).collect::<Vec<u32>>());
     }
+}
+
+/// The text of a CSV file with one valid row per description, rows 2, 3, … in order.
+fn csv_text(descriptions: &[String]) -> String {
+    let mut text = String::from("ФИО;Квартира;Описание;Место\n");
+    for (index, description) in descriptions.iter().enumerate() {
+        text.push_str(&format!(
+            "Жилец {index};{};{description};Подъезд 1\n",
+            10 + index
+        ));
+    }
+    text
+}
+
+/// Issue 14, item 1: a batch is the activist's file, and its rows are recognised by what they
+/// hold. Fixing the one row the check pointed at sends exactly that row; re-saving the file in
+/// another encoding and with other line ends sends nothing; reordering sends nothing; adding
+/// three rows sends three; `--new` starts over on purpose.
+#[test]
+fn issue_14_a_corrected_file_continues_its_batch_and_sends_only_what_changed() {
+    let stand_in = StandIn::start(Script::always(ok()));
+    let home = Home::new();
+    let path = home.path().join("подъезд.csv");
+    let mut rows: Vec<String> = (2..7).map(description).collect();
+    rows[2] = "коротко".to_owned(); // row 4: too short, refused
+    std::fs::write(&path, csv_text(&rows)).unwrap();
+    let (code, first) = json_run(&mut home.batch(&path, &stand_in.base_url(), &[]));
+    assert_eq!(code, Some(0), "{first}");
+    assert_eq!((&first["sent"], &first["ready"]), (&json!(4), &json!(4)));
+    assert_eq!(first["batch_number"], 1);
+
+    // The activist fills in the row the tool pointed at, exactly as told, and runs the file.
+    rows[2] = description(4);
+    std::fs::write(&path, csv_text(&rows)).unwrap();
+    let (output, _, plan) = run(home.command().arg("batch").arg(&path).args([
+        "--base-url",
+        &stand_in.base_url(),
+        "--model",
+        "stand-in-model",
+    ]));
+    // Without a terminal to ask in, nothing is sent; the plan says what would be.
+    assert_eq!(output.status.code(), Some(2), "{plan}");
+    assert!(
+        plan.contains("Файл «подъезд.csv» уже запускался: это продолжение пакета 1."),
+        "{plan}"
+    );
+    assert!(plan.contains("Будут отправлены модели: 1."), "{plan}");
+    assert!(plan.contains("изменённые строки: 1 (строка 4)"), "{plan}");
+    assert!(
+        plan.contains("Составлены раньше, повторно не отправляются: 4."),
+        "{plan}"
+    );
+    assert!(plan.contains("Стоимость оценить нельзя"), "{plan}");
+    assert!(plan.contains("--yes"), "{plan}");
+    assert_eq!(stand_in.request_count(), 4);
+    let (code, second) = json_run(&mut home.batch(&path, &stand_in.base_url(), &[]));
+    assert_eq!(code, Some(0), "{second}");
+    assert_eq!((&second["sent"], &second["ready"]), (&json!(1), &json!(5)));
+    assert_eq!(second["batch_number"], 1);
+    assert_eq!(requested_rows(&stand_in.requests()[4..]), [4]);
+
+    // Excel re-saves it: Windows-1251, CRLF, the same rows in another order.
+    let mut reordered = rows.clone();
+    reordered.reverse();
+    let mut text = String::from("ФИО;Квартира;Описание;Место\r\n");
+    for (index, description) in rows.iter().enumerate().rev() {
+        text.push_str(&format!(
+            "Жилец {index};{};{description};Подъезд 1\r\n",
+            10 + index
+        ));
+    }
+    let (cp1251, _, unmappable) = encoding_rs::WINDOWS_1251.encode(&text);
+    assert!(!unmappable);
+    std::fs::write(&path, &cp1251).unwrap();
+    let (code, third) = json_run(&mut home.batch(&path, &stand_in.base_url(), &[]));
+    assert_eq!(code, Some(0), "{third}");
+    assert_eq!((&third["sent"], &third["ready"]), (&json!(0), &json!(5)));
+    assert_eq!(stand_in.request_count(), 5);
+
+    // Three rows added at the end: three requests, for those three.
+    rows.extend((7..10).map(description));
+    std::fs::write(&path, csv_text(&rows)).unwrap();
+    let (code, fourth) = json_run(&mut home.batch(&path, &stand_in.base_url(), &[]));
+    assert_eq!(code, Some(0), "{fourth}");
+    assert_eq!((&fourth["sent"], &fourth["ready"]), (&json!(3), &json!(8)));
+    let mut added = requested_rows(&stand_in.requests()[5..]);
+    added.sort_unstable();
+    assert_eq!(added, [7, 8, 9]);
+    assert_eq!(fourth["batch_number"], 1);
+
+    // Every row of the file has one draft, and the status lists them by their place in it.
+    let (_, status) = json_run(home.command().args(["batch", "status", "1", "--json"]));
+    let listed: Vec<(u64, String)> = status["row_results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            (
+                row["row"].as_u64().unwrap(),
+                row["full_name"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected: Vec<(u64, String)> = (0..8).map(|i| (i + 2, format!("Жилец {i}"))).collect();
+    assert_eq!(listed, expected);
+
+    // --new starts a second batch on purpose and sends every row.
+    let (code, fresh) = json_run(&mut home.batch(&path, &stand_in.base_url(), &["--new"]));
+    assert_eq!(code, Some(0), "{fresh}");
+    assert_eq!(
+        (&fresh["sent"], &fresh["batch_number"]),
+        (&json!(8), &json!(2))
+    );
+    assert_eq!(stand_in.request_count(), 16);
+}
+
+/// Issue 14, item 2: a file far larger than any building is refused before anything is stored
+/// or sent, saying how to raise the limit on purpose.
+#[test]
+fn issue_14_a_file_over_the_row_limit_is_refused_before_anything_is_stored() {
+    let stand_in = StandIn::start(Script::always(ok()));
+    let home = Home::new();
+    let path = home.path().join("реестр.csv");
+    let rows: Vec<String> = (0..5_001)
+        .map(|n| format!("Запись номер {n}: в подъезде неделю не горит свет"))
+        .collect();
+    std::fs::write(&path, csv_text(&rows)).unwrap();
+    let (output, stdout, stderr) = run(&mut home.batch(&path, &stand_in.base_url(), &[]));
+    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("в файле 5001 строк с данными, а в одном пакете — не больше 5000"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--max-rows 5001"), "{stderr}");
+    assert_eq!(stand_in.request_count(), 0);
+    let (_, list) = json_run(home.command().args(["batch", "list", "--json"]));
+    assert_eq!(list, json!([]));
+    // The limit is the activist's to set: lowered it refuses a small file, raised it lets it
+    // run (offline here, so nothing is sent or asked).
+    let small = home.path().join("малый.csv");
+    std::fs::write(&small, csv_text(&rows[..3])).unwrap();
+    let offline = |limit: &str| {
+        let mut command = home.command();
+        command
+            .arg("batch")
+            .arg(&small)
+            .args(["--offline", "--json", "--max-rows", limit]);
+        command
+    };
+    let (output, _, stderr) = run(&mut offline("2"));
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let (output, _, stderr) = run(&mut offline("3"));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}
+
+/// Issue 14, item 10: a file of random bytes read as JSON Lines is one refused row per line;
+/// the plan prints a few and counts the rest instead of a thousand identical lines.
+#[test]
+fn issue_14_many_refused_rows_are_counted_not_printed_one_by_one() {
+    let home = Home::new();
+    let path = home.path().join("шум.jsonl");
+    let text: String = (0..300).map(|n| format!("{{\"x\": {n}}}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    let (output, _, stderr) = run(home.command().arg("batch").arg(&path).arg("--offline"));
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let refused = stderr.matches("не будет отправлена").count();
+    assert_eq!(refused, 10, "{stderr}");
+    assert!(stderr.contains("… и ещё 290 строк с ошибками"), "{stderr}");
 }

@@ -74,7 +74,7 @@ fn the_drafts_can_be_read_and_written_while_a_batch_writes() {
             "--model",
             "stand-in-model",
         ])
-        .args(["--concurrency", "1", "--json"])
+        .args(["--concurrency", "1", "--json", "--yes"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

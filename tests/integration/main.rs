@@ -29,6 +29,8 @@
 //!   request to the provider unchanged by attaching.
 //! - `doctor`: `zayavka doctor` on a fresh install and against reachable, unreachable and
 //!   key-refusing providers.
+//! - `optional_key`: a server profile that requires no key gets one exactly when one is stored
+//!   or given, and `doctor`, `key status`, `key set` and `config show` say so.
 //! - `pipes`: every printing command into a pipe whose reader has gone (`| head`) stops
 //!   quietly with 141, with standard error closed too, and no source prints with a panicking
 //!   macro.
@@ -47,6 +49,7 @@ mod drafts_list;
 mod files;
 mod keyring;
 mod libreoffice;
+mod optional_key;
 mod photos;
 mod pipes;
 mod profile;

@@ -1,6 +1,7 @@
 //! `zayavka batch`: many requests from one file, resumable — `batch FILE` (or `batch run FILE`),
-//! `batch list`, `batch status ID` and `batch export ID` (one filed document per row, or one
-//! JSONL or CSV file for the batch).
+//! `batch list`, `batch status N` and `batch export N` (one filed document per row, or one
+//! JSONL or CSV file for the batch). A run first shows its plan (which rows are new, changed,
+//! done before or refused, and what sending may cost at most) and asks before it sends.
 
 use std::io::{IsTerminal as _, Write as _};
 use std::num::{NonZeroU32, NonZeroUsize};
@@ -12,7 +13,10 @@ use zayavka_engine::batch::run::{
     BatchProgress, BatchSettings, BatchSummary, ExportFormat, StopReason, batch_summary,
     export_batch, list_batches, run_batch,
 };
-use zayavka_engine::batch::{BatchFile, DocumentsExport, WriteStatus, export_documents};
+use zayavka_engine::batch::{
+    BatchFile, BatchPlan, DEFAULT_MAX_ROWS, DocumentsExport, InvalidRow, PlanCost, RowPlan,
+    WriteStatus, batch_row_reports, export_documents, find_batch, plan_batch,
+};
 use zayavka_engine::document::{CoSigners, DocumentFormat};
 use zayavka_engine::draft::EnvironmentOverrides;
 use zayavka_engine::paths::Paths;
@@ -25,6 +29,9 @@ use crate::draft_cmd::ProviderArgs;
 /// The exit code when some rows failed or are left to do: running the same command again
 /// resumes the batch.
 const SOME_ROWS_LEFT: u8 = 5;
+
+/// How many refused rows are printed one by one; the rest are counted.
+const INVALID_ROWS_SHOWN: usize = 10;
 
 /// `zayavka batch …`. A first word that is not one of the subcommands is the file to run, so
 /// `zayavka batch FILE` and `zayavka batch run FILE` are the same.
@@ -71,6 +78,16 @@ pub struct RunArgs {
     /// Составить без модели: из ваших слов, без обращения к сети и без ключа.
     #[arg(long)]
     offline: bool,
+    /// Не спрашивать подтверждения перед отправкой (для сценариев).
+    #[arg(long, short = 'y')]
+    yes: bool,
+    /// Начать новый пакет, даже если этот файл уже запускался (иначе пакет продолжается:
+    /// готовые строки не отправляются снова).
+    #[arg(long)]
+    new: bool,
+    /// Наибольшее число строк в файле (по умолчанию 5000).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ROWS, value_parser = max_rows)]
+    max_rows: u32,
     /// Настройки провайдера для этого запуска.
     #[command(flatten)]
     provider: ProviderArgs,
@@ -134,6 +151,16 @@ fn concurrency(text: &str) -> Result<NonZeroUsize, String> {
     match text.parse::<usize>() {
         Ok(n) if (1..=64).contains(&n) => Ok(NonZeroUsize::new(n).expect("n is at least 1")),
         _ => Err("ожидается целое число от 1 до 64".to_owned()),
+    }
+}
+
+fn max_rows(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if (1..=zayavka_engine::batch::MAX_ROWS as u32).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "ожидается целое число строк от 1 до {}",
+            zayavka_engine::batch::MAX_ROWS
+        )),
     }
 }
 
@@ -202,7 +229,24 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
         max_cost: args.max_cost,
         offline: args.offline,
         overrides: args.provider.overrides(),
+        new_batch: args.new,
+        max_rows: args.max_rows,
     };
+    let plan =
+        plan_batch(&file, &settings, paths, secrets, environment.clone()).map_err(|error| {
+            match error {
+                zayavka_engine::batch::run::BatchError::TooManyRows { .. } => {
+                    anyhow::anyhow!("{} (--max-rows {})", error.message_ru(), file.rows().len())
+                }
+                error => anyhow::anyhow!(error.message_ru()),
+            }
+        })?;
+    if !args.json {
+        print_plan(&plan)?;
+    }
+    if plan.needs_confirmation() && !args.yes && !confirm(&plan)? {
+        return Ok(ExitCode::from(USAGE));
+    }
     // Rows spend their time waiting on the provider, but each also renders, validates and
     // stores a draft; two worker threads let that work of one row overlap another's.
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -286,30 +330,178 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
     }))
 }
 
+/// Row numbers as a person reads them: «2–5, 9, 12–14».
+fn row_ranges(rows: &[u32]) -> String {
+    let mut parts = Vec::new();
+    let mut iter = rows.iter().copied().peekable();
+    while let Some(start) = iter.next() {
+        let mut end = start;
+        while iter.peek() == Some(&(end + 1)) {
+            end = iter.next().unwrap_or(end);
+        }
+        parts.push(match end - start {
+            0 => start.to_string(),
+            1 => format!("{start}, {end}"),
+            _ => format!("{start}–{end}"),
+        });
+    }
+    parts.join(", ")
+}
+
+/// «: строки 2–5» after a count, or nothing when there are none.
+fn which_rows(rows: &[u32]) -> String {
+    match rows.len() {
+        0 => String::new(),
+        1 => format!(" (строка {})", rows[0]),
+        _ => format!(" (строки {})", row_ranges(rows)),
+    }
+}
+
+/// The refused rows, one line each for the first few, then how many more (a file of random
+/// bytes is one refused row per line: a thousand identical lines help nobody).
+fn print_invalid(out: &mut dyn std::io::Write, invalid: &[InvalidRow]) -> std::io::Result<()> {
+    for row in invalid.iter().take(INVALID_ROWS_SHOWN) {
+        let messages: Vec<&str> = row.errors.iter().map(|e| e.message.as_str()).collect();
+        writeln!(
+            out,
+            "Строка {} не будет отправлена: {}",
+            row.row,
+            messages.join("; ")
+        )?;
+    }
+    if invalid.len() > INVALID_ROWS_SHOWN {
+        writeln!(
+            out,
+            "… и ещё {} строк с ошибками. Все они перечислены в `zayavka batch run ФАЙЛ --json` \
+             (поле invalid); проверьте, тот ли это файл.",
+            invalid.len() - INVALID_ROWS_SHOWN
+        )?;
+    }
+    Ok(())
+}
+
+fn money(amount: f64, currency: Option<&str>) -> String {
+    match currency {
+        Some(currency) => format!("{amount:.2} {currency}"),
+        None => format!("{amount:.2} (в валюте цен профиля)"),
+    }
+}
+
+/// The plan, before anything is sent: which batch, which rows go to the model and why, which
+/// do not, and what it may cost at most.
+fn print_plan(plan: &BatchPlan) -> anyhow::Result<()> {
+    let mut err = std::io::stderr().lock();
+    match plan.batch_number {
+        Some(number) => writeln!(
+            err,
+            "Файл «{}» уже запускался: это продолжение пакета {number}. Строк в файле: {}.",
+            plan.file_name, plan.rows
+        )?,
+        None => writeln!(
+            err,
+            "Новый пакет из файла «{}». Строк в файле: {}.",
+            plan.file_name, plan.rows
+        )?,
+    }
+    print_invalid(&mut err, &plan.invalid)?;
+    let new = plan.rows_with(RowPlan::New);
+    let changed = plan.rows_with(RowPlan::Changed);
+    let unfinished = plan.rows_with(RowPlan::Unfinished);
+    let done = plan.rows_with(RowPlan::DoneBefore);
+    let verb = if plan.offline {
+        "Будут составлены без модели"
+    } else {
+        "Будут отправлены модели"
+    };
+    let sending = new.len() + changed.len() + unfinished.len();
+    writeln!(err, "{verb}: {sending}.")?;
+    if plan.batch_number.is_some() {
+        writeln!(err, "  новые строки: {}{}", new.len(), which_rows(&new))?;
+        writeln!(
+            err,
+            "  изменённые строки: {}{}",
+            changed.len(),
+            which_rows(&changed)
+        )?;
+        writeln!(
+            err,
+            "  не составленные в прошлый раз: {}{}",
+            unfinished.len(),
+            which_rows(&unfinished)
+        )?;
+        writeln!(
+            err,
+            "Составлены раньше, повторно не отправляются: {}.",
+            done.len()
+        )?;
+        if plan.no_longer_in_file > 0 {
+            writeln!(
+                err,
+                "Строк прошлого запуска больше нет в файле: {} (их черновики сохранены).",
+                plan.no_longer_in_file
+            )?;
+        }
+    }
+    if !plan.invalid.is_empty() {
+        writeln!(err, "С ошибками, не отправляются: {}.", plan.invalid.len())?;
+    }
+    match &plan.cost {
+        PlanCost::Nothing => {}
+        PlanCost::Unknown => writeln!(
+            err,
+            "Стоимость оценить нельзя: в профиле провайдера не указаны цены \
+             (zayavka config set price_input_per_million … и price_output_per_million …)."
+        )?,
+        PlanCost::AtMost { amount, currency } => writeln!(
+            err,
+            "Наибольшая возможная стоимость: {} (с запасом: каждая строка с повторными \
+             запросами и самым длинным ответом).",
+            money(*amount, currency.as_deref())
+        )?,
+    }
+    Ok(())
+}
+
+/// Asks before sending. Without a terminal to ask in, nothing is sent: a script says `--yes`.
+fn confirm(plan: &BatchPlan) -> anyhow::Result<bool> {
+    let mut err = std::io::stderr().lock();
+    let count = plan.to_send();
+    if !std::io::stdin().is_terminal() {
+        writeln!(
+            err,
+            "Ничего не отправлено: пакет отправил бы модели строк: {count}, а спросить \
+             подтверждение негде. Проверьте план выше и запустите ту же команду с --yes."
+        )?;
+        return Ok(false);
+    }
+    write!(err, "Отправить модели строк: {count}? [д/Н] ")?;
+    err.flush()?;
+    let mut answer = String::new();
+    std::io::stdin().read_line(&mut answer)?;
+    let yes = matches!(
+        answer.trim().to_lowercase().as_str(),
+        "д" | "да" | "y" | "yes"
+    );
+    if !yes {
+        writeln!(
+            err,
+            "Ничего не отправлено. Чтобы отправить, запустите ту же команду снова и ответьте «д»."
+        )?;
+    }
+    Ok(yes)
+}
+
 fn print_summary(summary: &BatchSummary, json: bool) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     if json {
         writeln!(stdout, "{}", serde_json::to_string_pretty(summary)?)?;
         return Ok(());
     }
-    for invalid in &summary.invalid {
-        let messages: Vec<&str> = invalid
-            .errors
-            .iter()
-            .map(|error| error.message.as_str())
-            .collect();
-        writeln!(
-            stdout,
-            "Строка {} пропущена: {}",
-            invalid.row,
-            messages.join("; ")
-        )?;
-    }
     let cost = summary
         .cost
         .map_or_else(|| "не рассчитана".to_owned(), |cost| format!("{cost:.4}"));
     let lines = [
-        ("Пакет", summary.batch_id.clone()),
+        ("Пакет", summary.batch_number.to_string()),
         ("Строк в файле", summary.rows.to_string()),
         (
             "С ошибками (не отправлены)",
@@ -351,20 +543,81 @@ fn list_command(args: &ListArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
         )?;
     }
     for batch in &batches {
+        let state = if batch.complete() {
+            "завершён".to_owned()
+        } else {
+            format!("не составлено строк: {}", batch.unfinished + batch.failed)
+        };
         writeln!(
             stdout,
-            "{}  {}  строк: {}  {}",
-            batch.batch_id, batch.created_at, batch.rows, batch.file_name
+            "Пакет {}  {}  строк: {}, готово: {}, {state}  {}",
+            batch.number,
+            local_time(&batch.updated_at),
+            batch.rows,
+            batch.ready,
+            batch.file_name
         )?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// An RFC 3339 moment as the resident's local time, «02.12.2026 14:05».
+fn local_time(rfc3339: &str) -> String {
+    rfc3339
+        .parse::<jiff::Timestamp>()
+        .map(|moment| {
+            moment
+                .to_zoned(jiff::tz::TimeZone::system())
+                .strftime("%d.%m.%Y %H:%M")
+                .to_string()
+        })
+        .unwrap_or_else(|_| rfc3339.to_owned())
+}
+
+/// The batch a person named, by its number.
+fn named_batch(store: &zayavka_store::Store, name: &str) -> anyhow::Result<zayavka_store::Batch> {
+    find_batch(store, name).map_err(|error| anyhow::anyhow!(error.message_ru()))
+}
+
 fn status_command(args: &StatusArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
     let store = open_store(paths)?;
+    let batch = named_batch(&store, &args.id)?;
     let summary =
-        batch_summary(&store, &args.id).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-    print_summary(&summary, args.json)?;
+        batch_summary(&store, &batch.id).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let rows = batch_row_reports(&store, &batch.id)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        // The totals as `batch run --json` prints them, and every row of the file.
+        let mut report = serde_json::to_value(&summary)?;
+        report["row_results"] = serde_json::to_value(&rows)?;
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    for row in &rows {
+        let person = [
+            row.full_name.clone(),
+            row.apartment.as_deref().map(|flat| format!("кв. {flat}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ");
+        let mut line = format!("Строка {}", row.row);
+        if !person.is_empty() {
+            line.push_str(&format!(" ({person})"));
+        }
+        line.push_str(&format!(": {}", row.status.label_ru()));
+        if let Some(title) = &row.title {
+            line.push_str(&format!(" — «{title}»"));
+        }
+        if let Some(reason) = &row.reason_ru {
+            line.push_str(&format!(". {reason}"));
+        }
+        writeln!(stdout, "{line}")?;
+    }
+    drop(stdout);
+    print_summary(&summary, false)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -382,7 +635,8 @@ fn export_command(args: &ExportArgs, paths: &Paths) -> anyhow::Result<ExitCode> 
         replace: args.force,
     };
     let store = open_store(paths)?;
-    let report = match export_documents(&store, &args.id, &profile, &options, &args.out) {
+    let batch = named_batch(&store, &args.id)?;
+    let report = match export_documents(&store, &batch.id, &profile, &options, &args.out) {
         Ok(report) => report,
         Err(error @ zayavka_engine::batch::DocumentsError::Clash { .. }) => {
             anyhow::bail!("{} (--force)", error.message_ru())
@@ -470,7 +724,8 @@ fn export_combined(
         }
     }
     let store = open_store(paths)?;
-    let report = export_batch(&store, &args.id, format, &args.out)
+    let batch = named_batch(&store, &args.id)?;
+    let report = export_batch(&store, &batch.id, format, &args.out)
         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     if args.json {
         let mut stdout = std::io::stdout().lock();

@@ -307,6 +307,11 @@ fn render(
         .map_err(|error| DocumentsError::Render { row, error })
 }
 
+/// A row's number in the file as last run (the rows exported are all in it).
+fn file_row(row: &zayavka_store::BatchRow) -> u32 {
+    row.file_row.unwrap_or(row.row_number)
+}
+
 /// Writes one document per row of a stored batch that has a request into `dir` (created if
 /// missing), named `row-NNNN.<format>`; every other row is reported with its reason.
 ///
@@ -324,12 +329,7 @@ pub fn export_documents(
     options: &DocumentsExport,
     dir: &Path,
 ) -> Result<DocumentsReport, DocumentsError> {
-    if store
-        .list_batches()
-        .map_err(BatchError::from)?
-        .iter()
-        .all(|batch| batch.id != batch_id)
-    {
+    if store.batch(batch_id).map_err(BatchError::from)?.is_none() {
         return Err(BatchError::NotFound(batch_id.to_owned()).into());
     }
     let rows = store.batch_rows(batch_id).map_err(BatchError::from)?;
@@ -346,13 +346,13 @@ pub fn export_documents(
             Ok(document) => document,
             Err(reason) => {
                 report.skipped.push(SkippedRow {
-                    row: row.row_number,
+                    row: file_row(row),
                     reason,
                 });
                 continue;
             }
         };
-        let path = dir.join(document_file_name(row.row_number, options.format));
+        let path = dir.join(document_file_name(file_row(row), options.format));
         let status = match std::fs::symlink_metadata(&path) {
             Err(_) => WriteStatus::Created,
             Ok(metadata) if !metadata.is_file() => {
@@ -360,7 +360,7 @@ pub fn export_documents(
                 WriteStatus::Replaced
             }
             Ok(_) => {
-                let bytes = render(&document, row.row_number, options)?;
+                let bytes = render(&document, file_row(row), options)?;
                 if std::fs::read(&path).is_ok_and(|existing| existing == bytes) {
                     WriteStatus::Unchanged
                 } else {
@@ -403,17 +403,17 @@ pub fn export_documents(
                 Ok(document) => document,
                 Err(reason) => {
                     report.skipped.push(SkippedRow {
-                        row: row.row_number,
+                        row: file_row(row),
                         reason,
                     });
                     continue;
                 }
             };
-            let bytes = render(&document, row.row_number, options)?;
+            let bytes = render(&document, file_row(row), options)?;
             crate::paths::replace_file(&path, &bytes).map_err(write_error(&path))?;
         }
         report.written.push(WrittenDocument {
-            row: row.row_number,
+            row: file_row(row),
             path,
             status,
         });

@@ -144,6 +144,7 @@ pub struct BatchFile {
     delimiter: Option<char>,
     content_sha256: String,
     file_name: String,
+    source_path: Option<std::path::PathBuf>,
     rows: Vec<BatchRow>,
     skipped_blank: Vec<u32>,
 }
@@ -157,7 +158,11 @@ impl BatchFile {
             .file_name()
             .map_or_else(|| path.to_string_lossy(), |name| name.to_string_lossy())
             .into_owned();
-        Self::parse(&file_name, &bytes, MAX_ROWS)
+        let mut file = Self::parse(&file_name, &bytes, MAX_ROWS)?;
+        // The batch a later run continues is the one last run from the same file; the
+        // canonical path makes `дом.csv` and `./дом.csv` one file.
+        file.source_path = Some(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()));
+        Ok(file)
     }
 
     /// Reads a batch from bytes already in memory (a file dropped on the desktop window); the
@@ -216,6 +221,7 @@ impl BatchFile {
             delimiter,
             content_sha256,
             file_name: file_name.to_owned(),
+            source_path: None,
             rows,
             skipped_blank,
         })
@@ -236,10 +242,16 @@ impl BatchFile {
         self.delimiter
     }
 
-    /// The SHA-256 of the file's bytes, in lower-case hex: the batch's identity, so that running
-    /// the same file again resumes the same batch.
+    /// The SHA-256 of the file's bytes, in lower-case hex: with it a batch knows whether its
+    /// file changed since the last run, and finds its batch again when the file was moved.
     pub fn content_sha256(&self) -> &str {
         &self.content_sha256
+    }
+
+    /// The file's canonical path, when it was read from one: the batch a later run continues
+    /// is the one last run from this path (ADR 14).
+    pub fn source_path(&self) -> Option<&Path> {
+        self.source_path.as_deref()
     }
 
     /// The file's name, without its folder.

@@ -10,6 +10,7 @@
 
 pub mod documents;
 pub mod file;
+pub mod plan;
 pub mod run;
 
 pub use documents::{
@@ -19,4 +20,8 @@ pub use documents::{
 pub use file::{
     BatchFile, BatchFileError, BatchFormat, BatchRow, ContentError, InvalidRow, MAX_ROWS, RowError,
     RowHeader, TextEncoding,
+};
+pub use plan::{
+    BatchPlan, BatchRowReport, DEFAULT_MAX_ROWS, PlanCost, PlannedRow, RowPlan, RowStatus,
+    batch_row_reports, find_batch, plan_batch,
 };

@@ -28,8 +28,8 @@ use zayavka_core::{
 };
 use zayavka_llm::{Attempt, CancellationToken};
 use zayavka_store::{
-    BatchRow as StoredRow, DraftId, DraftOutcome, NewBatch, NewBatchRow, RowState, Store,
-    StoreError,
+    BatchFileUpdate, BatchRow as StoredRow, DraftId, DraftOutcome, NewBatch, NewBatchRow, RowState,
+    Store, StoreError,
 };
 
 use super::file::{BatchFile, InvalidRow, RowError};
@@ -64,6 +64,27 @@ pub struct BatchSettings {
     pub offline: bool,
     /// Provider settings for this run, above the environment and the configuration file.
     pub overrides: ProviderOverrides,
+    /// Start a new batch even when one was run from this file before.
+    pub new_batch: bool,
+    /// Refuse a file with more data rows than this ([`super::plan::DEFAULT_MAX_ROWS`]
+    /// unless raised on purpose).
+    pub max_rows: u32,
+}
+
+impl BatchSettings {
+    /// The settings of a run with everything at its default: four rows at once, no rate limit
+    /// or cost cap, the configured provider, the batch last run from the same file continued.
+    pub fn new(offline: bool) -> BatchSettings {
+        BatchSettings {
+            concurrency: NonZeroUsize::new(4).expect("4 is not zero"),
+            rpm: None,
+            max_cost: None,
+            offline,
+            overrides: ProviderOverrides::default(),
+            new_batch: false,
+            max_rows: super::plan::DEFAULT_MAX_ROWS,
+        }
+    }
 }
 
 /// How far a run has got, reported after each row.
@@ -93,8 +114,10 @@ pub enum StopReason {
 /// The totals of a batch, as a run leaves it or as `status` reads it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BatchSummary {
-    /// The batch's id: the file's SHA-256.
+    /// The batch's id, internal: people and file names use its number.
     pub batch_id: String,
+    /// The batch's short number (0 when the file had no valid row and nothing was stored).
+    pub batch_number: u32,
     /// The data rows of the file, valid or not.
     pub rows: u32,
     /// The rows that failed their checks and are never sent.
@@ -122,6 +145,9 @@ pub struct BatchSummary {
     pub row_cost_bound: Option<f64>,
     /// Why this run stopped early, if it did.
     pub stopped: Option<StopReason>,
+    /// Stored rows that are not in the file as last run: rows taken out of it, and the earlier
+    /// versions of changed rows (their drafts stay).
+    pub no_longer_in_file: u32,
 }
 
 impl BatchSummary {
@@ -155,9 +181,21 @@ pub enum BatchError {
     /// The cost cap is not a positive amount.
     #[error("ограничение стоимости должно быть положительным числом")]
     InvalidCap,
-    /// No batch has this id.
-    #[error("пакета {0} нет: проверьте номер в списке пакетов")]
+    /// No batch has this number.
+    #[error("пакета «{0}» нет: проверьте номер в списке пакетов")]
     NotFound(String),
+    /// The file has more rows than a batch may have unless the limit is raised on purpose.
+    #[error(
+        "в файле {rows} строк с данными, а в одном пакете — не больше {limit}: каждая строка — \
+         отдельное обращение к модели. Проверьте, тот ли это файл; разделите его на части или, \
+         если столько заявок действительно нужно, поднимите предел"
+    )]
+    TooManyRows {
+        /// The file's data rows.
+        rows: u32,
+        /// The limit in force.
+        limit: u32,
+    },
 }
 
 impl BatchError {
@@ -168,7 +206,7 @@ impl BatchError {
 }
 
 /// The errors of one row, in the shape the file reader reports them.
-fn row_errors(errors: &InputErrors) -> Vec<RowError> {
+pub(super) fn row_errors(errors: &InputErrors) -> Vec<RowError> {
     errors
         .iter()
         .map(|error| RowError {
@@ -181,7 +219,7 @@ fn row_errors(errors: &InputErrors) -> Vec<RowError> {
 
 /// The stored form of the file's rows: every row, invalid ones with no checked input, so that
 /// the batch keeps all of them and `status` can report the invalid ones too.
-fn new_rows(file: &BatchFile) -> Vec<NewBatchRow> {
+pub(super) fn new_rows(file: &BatchFile) -> Vec<NewBatchRow> {
     file.rows()
         .iter()
         .map(|row| NewBatchRow {
@@ -618,8 +656,22 @@ async fn off_the_runtime<T: Send + 'static>(work: impl FnOnce() -> T + Send + 's
     }
 }
 
-/// Runs a batch file: stores it (or finds it stored: the same content resumes the same batch),
-/// then drafts every row still to do. Every row was checked when the file was read; a file
+/// A new batch's id: unique (the file's hash, its path and the moment), internal; people see
+/// the batch's number.
+fn new_batch_id(file: &BatchFile) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos());
+    let path = file
+        .source_path()
+        .map(|path| path.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    zayavka_core::sha256_hex(format!("{}\n{path}\n{nanos}", file.content_sha256()).as_bytes())
+}
+
+/// Runs a batch file: stores it, or continues the batch last run from the same file (its rows
+/// recognised by their input, so that a corrected row is sent and a finished one is not), then
+/// drafts every row still to do. Every row was checked when the file was read; a file
 /// with no valid row sends nothing and is not stored.
 pub async fn run_batch(
     file: &BatchFile,
@@ -630,11 +682,13 @@ pub async fn run_batch(
     cancel: &CancellationToken,
     progress: &dyn Fn(BatchProgress),
 ) -> Result<BatchSummary, BatchError> {
+    super::plan::check_row_limit(file, settings)?;
     let invalid = file.invalid();
     let rows = file.rows().len() as u32;
     if file.valid_count() == 0 {
         return Ok(BatchSummary {
-            batch_id: file.content_sha256().to_owned(),
+            batch_id: String::new(),
+            batch_number: 0,
             rows,
             invalid,
             ready: 0,
@@ -648,6 +702,7 @@ pub async fn run_batch(
             cost: None,
             row_cost_bound: None,
             stopped: None,
+            no_longer_in_file: 0,
         });
     }
     if settings
@@ -657,20 +712,42 @@ pub async fn run_batch(
         return Err(BatchError::InvalidCap);
     }
     let store = crate::drafts::open_store(paths)?;
-    let batch_id = file.content_sha256().to_owned();
-    let new_batch = NewBatch {
-        id: batch_id.clone(),
-        file_name: file.file_name().to_owned(),
-        row_count: rows,
-        settings_json: serde_json::json!({
-            "concurrency": settings.concurrency.get(),
-            "rpm": settings.rpm.map(NonZeroU32::get),
-            "max_cost": settings.max_cost,
-            "offline": settings.offline,
-        })
-        .to_string(),
+    let source_path = file
+        .source_path()
+        .map(|path| path.to_string_lossy().into_owned());
+    let batch_id = match super::plan::existing_batch(&store, file, settings)? {
+        Some(batch) => {
+            // The file was run before: rows recognised by their input keep their drafts, and
+            // only new and changed rows are stored to be sent (ADR 14).
+            let update = BatchFileUpdate {
+                file_name: file.file_name().to_owned(),
+                source_path,
+                content_sha256: file.content_sha256().to_owned(),
+                row_count: rows,
+            };
+            store.sync_batch(&batch.id, &update, &new_rows(file))?;
+            batch.id
+        }
+        None => {
+            let batch_id = new_batch_id(file);
+            let new_batch = NewBatch {
+                id: batch_id.clone(),
+                content_sha256: file.content_sha256().to_owned(),
+                source_path,
+                file_name: file.file_name().to_owned(),
+                row_count: rows,
+                settings_json: serde_json::json!({
+                    "concurrency": settings.concurrency.get(),
+                    "rpm": settings.rpm.map(NonZeroU32::get),
+                    "max_cost": settings.max_cost,
+                    "offline": settings.offline,
+                })
+                .to_string(),
+            };
+            store.ensure_batch(&new_batch, &new_rows(file))?;
+            batch_id
+        }
     };
-    store.ensure_batch(&new_batch, &new_rows(file))?;
     let mut to_run = Vec::new();
     for row in store.rows_to_run(&batch_id)? {
         if row.checked_input_json.is_none() {
@@ -793,11 +870,7 @@ pub async fn run_batch(
 /// The totals of a stored batch, read from the database: rows by their draft's outcome, the
 /// invalid rows with their errors, tokens and cost.
 pub fn batch_summary(store: &Store, batch_id: &str) -> Result<BatchSummary, BatchError> {
-    let Some(batch) = store
-        .list_batches()?
-        .into_iter()
-        .find(|batch| batch.id == batch_id)
-    else {
+    let Some(batch) = store.batch(batch_id)? else {
         return Err(BatchError::NotFound(batch_id.to_owned()));
     };
     let status = store
@@ -806,6 +879,7 @@ pub fn batch_summary(store: &Store, batch_id: &str) -> Result<BatchSummary, Batc
     let rows = store.batch_rows(batch_id)?;
     let mut summary = BatchSummary {
         batch_id: batch_id.to_owned(),
+        batch_number: batch.number,
         rows: batch.row_count,
         invalid: Vec::new(),
         ready: status.ready,
@@ -819,6 +893,7 @@ pub fn batch_summary(store: &Store, batch_id: &str) -> Result<BatchSummary, Batc
         cost: status.cost,
         row_cost_bound: None,
         stopped: None,
+        no_longer_in_file: status.removed_rows,
     };
     for row in &rows {
         if row.checked_input_json.is_none() {
@@ -828,7 +903,7 @@ pub fn batch_summary(store: &Store, batch_id: &str) -> Result<BatchSummary, Batc
                 .map(|errors| row_errors(&errors))
                 .unwrap_or_default();
             summary.invalid.push(InvalidRow {
-                row: row.row_number,
+                row: row.file_row.unwrap_or(row.row_number),
                 errors,
             });
         } else if row.state == RowState::Pending {
@@ -842,28 +917,62 @@ pub fn batch_summary(store: &Store, batch_id: &str) -> Result<BatchSummary, Batc
 /// One stored batch as `batch list` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BatchListItem {
-    /// The batch's id: the file's SHA-256.
+    /// The batch's short number.
+    pub number: u32,
+    /// The batch's id, internal.
     pub batch_id: String,
-    /// The file's name when it was first run.
+    /// The file's name as last run.
     pub file_name: String,
+    /// The file's path as last run, when it was run from one.
+    pub source_path: Option<String>,
     /// When it was first run, RFC 3339.
     pub created_at: String,
-    /// The file's data rows.
+    /// When it was last run, RFC 3339.
+    pub updated_at: String,
+    /// The file's data rows as last run.
     pub rows: u32,
+    /// Rows whose request is ready.
+    pub ready: u32,
+    /// Rows where the description must be changed, or whose model answer could not be used.
+    pub needs_attention: u32,
+    /// Rows that failed for a technical reason.
+    pub failed: u32,
+    /// Valid rows not drafted yet.
+    pub unfinished: u32,
+    /// Rows that failed their checks.
+    pub invalid: u32,
 }
 
-/// Every stored batch, newest first.
+impl BatchListItem {
+    /// Whether every valid row has an outcome and none failed.
+    pub fn complete(&self) -> bool {
+        self.failed == 0 && self.unfinished == 0
+    }
+}
+
+/// Every stored batch, the most recently created first, with its totals.
 pub fn list_batches(store: &Store) -> Result<Vec<BatchListItem>, BatchError> {
-    Ok(store
+    store
         .list_batches()?
         .into_iter()
-        .map(|batch| BatchListItem {
-            batch_id: batch.id,
-            file_name: batch.file_name,
-            created_at: batch.created_at.to_string(),
-            rows: batch.row_count,
+        .map(|batch| {
+            let summary = batch_summary(store, &batch.id)?;
+            Ok(BatchListItem {
+                number: batch.number,
+                batch_id: batch.id,
+                file_name: batch.file_name,
+                source_path: batch.source_path,
+                created_at: batch.created_at.to_string(),
+                updated_at: batch.updated_at.to_string(),
+                rows: batch.row_count,
+                ready: summary.ready,
+                needs_attention: summary.needs_user + summary.rejected,
+                failed: summary.failed,
+                unfinished: summary.unfinished,
+                invalid: summary.invalid.len() as u32,
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// The form of a batch export.
@@ -917,21 +1026,46 @@ impl ExportError {
     }
 }
 
-/// One row of a JSONL or CSV export.
+/// One row of a JSONL export: stable English codes, for scripts.
 #[derive(Debug, Serialize)]
 struct ExportedRow {
     row: u32,
-    state: &'static str,
+    full_name: Option<String>,
+    apartment: Option<String>,
+    status: super::plan::RowStatus,
     draft_id: Option<i64>,
-    outcome: Option<&'static str>,
     reason: Option<String>,
     title: Option<String>,
     text: Option<String>,
 }
 
+/// One row of a CSV export: Russian column names and values, as a spreadsheet user reads them.
+#[derive(Debug, Serialize)]
+struct ExportedRowRu<'a> {
+    #[serde(rename = "Строка")]
+    row: u32,
+    #[serde(rename = "ФИО")]
+    full_name: &'a str,
+    #[serde(rename = "Квартира")]
+    apartment: &'a str,
+    #[serde(rename = "Состояние")]
+    status: &'static str,
+    #[serde(rename = "Причина")]
+    reason: &'a str,
+    #[serde(rename = "Заголовок")]
+    title: &'a str,
+    #[serde(rename = "Текст заявки")]
+    text: &'a str,
+    #[serde(rename = "Черновик")]
+    draft_id: String,
+}
+
 /// Writes a stored batch into `out_dir` (created if missing): for text, one file per row that
 /// has a request (`row-0002.txt`, its filed text: the resident's latest edit or the assembled
-/// request); for JSONL and CSV, one file for the whole batch.
+/// request); for JSONL and CSV, one file for the whole batch (`batch-3.jsonl`, `batch-3.csv`),
+/// a line per row of the file as last run with its status and, for a row that was refused,
+/// needs the resident, was rejected or failed, the reason. The CSV speaks Russian (column
+/// names and values); the JSONL keeps stable English codes for scripts.
 pub fn export_batch(
     store: &Store,
     batch_id: &str,
@@ -942,25 +1076,21 @@ pub fn export_batch(
         let path = path.to_path_buf();
         move |error| ExportError::Write { path, error }
     };
-    if store
-        .list_batches()
+    let batch = store
+        .batch(batch_id)
         .map_err(BatchError::from)?
-        .iter()
-        .all(|batch| batch.id != batch_id)
-    {
-        return Err(BatchError::NotFound(batch_id.to_owned()).into());
-    }
+        .ok_or_else(|| BatchError::NotFound(batch_id.to_owned()))?;
     std::fs::create_dir_all(out_dir).map_err(write_error(out_dir))?;
-    let rows = store.batch_rows(batch_id).map_err(BatchError::from)?;
+    let rows = super::plan::batch_row_reports(store, batch_id)?;
     let mut report = ExportReport {
         files: Vec::new(),
         rows: 0,
         without_request: Vec::new(),
     };
     let mut exported = Vec::new();
-    for row in &rows {
+    for row in rows {
         let draft = match row.draft_id {
-            Some(id) => Some(crate::drafts::get(store, id)?),
+            Some(id) => Some(crate::drafts::get(store, DraftId::new(id))?),
             None => None,
         };
         let text = draft
@@ -970,50 +1100,59 @@ pub fn export_batch(
             .flatten();
         if format == ExportFormat::Txt {
             let Some(text) = text else {
-                report.without_request.push(row.row_number);
+                report.without_request.push(row.row);
                 continue;
             };
-            let path = out_dir.join(format!("row-{:04}.txt", row.row_number));
-            std::fs::write(&path, text + "\n").map_err(write_error(&path))?;
+            let path = out_dir.join(format!("row-{:04}.txt", row.row));
+            crate::paths::replace_file(&path, (text + "\n").as_bytes())
+                .map_err(write_error(&path))?;
             report.files.push(path);
             report.rows += 1;
             continue;
         }
-        exported.push(ExportedRow {
-            row: row.row_number,
-            state: if row.checked_input_json.is_none() {
-                "invalid"
-            } else {
-                row.state.as_str()
-            },
-            draft_id: row.draft_id.map(|id| id.get()),
-            outcome: draft.as_ref().map(|d| d.summary.outcome.as_str()),
-            reason: draft.as_ref().and_then(|d| d.summary.reason.clone()),
-            title: draft.as_ref().and_then(|d| d.summary.title.clone()),
-            text,
-        });
+        exported.push((row, text));
         report.rows += 1;
     }
-    let short_id = &batch_id[..batch_id.len().min(12)];
+    let stem = format!("batch-{}", batch.number);
     match format {
         ExportFormat::Txt => {}
         ExportFormat::Jsonl => {
-            let path = out_dir.join(format!("batch-{short_id}.jsonl"));
+            let path = out_dir.join(format!("{stem}.jsonl"));
             let mut text = String::new();
-            for row in &exported {
-                text.push_str(&serde_json::to_string(row).expect("a row serialises"));
+            for (row, request) in exported {
+                let line = ExportedRow {
+                    row: row.row,
+                    full_name: row.full_name,
+                    apartment: row.apartment,
+                    status: row.status,
+                    draft_id: row.draft_id,
+                    reason: row.reason,
+                    title: row.title,
+                    text: request,
+                };
+                text.push_str(&serde_json::to_string(&line).expect("a row serialises"));
                 text.push('\n');
             }
-            std::fs::write(&path, text).map_err(write_error(&path))?;
+            crate::paths::replace_file(&path, text.as_bytes()).map_err(write_error(&path))?;
             report.files.push(path);
         }
         ExportFormat::Csv => {
-            let path = out_dir.join(format!("batch-{short_id}.csv"));
+            let path = out_dir.join(format!("{stem}.csv"));
             let mut writer = csv::Writer::from_writer(b"\xEF\xBB\xBF".to_vec());
             let csv_error = |error: csv::Error| std::io::Error::other(error.to_string());
-            for row in &exported {
+            for (row, request) in &exported {
+                let line = ExportedRowRu {
+                    row: row.row,
+                    full_name: row.full_name.as_deref().unwrap_or(""),
+                    apartment: row.apartment.as_deref().unwrap_or(""),
+                    status: row.status.label_ru(),
+                    reason: row.reason_ru.as_deref().unwrap_or(""),
+                    title: row.title.as_deref().unwrap_or(""),
+                    text: request.as_deref().unwrap_or(""),
+                    draft_id: row.draft_id.map_or_else(String::new, |id| id.to_string()),
+                };
                 writer
-                    .serialize(row)
+                    .serialize(line)
                     .map_err(csv_error)
                     .map_err(write_error(&path))?;
             }
@@ -1021,7 +1160,7 @@ pub fn export_batch(
                 .into_inner()
                 .map_err(|error| std::io::Error::other(error.to_string()))
                 .map_err(write_error(&path))?;
-            std::fs::write(&path, bytes).map_err(write_error(&path))?;
+            crate::paths::replace_file(&path, &bytes).map_err(write_error(&path))?;
             report.files.push(path);
         }
     }
