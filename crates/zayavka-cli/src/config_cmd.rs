@@ -208,7 +208,6 @@ fn write_settings(
     settings: &ProviderSettings,
     indent: &str,
 ) -> std::io::Result<()> {
-    let yes_no = |flag: bool| if flag { "да" } else { "нет" };
     writeln!(
         out,
         "{indent}вид: {} ({})",
@@ -219,11 +218,14 @@ fn write_settings(
     writeln!(out, "{indent}адрес: {}", settings.base_url)?;
     writeln!(out, "{indent}модель: {}", settings.model)?;
     writeln!(out, "{indent}режим схемы: {}", settings.schema_mode)?;
-    writeln!(
-        out,
-        "{indent}нужен ключ: {}",
-        yes_no(settings.needs_api_key)
-    )?;
+    if settings.needs_api_key {
+        writeln!(out, "{indent}нужен ключ: да")?;
+    } else {
+        writeln!(
+            out,
+            "{indent}нужен ключ: нет (если ключ сохранён, он отправляется серверу)"
+        )?;
+    }
     match &settings.pricing {
         Some(pricing) => writeln!(
             out,
@@ -250,7 +252,12 @@ fn write_settings(
 }
 
 fn describe_key(status: &KeyStatus, settings: &ProviderSettings) -> String {
+    let keyring_unavailable = matches!(status.stored, StoredKeyState::Unreachable { .. });
     match (status.usable_source(), &status.stored) {
+        // A key is sent when one is stored or given, and only then (issue 14).
+        (source, _) if !settings.needs_api_key => {
+            secrets::optional_key_ru(source, keyring_unavailable)
+        }
         (Some(ApiKeySource::Environment), _) => {
             format!("из переменной окружения {ENV_API_KEY}")
         }
@@ -258,11 +265,10 @@ fn describe_key(status: &KeyStatus, settings: &ProviderSettings) -> String {
         (None, StoredKeyState::Unreachable { message, .. }) => {
             format!("хранилище недоступно. {message}")
         }
-        (None, _) if settings.needs_api_key => format!(
+        (None, _) => format!(
             "не найден. Сохраните его командой `zayavka key set --profile {}`.",
             settings.profile
         ),
-        (None, _) => "не нужен".to_owned(),
     }
 }
 
@@ -386,7 +392,52 @@ mod tests {
             "{output}"
         );
         assert!(output.contains("Действующий профиль: default"), "{output}");
-        assert!(output.contains("API-ключ: не нужен"), "{output}");
+        assert!(
+            output.contains(
+                "API-ключ: Ключ не обязателен: если он сохранён, он отправляется серверу. Сейчас \
+                 ключа нет, и запросы идут без него."
+            ),
+            "{output}"
+        );
+    }
+
+    /// Regression (issue 14): «API-ключ: не нужен» while a stored key was sent to the server.
+    #[test]
+    fn issue_14_show_says_a_stored_key_is_sent_to_a_server_that_does_not_require_one() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        for (key, value) in [
+            ("profiles.local.kind", "custom"),
+            ("profiles.local.base_url", "http://127.0.0.1:8000/v1"),
+            ("profiles.local.model", "local-model"),
+            ("profiles.local.needs_api_key", "false"),
+            ("active_profile", "local"),
+        ] {
+            config::set_value(&paths.config_file(), key, value).unwrap();
+        }
+        let store = MemoryStore::new();
+        store
+            .set(
+                &ProfileName::parse("local").unwrap(),
+                &ApiKey::new(SECRET).unwrap(),
+            )
+            .unwrap();
+        let overrides = ProviderOverrides::default();
+        let output = run_line(&["show"], &paths, &store, &overrides, false).unwrap();
+        assert!(
+            output.contains(
+                "  API-ключ: Ключ не обязателен: если он сохранён, он отправляется серверу. \
+                 Сейчас ключ сохранён и отправляется с каждым запросом; чтобы запросы шли без \
+                 ключа, удалите его."
+            ),
+            "{output}"
+        );
+        assert!(
+            output.contains("нужен ключ: нет (если ключ сохранён, он отправляется серверу)"),
+            "{output}"
+        );
+        assert!(!output.contains("не нужен"), "{output}");
+        assert!(!output.contains(SECRET), "{output}");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use zayavka_engine::secrets::{
     self, ApiKey, ApiKeySource, ENV_API_KEY, SecretError, SecretStore, StoredKeyState,
 };
 
-/// Exit code of `zayavka key status` when no key is available for the profile.
+/// Exit code of `zayavka key status` when the profile needs a key and none is available.
 pub const EXIT_NO_KEY: u8 = 1;
 
 /// `zayavka key …`
@@ -168,9 +168,15 @@ fn set_key(
             .profile_settings(&profile)
             .is_ok_and(|settings| !settings.needs_api_key)
         {
+            // The key just stored is the one sent, unless the environment's wins (said below).
+            let source = match io.environment_key {
+                Ok(Some(_)) => ApiKeySource::Environment,
+                _ => ApiKeySource::Keyring,
+            };
             writeln!(
                 out,
-                "Профиль «{profile}» помечен как не требующий ключа (needs_api_key = false)."
+                "Профилю «{profile}» ключ не обязателен (needs_api_key = false). {}",
+                secrets::optional_key_ru(Some(source), false)
             )?;
         }
     }
@@ -190,7 +196,12 @@ fn key_status(
     store: &dyn SecretStore,
     io: KeyIo<'_>,
 ) -> anyhow::Result<ExitCode> {
-    let (profile, _) = choose_profile(args.profile, paths)?;
+    let (profile, config) = choose_profile(args.profile, paths)?;
+    // Without a readable configuration the profile is taken to need a key, as drafting would.
+    let key_optional = config
+        .as_ref()
+        .and_then(|config| config.profile_settings(&profile).ok())
+        .is_some_and(|settings| !settings.needs_api_key);
     let report = zayavka_engine::settings::key_status_report(store, &profile, io.environment_key);
     let usable = report.usable_source;
     let out = io.output;
@@ -213,6 +224,10 @@ fn key_status(
         };
         writeln!(out, "Переменная {ENV_API_KEY}: {environment}")?;
         let verdict = match usable {
+            _ if key_optional => secrets::optional_key_ru(
+                usable,
+                matches!(status.stored, StoredKeyState::Unreachable { .. }),
+            ),
             Some(ApiKeySource::Environment) => format!("ключ будет взят из {ENV_API_KEY}."),
             Some(ApiKeySource::Keyring) => "ключ будет взят из хранилища.".to_owned(),
             None => format!(
@@ -222,8 +237,10 @@ fn key_status(
         };
         writeln!(out, "Итог: {verdict}")?;
     }
+    // A profile that needs no key has nothing to fix without one.
     Ok(match usable {
         Some(_) => ExitCode::SUCCESS,
+        None if key_optional => ExitCode::SUCCESS,
         None => ExitCode::from(EXIT_NO_KEY),
     })
 }
@@ -352,6 +369,67 @@ mod tests {
         assert!(outcome.output.contains("«openai» сохранён"));
         assert!(!outcome.output.contains(SECRET));
         assert!(outcome.prompts.is_empty());
+    }
+
+    /// Regression (issue 14): `key set` said the profile needed no key while the key it had
+    /// just stored was sent with every request; the rule is «sent when stored, and only then».
+    #[test]
+    fn issue_14_a_profile_without_a_required_key_says_a_stored_key_is_sent() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        for (key, value) in [
+            ("profiles.local.kind", "custom"),
+            ("profiles.local.base_url", "http://127.0.0.1:8000/v1"),
+            ("profiles.local.model", "local-model"),
+            ("profiles.local.needs_api_key", "false"),
+            ("active_profile", "local"),
+        ] {
+            zayavka_engine::config::set_value(&paths.config_file(), key, value).unwrap();
+        }
+        let store = MemoryStore::new();
+        let rule = "Ключ не обязателен: если он сохранён, он отправляется серверу.";
+
+        let status = run_plain(&["status"], &paths, &store).unwrap();
+        assert_eq!(status.code, ExitCode::SUCCESS, "{}", status.output);
+        assert!(
+            status.output.contains(&format!(
+                "Итог: {rule} Сейчас ключа нет, и запросы идут без него."
+            )),
+            "{}",
+            status.output
+        );
+
+        let set = run_case(
+            &["set", "--stdin"],
+            &paths,
+            &store,
+            SECRET,
+            false,
+            "",
+            Ok(None),
+        )
+        .unwrap();
+        assert!(
+            set.output.contains(&format!(
+                "Профилю «local» ключ не обязателен (needs_api_key = false). {rule} Сейчас ключ \
+                 сохранён и отправляется с каждым запросом; чтобы запросы шли без ключа, \
+                 удалите его."
+            )),
+            "{}",
+            set.output
+        );
+        assert!(!set.output.contains("не требующий"), "{}", set.output);
+
+        let status = run_plain(&["status"], &paths, &store).unwrap();
+        assert_eq!(status.code, ExitCode::SUCCESS);
+        assert!(
+            status
+                .output
+                .contains("Сейчас ключ сохранён и отправляется"),
+            "{}",
+            status.output
+        );
+        assert!(!status.output.contains(SECRET));
     }
 
     #[test]

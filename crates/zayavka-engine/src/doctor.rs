@@ -8,7 +8,7 @@ use zayavka_llm::{Budget, CancellationToken, Client, Endpoint, ModeSupport, Resp
 use crate::config::{Config, ProviderOverrides, resolve_provider};
 use crate::draft::{EnvironmentOverrides, failure_from};
 use crate::paths::Paths;
-use crate::secrets::SecretStore;
+use crate::secrets::{ApiKeySource, SecretStore};
 
 /// How a check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -153,6 +153,19 @@ async fn provider_checks(
         None => store.get(&provider.profile),
     };
     let key_check = match (&environment.api_key, &stored) {
+        // A key is sent when one is stored or given, and only then (issue 14): say which.
+        (environment_key, stored) if !provider.needs_api_key => {
+            let source = match (environment_key, stored) {
+                (Some(_), _) => Some(ApiKeySource::Environment),
+                (None, Ok(Some(_))) => Some(ApiKeySource::Keyring),
+                (None, _) => None,
+            };
+            Check::new(
+                "api_key",
+                CheckStatus::Ok,
+                crate::secrets::optional_key_ru(source, stored.is_err()),
+            )
+        }
         (Some(_), _) => Check::new(
             "api_key",
             CheckStatus::Ok,
@@ -169,7 +182,7 @@ async fn provider_checks(
                 store.backend_name()
             ),
         ),
-        (None, Ok(None)) if provider.needs_api_key => Check::new(
+        (None, Ok(None)) => Check::new(
             "api_key",
             CheckStatus::Problem,
             format!(
@@ -178,15 +191,8 @@ async fn provider_checks(
             ),
         )
         .then(&[NextStep::StoreApiKey]),
-        (None, Err(error)) if provider.needs_api_key => {
-            Check::new("api_key", CheckStatus::Problem, error.message_ru())
-                .then(&[NextStep::StoreApiKey])
-        }
-        _ => Check::new(
-            "api_key",
-            CheckStatus::Ok,
-            "Этому провайдеру ключ доступа не нужен.",
-        ),
+        (None, Err(error)) => Check::new("api_key", CheckStatus::Problem, error.message_ru())
+            .then(&[NextStep::StoreApiKey]),
     };
     let api_key = environment
         .api_key

@@ -82,6 +82,30 @@ pub enum ApiKeySource {
     Keyring,
 }
 
+/// The rule for a profile that does not require a key (`needs_api_key = false`, such as a local
+/// server), in the words every front end shows: a key is sent when one is stored or given by
+/// `ZAYAVKA_API_KEY`, and only then (issue 14). `source` is where the key in use comes from,
+/// if anywhere; `keyring_unavailable` says that the keyring could not be asked.
+pub fn optional_key_ru(source: Option<ApiKeySource>, keyring_unavailable: bool) -> String {
+    const RULE: &str = "Ключ не обязателен: если он сохранён, он отправляется серверу.";
+    let now = match (source, keyring_unavailable) {
+        (Some(ApiKeySource::Keyring), _) => {
+            "Сейчас ключ сохранён и отправляется с каждым запросом; чтобы запросы шли без \
+             ключа, удалите его."
+                .to_owned()
+        }
+        (Some(ApiKeySource::Environment), _) => format!(
+            "Сейчас ключ задан переменной окружения {ENV_API_KEY} и отправляется с каждым \
+             запросом."
+        ),
+        (None, false) => "Сейчас ключа нет, и запросы идут без него.".to_owned(),
+        (None, true) => {
+            "Хранилище ключей сейчас недоступно, поэтому запросы идут без ключа.".to_owned()
+        }
+    };
+    format!("{RULE} {now}")
+}
+
 /// Somewhere API keys can be kept, one per profile.
 pub trait SecretStore {
     /// The key stored for `profile`, or `None` when there is none.
