@@ -277,7 +277,7 @@ test('issue_14: a batch is drafted without a model, with nothing to confirm and 
   const page = await openPage(harness, { hash: 'batch', fake: { batchNoModel: true } });
   await page.click('#batch-choose');
   await page.waitForSelector('#batch-check h2');
-  assert.match(await page.textContent('#batch-check .batch-model-problem'), /^Сервис модели не настроен: Провайдер модели не выбран/);
+  assert.match(await page.textContent('#batch-check .batch-model-problem'), /^Провайдер модели не выбран: выберите его в настройках\. Пока заявки можно составить без модели/);
   assert.equal(await page.$('#batch-check .batch-cost'), null, 'no cost line without a model');
   assert.match((await planLines(page))[1], /^Новые — будут составлены без модели: 4/);
   assert.equal(await page.textContent('#batch-check button.primary'), 'Составить 4 заявки без модели');

@@ -132,15 +132,15 @@ export function setUpBatch(navigation) {
       return h(
         'p',
         { class: 'batch-cost' },
-        `Стоимость — не больше ${money(plan.cost.amount, plan.cost.currency)} по ценам из настроек. ` +
-          'Это расчёт на самый долгий ответ и все повторные запросы; обычно выходит намного меньше.',
+        h('strong', {}, `Стоимость — не больше ${money(plan.cost.amount, plan.cost.currency)} по ценам из настроек.`),
+        ' Это расчёт на самый долгий ответ и все повторные запросы; обычно выходит намного меньше.',
       );
     }
     return h(
       'p',
       { class: 'batch-cost' },
-      'Стоимость оценить нельзя: в настройках сервиса не указаны цены. ' +
-        `Если сервис платный, он возьмёт плату за каждую из ${plan.to_send} ${plural(plan.to_send, ROWS)}.`,
+      h('strong', {}, 'Стоимость оценить нельзя: в настройках сервиса не указаны цены.'),
+      ` Если сервис платный, он возьмёт плату за каждую из ${plan.to_send} ${plural(plan.to_send, ROWS)}.`,
     );
   }
 
@@ -180,7 +180,7 @@ export function setUpBatch(navigation) {
         h(
           'div',
           { class: 'batch-model-problem' },
-          h('p', {}, `Сервис модели не настроен: ${plan.model_problem} Заявки можно составить без модели — из слов каждой строки.`),
+          h('p', {}, `${plan.model_problem} Пока заявки можно составить без модели — из слов каждой строки.`),
           h('div', { class: 'actions' }, settings),
         ),
       );
