@@ -930,3 +930,52 @@ fn issue_14_many_refused_rows_are_counted_not_printed_one_by_one() {
     assert_eq!(refused, 10, "{stderr}");
     assert!(stderr.contains("… и ещё 290 строк с ошибками"), "{stderr}");
 }
+
+/// Issue 14, item 2: in a terminal the plan ends with a question, and only «д» sends. The
+/// terminal is a real pseudo-terminal from `script` (util-linux), the answer typed into it.
+#[test]
+fn issue_14_in_a_terminal_the_batch_asks_and_only_yes_sends() {
+    let stand_in = StandIn::start(Script::always(ok()));
+    let home = Home::new();
+    let file = csv_file(home.path(), 3, None);
+    let command = format!(
+        "{} batch {} --base-url {} --model m",
+        env!("CARGO_BIN_EXE_zayavka"),
+        file.display(),
+        stand_in.base_url()
+    );
+    let answer = |typed: &str| {
+        let mut child = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .env("ZAYAVKA_HOME", home.path())
+            .env("ZAYAVKA_API_KEY", "sk-batch-test-key")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("script (util-linux) runs the command in a pseudo-terminal");
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(typed.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        )
+    };
+    let (code, screen) = answer("н\n");
+    assert_eq!(code, Some(2), "{screen}");
+    assert!(
+        screen.contains("Отправить модели строк: 3? [д/Н]"),
+        "{screen}"
+    );
+    assert!(screen.contains("Ничего не отправлено"), "{screen}");
+    assert_eq!(stand_in.request_count(), 0);
+    let (code, screen) = answer("д\n");
+    assert_eq!(code, Some(0), "{screen}");
+    assert_eq!(stand_in.request_count(), 3);
+}

@@ -449,8 +449,9 @@ fn print_plan(plan: &BatchPlan) -> anyhow::Result<()> {
         PlanCost::Nothing => {}
         PlanCost::Unknown => writeln!(
             err,
-            "Стоимость оценить нельзя: в профиле провайдера не указаны цены \
-             (zayavka config set price_input_per_million … и price_output_per_million …)."
+            "Стоимость оценить нельзя: в профиле провайдера не указаны цены за миллион токенов \
+             (zayavka config set profiles.ИМЯ.price_input_per_million … и \
+             profiles.ИМЯ.price_output_per_million …)."
         )?,
         PlanCost::AtMost { amount, currency } => writeln!(
             err,
