@@ -95,6 +95,16 @@ fn the_version_1_fixture_opens_and_reads() {
         (2, 1, 1, 1)
     );
     assert_eq!(store.rows_to_run(&batches[0].id).unwrap()[0].row_number, 3);
+    // Version 4 numbered the batch, kept its file's hash, and put its rows in their places.
+    assert_eq!(batches[0].number, 1);
+    assert_eq!(batches[0].content_sha256, batches[0].id);
+    let places: Vec<_> = store
+        .batch_rows(&batches[0].id)
+        .unwrap()
+        .iter()
+        .map(|row| (row.row_number, row.file_row))
+        .collect();
+    assert_eq!(places, [(2, Some(2)), (3, Some(3))]);
 
     let kinds: Vec<_> = store
         .audit_events(Some(DraftId::new(3)))
