@@ -456,6 +456,11 @@ pub struct KeyStatusView {
     pub source: Option<&'static str>,
     /// Whether the keyring answers.
     pub keyring_available: bool,
+    /// For a profile that does not require a key (a local or custom server), what happens to
+    /// one: sent when stored or given, and only then (issue 14), in the engine's words. Absent
+    /// when the profile requires a key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optional_note: Option<String>,
 }
 
 /// Everything the settings screen shows.
@@ -503,6 +508,7 @@ fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatu
             stored: environment_key,
             source: environment_key.then_some("environment"),
             keyring_available: true,
+            optional_note: None,
         };
     };
     let status =
@@ -515,7 +521,21 @@ fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatu
             ApiKeySource::Keyring => "keyring",
         }),
         keyring_available: !matches!(status.stored, StoredKeyState::Unreachable { .. }),
+        optional_note: key_optional(state, profile).then(|| {
+            zayavka_engine::secrets::optional_key_ru(
+                status.usable_source(),
+                matches!(status.stored, StoredKeyState::Unreachable { .. }),
+            )
+        }),
     }
+}
+
+/// Whether `profile` is complete and does not require a key.
+fn key_optional(state: &AppState, profile: &config::ProfileName) -> bool {
+    Config::load(&state.paths.config_file())
+        .ok()
+        .and_then(|config| config.profile_settings(profile).ok())
+        .is_some_and(|settings| !settings.needs_api_key)
 }
 
 /// The settings as they are now.

@@ -659,6 +659,43 @@ fn the_key_is_set_replaced_and_deleted_and_never_comes_back() {
     assert_eq!(deleted.source, None);
 }
 
+/// Regression (issue 14): a server that does not require a key got a stored key while the
+/// settings said nothing of it; the rule is «sent when stored, and only then».
+#[test]
+fn issue_14_a_key_for_a_server_that_does_not_require_one_is_sent_exactly_when_stored() {
+    let app = App::with(Script::always(ok()));
+    app.set("profiles.custom.needs_api_key", "false");
+    let rule = "Ключ не обязателен: если он сохранён, он отправляется серверу.";
+    let none = commands::key_status(&app.state).unwrap();
+    assert_eq!(
+        none.optional_note.as_deref(),
+        Some(format!("{rule} Сейчас ключа нет, и запросы идут без него.").as_str())
+    );
+    assert_eq!(app.draft(typed(None))["outcome"], "ready");
+    let sent = app.stand_in.as_ref().unwrap().requests();
+    assert_eq!(sent[0].header("authorization"), None);
+
+    let stored = commands::key_set(&app.state, CANARY_KEY).unwrap();
+    assert_eq!(
+        stored.optional_note.as_deref(),
+        Some(
+            format!(
+                "{rule} Сейчас ключ сохранён и отправляется с каждым запросом; чтобы запросы шли \
+                 без ключа, удалите его."
+            )
+            .as_str()
+        )
+    );
+    let settings = commands::settings_get(&app.state).unwrap();
+    assert_eq!(settings.key.optional_note, stored.optional_note);
+    assert_eq!(app.draft(typed(None))["outcome"], "ready");
+    let sent = app.stand_in.as_ref().unwrap().requests();
+    assert_eq!(
+        sent.last().unwrap().header("authorization"),
+        Some(format!("Bearer {CANARY_KEY}").as_str())
+    );
+}
+
 #[test]
 fn an_unreachable_keyring_is_said_plainly() {
     let app = App::with_secrets(MemoryStore::unavailable());

@@ -241,6 +241,8 @@ export function setUpSettings(navigation) {
     } else {
       text = 'Ключ не задан.';
     }
+    // A server that does not require a key: the engine says whether one is sent (issue 14).
+    if (key.optional_note) text = key.optional_note;
     // The service by the name on the screen («Свой сервер»), not the profile's internal name.
     if (key.profile) text += ` Сервис: ${presetLabel(key.profile)}.`;
     if (!key.keyring_available) {
