@@ -151,3 +151,76 @@ fn missing_arguments_are_a_usage_error() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr.contains("--input"), "{stderr}");
 }
+
+/// Regression (issue 14): an input with a name given twice was drafted from whichever value
+/// came last. `draft --input` and `assemble --input` refuse it, naming the field.
+#[test]
+fn issue_14_an_input_with_a_name_given_twice_is_refused_naming_it() {
+    let home = tempfile::tempdir().unwrap();
+    let input = home.path().join("input.json");
+    std::fs::write(
+        &input,
+        r#"{"description": "В подъезде неделю не горит свет на лестнице",
+            "description": "Течёт крыша над пятым этажом, вода в подъезде"}"#,
+    )
+    .unwrap();
+    let message = "Поле «Описание проблемы» (description) указано в данных несколько раз, и \
+                   неясно, какое значение верное. Оставьте его один раз — с тем текстом, \
+                   который нужен.";
+    let (output, stdout, stderr) = run(zayavka()
+        .env("ZAYAVKA_HOME", home.path())
+        .args(["draft", "--offline", "--input"])
+        .arg(&input));
+    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains(message), "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+
+    let response = home.path().join("response.json");
+    std::fs::write(&response, lighting().1.to_string()).unwrap();
+    let (output, stdout, stderr) = run(zayavka()
+        .args(["assemble", "--json", "--input"])
+        .arg(&input)
+        .arg("--response")
+        .arg(&response));
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["outcome"], "invalid_input");
+    assert_eq!(report["errors"][0]["field"], "description");
+    assert_eq!(report["errors"][0]["code"], "duplicate_field");
+    assert_eq!(report["errors"][0]["message"], message);
+}
+
+/// Regression (issue 14): a request typed in Latin letters passed silently. It is drafted, with
+/// a warning beside the result.
+#[test]
+fn issue_14_a_request_in_latin_letters_is_drafted_with_a_warning() {
+    let home = tempfile::tempdir().unwrap();
+    let warning = "Поле «Описание проблемы» написано не русскими буквами. Заявку в управляющую \
+                   организацию подают на русском языке: перепишите его кириллицей (например, \
+                   «Заменить лампы», а не «Zamenit lampy») и составьте заявку заново.";
+    let draft = |json: bool| {
+        let mut command = zayavka();
+        command.env("ZAYAVKA_HOME", home.path()).args([
+            "draft",
+            "--offline",
+            "--description",
+            "Zamenit lampy na lestnice mezhdu tretim i chetvertym etazhami",
+        ]);
+        if json {
+            command.arg("--json");
+        }
+        run(&mut command)
+    };
+    let (output, stdout, stderr) = draft(false);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("Zamenit lampy"), "{stdout}");
+    assert!(
+        stderr.contains(&format!("Обратите внимание: {warning}")),
+        "{stderr}"
+    );
+    let (output, stdout, _) = draft(true);
+    assert_eq!(output.status.code(), Some(0));
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let warnings = report["request"]["warnings"].as_array().unwrap();
+    assert_eq!(warnings.last().unwrap(), warning);
+}
