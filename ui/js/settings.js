@@ -115,7 +115,8 @@ export function setUpSettings(navigation) {
     }
     const preset = overview.presets.find((candidate) => candidate.name === name);
     showFields({ base_url: preset?.base_url ?? '', model: preset?.model ?? '', schema_mode: '' });
-    providerStatus.textContent = `Выбран сервис «${presetLabel(name)}», но он ещё не сохранён. Адрес и модель показаны по умолчанию — их можно изменить. Чтобы пользоваться этим сервисом, нажмите «Сохранить настройки».`;
+    const fields = preset?.base_url ? 'Адрес и модель показаны по умолчанию — их можно изменить.' : 'Впишите адрес сервера и модель.';
+    providerStatus.textContent = `Выбран сервис «${presetLabel(name)}», но он ещё не сохранён. ${fields} Чтобы пользоваться этим сервисом, нажмите «Сохранить настройки».`;
   }
 
   function typedProvider() {
