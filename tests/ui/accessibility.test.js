@@ -118,6 +118,21 @@ const STATES = {
       await page.waitForSelector('#drafts-list li');
     },
   },
+  'drafts-offline-list': {
+    hash: 'drafts',
+    fake: { offlineDrafts: true },
+    reach: async (page) => {
+      await page.waitForSelector('#drafts-list li .draft-preview');
+    },
+  },
+  'drafts-offline-open': {
+    hash: 'drafts',
+    fake: { offlineDrafts: true },
+    reach: async (page) => {
+      await page.click('#drafts-list li:first-child button:text("Открыть")');
+      await page.waitForSelector('#draft-detail .document');
+    },
+  },
   'drafts-open': {
     hash: 'drafts',
     reach: async (page) => {

@@ -72,14 +72,31 @@
     return { text, source: 'resident_request' };
   }
 
-  function buildRequest(title, descriptive, input, subjectModule, omission, warnings) {
+  // As zayavka-core's `first_words`: one line, cut after the last whole word that fits, with «…»
+  // (issue 14). The preview under each title in the drafts list, and the offline title.
+  function firstWords(text, max) {
+    const words = (text ?? '').split(/\s+/).filter(Boolean);
+    const whole = words.join(' ');
+    if ([...whole].length <= max) return whole;
+    let kept = '';
+    for (const word of words) {
+      const next = kept === '' ? word : `${kept} ${word}`;
+      if ([...next].length > max - 1) break;
+      kept = next;
+    }
+    kept = kept.replace(/[,;:.\-–—(«"']+$/, '').trimEnd();
+    if (kept === '') kept = [...whole].slice(0, max - 1).join('');
+    return `${kept}…`;
+  }
+
+  function buildRequest(title, titleSource, descriptive, input, subjectModule, omission, warnings) {
     const sections = [...descriptive];
     sections.push({ kind: 'legal', source: 'legal_catalogue', module: 'common', text: COMMON_LEGAL[0] });
     sections.push({ kind: 'legal', source: 'legal_catalogue', module: 'common', text: COMMON_LEGAL[1] });
     if (subjectModule) sections.push({ kind: 'legal', source: 'legal_catalogue', module: subjectModule, text: LIGHTING_LEGAL });
     const item = presentItem(input.desired_actions);
     const body = `${sections.map((section) => section.text).join('\n\n')}\n\nПрошу:\n1. ${item.text}`;
-    return { title, body, sections, item, items: [item.text], subject_module: subjectModule, legal_omission: omission, warnings, edited: null };
+    return { title, title_source: titleSource, body, sections, item, items: [item.text], subject_module: subjectModule, legal_omission: omission, warnings, edited: null };
   }
 
   const MODEL_SECTIONS = [
@@ -114,7 +131,7 @@
     return base('ready', {
       message: 'Заявка готова. Проверьте текст перед отправкой.',
       next_steps: confirmed ? [] : ['confirm_subject'],
-      request: buildRequest(MODEL_TITLE, MODEL_SECTIONS, input, omission ? null : LIGHTING, omission, warnings),
+      request: buildRequest(MODEL_TITLE, 'model', MODEL_SECTIONS, input, omission ? null : LIGHTING, omission, warnings),
     });
   }
 
@@ -182,10 +199,11 @@
     const sections = [{ kind: 'problem', source: 'resident', module: null, text: problem }];
     if (input.location) sections.push({ kind: 'circumstances', source: 'resident', module: null, text: `Место: ${input.location.trim()}.` });
     if (input.consequences) sections.push({ kind: 'impact', source: 'resident', module: null, text: input.consequences.trim().replace(/([^.!?…])$/, '$1.') });
-    const title = [...problem].slice(0, 60).join('').replace(/[.!?…]$/, '');
+    const words = firstWords(input.description, 60).replace(/\.$/, '');
+    const title = words.charAt(0).toUpperCase() + words.slice(1);
     return base('ready', {
       message: 'Заявка составлена без модели, из вашего текста. Проверьте его перед отправкой.',
-      request: buildRequest(title, sections, input, null, 'no_model_subject', [NO_MODEL_WARNING]),
+      request: buildRequest(title, 'resident', sections, input, null, 'no_model_subject', [NO_MODEL_WARNING]),
       model_used: false,
       attempts: 0,
     });
@@ -229,6 +247,7 @@
         outcome: stored.outcome,
         reason: stored.reason,
         title: stored.request?.title ?? null,
+        preview: firstWords(input.description, 80) || null,
         subject_module: stored.request?.subject_module ?? null,
         batch_id: batchId,
         input: { ...input },
@@ -262,6 +281,27 @@
       }
     }
     store(result, input, createdAt);
+  }
+
+  // `offlineDrafts`: ten more drafts made without a model, all about the same entrance, as an
+  // activist saves them one after another (issue 14: they must not look alike).
+  const OFFLINE_DESCRIPTIONS = [
+    'В подъезде 2 на лестнице между третьим и четвёртым этажами неделю не горит свет, вечером ничего не видно.',
+    'В подъезде 2 на пятом этаже разбито окно, дует и в подъезде холодно.',
+    'В подъезде 2 не закрывается входная дверь, доводчик сломан и дверь стоит открытой всю ночь.',
+    'В подъезде 2 не работает лифт, пожилые соседи с девятого этажа не могут выйти из дома.',
+    'В подъезде 2 не убирают лестницу третью неделю, на ступенях мусор и грязь.',
+    'В подъезде 2 протекает крыша над девятым этажом, после дождя на лестнице лужи.',
+    'В подъезде 2 из вентиляции на кухнях пахнет гарью с прошлой пятницы.',
+    'В подъезде 2 сломаны почтовые ящики, письма пропадают.',
+    'В подъезде 2 в подвале стоит вода, пахнет сыростью.',
+    'В подъезде 2 на первом этаже не горит лампа у входа, жильцы спотыкаются на ступеньках у двери.',
+  ];
+  if (config.offlineDrafts) {
+    OFFLINE_DESCRIPTIONS.forEach((description, index) => {
+      const input = { description, location: null, consequences: null, desired_actions: null, confirmed_subject: null };
+      store(offlineResult(input), input, `2026-12-02T${String(9 + index).padStart(2, '0')}:05:00Z`);
+    });
   }
 
   // --- Settings and the key. -----------------------------------------------------------------

@@ -97,6 +97,7 @@ test('a ready result shows provenance markers and copies exactly the title and b
   await page.waitForSelector('.document');
   const markers = await page.$$eval('.document .marker', (nodes) => nodes.map((node) => node.textContent));
   assert.deepEqual(markers, [
+    'Источник: заголовок составлен моделью',
     'Источник: описание, составленное моделью',
     'Источник: описание, составленное моделью',
     'Источник: описание, составленное моделью',
@@ -134,7 +135,8 @@ test('the resident\'s own request is marked as theirs; drafting without a model 
   await page.click('#draft-offline');
   await page.waitForSelector('.document');
   const markers = await page.$$eval('.document .marker', (nodes) => nodes.map((node) => node.textContent.replace('Источник: ', '')));
-  assert.equal(markers[0], 'ваши слова');
+  assert.equal(markers[0], 'заголовок — ваши слова');
+  assert.equal(markers[1], 'ваши слова');
   assert.equal(markers.at(-1), 'ваше требование');
   assert.match(await page.textContent('.document'), /1\. Заменить лампы\./);
   assert.match(await page.textContent('.legal-status'), /без модели/);

@@ -29,6 +29,56 @@ test('drafts are listed newest first with status chips', async () => {
   await closePage(page);
 });
 
+test('issue 14: the first words of the description are shown under every title', async () => {
+  const page = await openPage(harness, { hash: 'drafts', fake: { offlineDrafts: true } });
+  await page.waitForSelector('#drafts-list li');
+  const items = await page.$$eval('#drafts-list li', (nodes) =>
+    nodes.map((node) => ({
+      title: node.querySelector('.draft-title').textContent,
+      preview: node.querySelector('.draft-preview')?.textContent ?? null,
+      // The preview follows its title directly.
+      under: node.querySelector('.draft-title').nextElementSibling?.classList.contains('draft-preview') ?? false,
+    })),
+  );
+  assert.equal(items.length, 14);
+  // Every draft with a title shows a preview right under it; the two without a title show the
+  // first words in its place, once.
+  for (const item of items) {
+    if (item.preview === null) {
+      assert.ok(['Во дворе сломаны качели, а у мусорных баков кто-то оставил старый диван.', 'Входная дверь подъезда не закрывается, доводчик сломан, зимой дует.'].includes(item.title), item.title);
+    } else {
+      assert.ok(item.under, `the preview of «${item.title}» is under it`);
+      assert.ok([...item.preview].length <= 80, item.preview);
+    }
+  }
+  assert.equal(items.filter((item) => item.preview !== null).length, 12);
+  // The ten drafts made without a model: ten different titles (their own first words) and ten
+  // different previews, cut at a word boundary.
+  const offline = items.slice(0, 10);
+  assert.equal(new Set(offline.map((item) => item.title)).size, 10);
+  assert.equal(new Set(offline.map((item) => item.preview)).size, 10);
+  assert.equal(offline[0].title, 'В подъезде 2 на первом этаже не горит лампа у входа, жильцы…');
+  assert.equal(offline[0].preview, 'В подъезде 2 на первом этаже не горит лампа у входа, жильцы спотыкаются на…');
+  assert.ok(offline.every((item) => !item.title.includes('Заявка о проблеме')));
+  // The model's draft shows the resident's words under the model's title, never the model's text.
+  const model = items.find((item) => item.title === 'Не работает освещение на лестнице в подъезде 2');
+  assert.equal(model.preview, 'В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами.');
+  await closePage(page);
+});
+
+test('issue 14: an offline request marks its title as the resident\'s words', async () => {
+  const page = await openPage(harness, { hash: 'drafts', fake: { offlineDrafts: true } });
+  await page.waitForSelector('#drafts-list li');
+  await page.click('#drafts-list li:first-child button:text("Открыть")');
+  await page.waitForSelector('#draft-detail .document');
+  const title = await page.$eval('#draft-detail .doc-title', (node) => ({ text: node.textContent, marker: node.previousElementSibling?.textContent }));
+  assert.equal(title.text, 'В подъезде 2 на первом этаже не горит лампа у входа, жильцы…');
+  assert.equal(title.marker, 'Источник: заголовок — ваши слова');
+  await page.click('#draft-detail-back');
+  await page.waitForSelector('#drafts-browser:not([hidden])');
+  await closePage(page);
+});
+
 test('drafts search as you type, and filters narrow the list', async () => {
   const page = await openPage(harness, { hash: 'drafts' });
   await page.waitForSelector('#drafts-list li');

@@ -65,8 +65,11 @@ export function setUpDrafts(navigation) {
     replace(list, drafts.map(draftItem));
   }
 
+  // Under every title, the first words of the resident's description (issue 14): ten drafts
+  // titled alike still look different. A draft without a title shows them in its place.
   function draftItem(draft) {
-    const title = draft.title ?? firstWords(draft.input.description) ?? 'Без заголовка';
+    const title = draft.title ?? draft.preview ?? 'Без заголовка';
+    const preview = draft.title !== null && draft.preview ? draft.preview : null;
     const titleId = `draft-title-${draft.id}`;
     const open = h('button', { type: 'button', class: 'open-draft', 'aria-describedby': titleId }, 'Открыть');
     open.addEventListener('click', () => void openDraft(draft.id));
@@ -79,6 +82,7 @@ export function setUpDrafts(navigation) {
         'div',
         { class: 'draft-main' },
         h('p', { id: titleId, class: 'draft-title' }, title),
+        preview === null ? null : h('p', { class: 'draft-preview' }, preview),
         h(
           'p',
           { class: 'draft-meta' },
@@ -159,10 +163,4 @@ export function setUpDrafts(navigation) {
       if (detail.hidden) void refresh();
     },
   };
-}
-
-function firstWords(text) {
-  if (!text) return null;
-  const trimmed = text.trim();
-  return trimmed.length > 80 ? `${trimmed.slice(0, 80)}…` : trimmed;
 }

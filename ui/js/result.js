@@ -10,6 +10,7 @@ import {
   PANEL_HEADINGS,
   SOURCE_LABELS,
   SUBJECTS,
+  TITLE_SOURCE_LABELS,
   legalStatusSentence,
   subjectLabel,
   formatDate,
@@ -141,7 +142,13 @@ class ResultView {
     return h(
       'div',
       { class: 'document', 'aria-label': 'Текст заявки' },
-      h('p', { class: 'doc-title' }, request.title),
+      // Who wrote the title (issue 14): the resident's first words without a model.
+      h(
+        'div',
+        { class: 'doc-heading' },
+        marker(TITLE_SOURCE_LABELS[request.title_source] ?? request.title_source),
+        h('p', { class: 'doc-title' }, request.title),
+      ),
       sections,
       h(
         'div',

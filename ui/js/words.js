@@ -60,6 +60,13 @@ export const SOURCE_LABELS = {
   edited: 'изменено вами',
 };
 
+/** The marker over a request's title, keyed by its `title_source`. */
+export const TITLE_SOURCE_LABELS = {
+  resident: 'заголовок — ваши слова',
+  model: 'заголовок составлен моделью',
+  standard: 'стандартный заголовок',
+};
+
 export const FIELD_LABELS = {
   description: 'Описание проблемы',
   location: 'Место',
