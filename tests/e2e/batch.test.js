@@ -1,5 +1,7 @@
 // «Пакет» in the real app: a file chosen in the native GTK open dialog (driven with xdotool), the
-// row-by-row check with one invalid row, sending the valid rows and reviewing them.
+// plan with one invalid row before anything is sent, sending the valid rows after the resident
+// confirms, the rows table; then the row fixed in the file, the app killed and started again, and the batch
+// continued from the earlier-batches list without choosing the file again: one row sent.
 
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +12,7 @@ import {
   cleanUp,
   click,
   installation,
+  kill,
   launch,
   openScreen,
   scratchDir,
@@ -22,22 +25,20 @@ import {
 
 afterEach(cleanUp);
 
-test('a small batch with one invalid row: checked, sent, reviewed', { timeout: 180_000 }, async () => {
+const rowTexts = (app) =>
+  app.session.execute('return [...document.querySelectorAll("#batch-review .rows-table tbody tr")].map((row) => [...row.children].map((cell) => cell.textContent.trim()));');
+
+test('a batch: planned, confirmed, sent, reviewed; a fixed row continued after a crash', { timeout: 240_000 }, async () => {
   const { baseUrl } = await startStandIn();
-  const app = await launch(installation({ baseUrl }));
+  const inst = installation({ baseUrl });
+  let app = await launch(inst);
   // An ASCII name: xdotool types non-ASCII characters by remapping keys, which is less reliable.
   const file = path.join(scratchDir('zayavka-e2e-batch-'), 'podezd-2.csv');
+  const first = 'Иванова Анна;12;В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами.;подъезд 2';
+  const third = 'Петров Иван;14;В подъезде неделю не горит свет на лестнице у почтовых ящиков.;подъезд 4';
   // Row 3 (the second data row) has no words, so the check refuses it before anything is sent.
-  writeFileSync(
-    file,
-    [
-      'Описание;Место',
-      'В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами.;подъезд 2',
-      '!!!;подъезд 3',
-      'В подъезде неделю не горит свет на лестнице у почтовых ящиков.;подъезд 4',
-      '',
-    ].join('\r\n'),
-  );
+  const write = (second) => writeFileSync(file, ['ФИО;Квартира;Описание;Место', first, second, third, ''].join('\r\n'));
+  write('Сидоров Олег;15;!!!;подъезд 3');
 
   await openScreen(app, 'batch');
   await screenshot(app, 'batch-empty');
@@ -46,14 +47,13 @@ test('a small batch with one invalid row: checked, sent, reviewed', { timeout: 1
   await chooseInFileDialog(before, file, () => screenshotScreen('batch-file-dialog-screen'));
 
   await app.session.waitFor('#batch-check h2', { timeoutMs: 30_000 });
-  assert.match(await textOf(app, '#batch-status'), /Файл «podezd-2\.csv» проверен\./);
-  const summary = await textOf(app, '#batch-check .plain-list');
-  assert.match(summary, /Строк в файле: 3\./);
-  assert.match(summary, /Можно отправить: 2\./);
-  assert.match(summary, /С ошибками: 1/);
-  const invalidRows = await app.session.execute(
-    'return [...document.querySelectorAll("#batch-check tr.invalid-row")].map((row) => row.textContent);',
-  );
+  assert.equal(await textOf(app, '#batch-status'), 'Файл «podezd-2.csv» проверен: это новый пакет.');
+  const plan = await textOf(app, '#batch-check .batch-plan');
+  assert.match(plan, /Строк с данными в файле: 3\./);
+  assert.match(plan, /Новые — будут отправлены: 2 \(строки 2, 4\)\./);
+  assert.match(plan, /С ошибками — не будут отправлены: 1 \(строка 3\)/);
+  assert.match(await textOf(app, '#batch-check .batch-cost'), /^Стоимость оценить нельзя/);
+  const invalidRows = await app.session.execute('return [...document.querySelectorAll("#batch-check tr.invalid-row")].map((row) => row.textContent);');
   assert.equal(invalidRows.length, 1, `invalid rows: ${invalidRows}`);
   // The row is numbered as a spreadsheet shows it: the header is row 1.
   assert.match(invalidRows[0], /^3Описание проблемы/, `the invalid row: ${invalidRows[0]}`);
@@ -64,13 +64,44 @@ test('a small batch with one invalid row: checked, sent, reviewed', { timeout: 1
     timeoutMs: 60_000,
     description: 'the batch review',
   });
-  assert.equal(await textOf(app, '#batch-review h2'), 'Пакет обработан');
+  assert.equal(await textOf(app, '#batch-review h2'), 'Пакет 1 обработан');
   assert.match(await textOf(app, '#batch-progress-text'), /Обработано 2 из 2: готовы 2/);
-  const rows = await app.session.execute('return document.querySelectorAll("#batch-review tbody tr").length;');
-  assert.equal(rows, 2);
+  const rows = await rowTexts(app);
+  assert.equal(rows.length, 3);
+  assert.deepEqual(rows.map((row) => row.slice(0, 3)), [['2', 'Иванова Анна', '12'], ['3', 'Сидоров Олег', '15'], ['4', 'Петров Иван', '14']]);
+  assert.match(rows[1][3], /^Ошибка в строке/);
   await screenshot(app, 'batch-review');
 
   await click(app, '#batch-review tbody tr button');
   await app.session.waitFor('#batch-detail-body article.result');
   await screenshot(app, 'batch-row-opened');
+
+  // The resident fixes row 3 in the file; the app ends as a crash or a power cut would end it.
+  write('Сидоров Олег;15;В подъезде на третьем этаже разбито окно, дует.;подъезд 3');
+  await kill(app);
+  app = await launch(inst);
+  await openScreen(app, 'batch');
+  await app.session.waitFor('#batch-earlier .batch-item', { timeoutMs: 30_000 });
+  assert.match(await textOf(app, '#batch-earlier .batch-title'), /^Пакет 1/);
+  await screenshot(app, 'batch-earlier');
+  await click(app, '#batch-earlier .batch-actions button');
+  await app.session.waitUntil('const h = document.querySelector("#batch-check h2"); return !!h && !document.getElementById("batch-check").hidden;', {
+    timeoutMs: 30_000,
+    description: 'the plan of the continued batch',
+  });
+  assert.equal(await textOf(app, '#batch-check h2'), 'Пакет 1: что будет сделано');
+  const again = await textOf(app, '#batch-check .batch-plan');
+  assert.match(again, /будут отправлены( заново)?: 1 \(строка 3\)/);
+  assert.match(again, /Составлены раньше — повторно не отправляются: 2\./);
+  assert.equal(await textOf(app, '#batch-check .actions button.primary'), 'Отправить 1 строку');
+  await screenshot(app, 'batch-continue-plan');
+  await click(app, '#batch-check .actions button.primary');
+  await app.session.waitUntil('const h = document.querySelector("#batch-review h2"); return !!h && h.textContent === "Пакет 1 обработан";', {
+    timeoutMs: 60_000,
+    description: 'the continued batch reviewed',
+  });
+  assert.match(await textOf(app, '#batch-progress-text'), /Обработано 1 из 1: готовы 1/);
+  const after = await rowTexts(app);
+  assert.ok(after.every((row) => row[3].includes('Готова')), `rows: ${JSON.stringify(after)}`);
+  await screenshot(app, 'batch-continued');
 });

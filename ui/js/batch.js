@@ -140,7 +140,7 @@ export function setUpBatch(navigation) {
       'p',
       { class: 'batch-cost' },
       h('strong', {}, 'Стоимость оценить нельзя: в настройках сервиса не указаны цены.'),
-      ` Если сервис платный, он возьмёт плату за каждую из ${plan.to_send} ${plural(plan.to_send, ROWS)}.`,
+      ' Если сервис платный, он возьмёт плату за каждую отправленную строку.',
     );
   }
 
@@ -234,6 +234,8 @@ export function setUpBatch(navigation) {
       // The resident's click on «Отправить» is the confirmation of the plan on screen.
       const summary = await ipc.batchRun(planned.check_token, offline, !offline, running.taskId, showProgress);
       showProgress(summary);
+      // The plan is spent: what became of it is below, and a new plan comes from the file again.
+      checkBlock.hidden = true;
       await renderReview(summary.batch_number, summary, offline);
     } catch (failure) {
       progressText.textContent = failure.message;
