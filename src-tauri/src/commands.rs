@@ -729,12 +729,20 @@ fn not_checked(message: &str) -> CommandError {
 
 /// Plans a run of the file at `path` and remembers the plan under a new token. The plan is the
 /// model's when one is set up, and otherwise the plan without a model, with why.
-fn plan_file(state: &AppState, path: &Path) -> Result<BatchPlanView, CommandError> {
+fn plan_file(
+    state: &AppState,
+    path: &Path,
+    batch_number: Option<u32>,
+) -> Result<BatchPlanView, CommandError> {
     let file = BatchFile::read(path)?;
     let secrets = state.secrets.as_ref();
+    let settings = |offline| BatchSettings {
+        batch_number,
+        ..BatchSettings::new(offline)
+    };
     let online = plan_batch(
         &file,
-        &BatchSettings::new(false),
+        &settings(false),
         &state.paths,
         secrets,
         state.environment.overrides(false)?,
@@ -742,7 +750,7 @@ fn plan_file(state: &AppState, path: &Path) -> Result<BatchPlanView, CommandErro
     let (plan, model_problem) = match online {
         Ok(plan) => (plan, None),
         Err(BatchError::Settings(problem)) => {
-            let offline = BatchSettings::new(true);
+            let offline = settings(true);
             let environment = state.environment.overrides(true)?;
             let plan = plan_batch(&file, &offline, &state.paths, secrets, environment)?;
             (plan, Some(sentence(&problem)))
@@ -754,6 +762,7 @@ fn plan_file(state: &AppState, path: &Path) -> Result<BatchPlanView, CommandErro
         content_sha256: file.content_sha256().to_owned(),
         offline_only: plan.offline,
         needs_confirmation: plan.needs_confirmation(),
+        batch_number,
     });
     let to_draft = plan
         .row_plans
@@ -783,7 +792,7 @@ fn plan_file(state: &AppState, path: &Path) -> Result<BatchPlanView, CommandErro
 /// new, changed, unfinished, done before or refused, and what sending may cost. Nothing is
 /// stored or sent.
 pub fn batch_check(state: &AppState, path: &Path) -> Result<BatchPlanView, CommandError> {
-    plan_file(state, path)
+    plan_file(state, path, None)
 }
 
 /// Plans the next run of an earlier batch from the file it was last run from, so that the
@@ -810,7 +819,8 @@ pub fn batch_continue(state: &AppState, number: u32) -> Result<BatchPlanView, Co
     if !path.is_file() {
         return Err(missing());
     }
-    plan_file(state, &path)
+    // Batch `number` itself, even if a later batch was started from the same file.
+    plan_file(state, &path, Some(number))
 }
 
 /// One earlier batch, as «Пакет» lists it.
@@ -1014,12 +1024,15 @@ pub fn batch_run(
         .source_path()
         .map(|path| path.to_string_lossy().into_owned());
     // The batch this run continues, or (once the run has stored it) the new one.
+    let chosen = check.batch_number;
     let find = || {
-        watcher
-            .find_batch(source.as_deref(), file.content_sha256())
-            .ok()
-            .flatten()
-            .map(|batch| batch.id)
+        match chosen {
+            Some(number) => watcher.batch_by_number(number),
+            None => watcher.find_batch(source.as_deref(), file.content_sha256()),
+        }
+        .ok()
+        .flatten()
+        .map(|batch| batch.id)
     };
     let batch_id = std::sync::Mutex::new(find());
     let before = counts(&watcher, batch_id.lock().expect("not poisoned").as_deref());
@@ -1042,7 +1055,10 @@ pub fn batch_run(
             .unwrap_or_else(std::sync::PoisonError::into_inner) = view;
         progress(view);
     };
-    let settings = BatchSettings::new(offline);
+    let settings = BatchSettings {
+        batch_number: check.batch_number,
+        ..BatchSettings::new(offline)
+    };
     let summary = block_on(run_batch(
         &file,
         &settings,

@@ -1306,3 +1306,47 @@ fn a_busy_service_and_a_reask_are_reported_as_they_happen() {
     assert!(elapsed.is_sorted(), "{elapsed:?}");
     assert_eq!(app.requests(), 3);
 }
+
+/// Issue 14: «Продолжить» on batch 1 continues batch 1, even when a later batch was started
+/// from the same file on purpose (the CLI's `--new`), which a file chosen again would continue.
+#[test]
+fn issue_14_continuing_a_batch_from_the_list_continues_that_very_batch() {
+    let app = App::without_provider();
+    let file = batch_file(&app, "дом.csv", &[&resident_row("Иванова", 1, "Один.")]);
+    let plan = commands::batch_check(&app.state, &file).unwrap();
+    commands::batch_run(&app.state, &plan.check_token, true, false, "b", &|_| {}).unwrap();
+    // A second batch from the same file, started on purpose.
+    let fresh = zayavka_engine::batch::run::BatchSettings {
+        new_batch: true,
+        ..zayavka_engine::batch::run::BatchSettings::new(true)
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let second = runtime
+        .block_on(zayavka_engine::batch::run::run_batch(
+            &zayavka_engine::batch::BatchFile::read(&file).unwrap(),
+            &fresh,
+            &app.state.paths,
+            &MemoryStore::new(),
+            EnvironmentOverrides::default(),
+            &zayavka_llm::CancellationToken::new(),
+            &|_| {},
+        ))
+        .unwrap();
+    assert_eq!(second.batch_number, 2);
+    // The file chosen again continues the later batch; batch 1 from the list is batch 1.
+    assert_eq!(
+        commands::batch_check(&app.state, &file)
+            .unwrap()
+            .batch_number,
+        Some(2)
+    );
+    let plan = commands::batch_continue(&app.state, 1).unwrap();
+    assert_eq!(plan.batch_number, Some(1));
+    assert_eq!(plan.done_before, [2]);
+    let summary =
+        commands::batch_run(&app.state, &plan.check_token, true, false, "c", &|_| {}).unwrap();
+    assert_eq!(summary.batch_number, 1);
+}

@@ -144,8 +144,9 @@ pub(super) fn check_row_limit(
     Ok(())
 }
 
-/// The batch this file continues: none when a new batch is asked for; otherwise the one last
-/// run from the same path, or else from the same bytes.
+/// The batch this file continues: none when a new batch is asked for; the batch named by its
+/// number when one is; otherwise the one last run from the same path, or else from the same
+/// bytes.
 pub(super) fn existing_batch(
     store: &Store,
     file: &BatchFile,
@@ -153,6 +154,12 @@ pub(super) fn existing_batch(
 ) -> Result<Option<Batch>, BatchError> {
     if settings.new_batch {
         return Ok(None);
+    }
+    if let Some(number) = settings.batch_number {
+        return store
+            .batch_by_number(number)?
+            .map(Some)
+            .ok_or_else(|| BatchError::NotFound(number.to_string()));
     }
     let path = file
         .source_path()

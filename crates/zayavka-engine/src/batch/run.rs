@@ -66,6 +66,10 @@ pub struct BatchSettings {
     pub overrides: ProviderOverrides,
     /// Start a new batch even when one was run from this file before.
     pub new_batch: bool,
+    /// Continue this very batch (by its number) rather than the one last run from the file:
+    /// a front end that offers «continue batch 3» means batch 3 even when a later batch was
+    /// started from the same file.
+    pub batch_number: Option<u32>,
     /// Refuse a file with more data rows than this ([`super::plan::DEFAULT_MAX_ROWS`]
     /// unless raised on purpose).
     pub max_rows: u32,
@@ -82,6 +86,7 @@ impl BatchSettings {
             offline,
             overrides: ProviderOverrides::default(),
             new_batch: false,
+            batch_number: None,
             max_rows: super::plan::DEFAULT_MAX_ROWS,
         }
     }
