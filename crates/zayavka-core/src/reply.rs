@@ -198,6 +198,19 @@ pub fn decode_reply(
             ),
         )
     })?;
+    // A name given twice is read one way by one parser and another way by the next: the reply
+    // is refused rather than read with one of the two values.
+    if let Some(path) = crate::text::first_duplicate_key(content) {
+        let name = path.rsplit('/').next().unwrap_or_default().to_owned();
+        return Err(Rejection::single(
+            RejectionReason::InvalidJson,
+            Finding::new(
+                path,
+                FindingCode::InvalidJson,
+                format!("В ответе модели поле «{name}» указано несколько раз."),
+            ),
+        ));
+    }
     let violations = schema.violations(&value);
     if !violations.is_empty() {
         let findings = violations
@@ -469,6 +482,27 @@ mod tests {
             .split(|c: char| !c.is_ascii_alphabetic())
             .filter(|word| !word.is_empty())
             .collect()
+    }
+
+    #[test]
+    fn issue_14_a_name_given_twice_in_the_reply_is_refused_not_read_one_way() {
+        let text = valid_draft_json().to_string();
+        let twice = text.replacen(
+            "\"title\":",
+            "\"title\":\"Заголовок, который победил бы\",\"title\":",
+            1,
+        );
+        let rejection = rejected(&reply_with(&twice));
+        assert_eq!(rejection.reason(), RejectionReason::InvalidJson);
+        assert_eq!(
+            places(rejection.findings()),
+            [("/title".to_owned(), FindingCode::InvalidJson)]
+        );
+        assert_eq!(
+            rejection.findings()[0].message(),
+            "В ответе модели поле «title» указано несколько раз."
+        );
+        assert!(rejection.reason().may_reask(), "a one-off is asked again");
     }
 
     #[test]

@@ -60,6 +60,96 @@ pub fn escape_invisible(text: &str) -> String {
     escaped
 }
 
+/// The JSON pointer of the first member name given twice within one object, anywhere in
+/// `json` (nested objects and arrays included), or `None` when there is none or the text is not
+/// JSON. A parser keeps one of the two values silently, and which one differs between parsers,
+/// so text with a repeated name is refused rather than read one way.
+pub fn first_duplicate_key(json: &str) -> Option<String> {
+    use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
+    use std::cell::RefCell;
+
+    struct Walk<'a> {
+        path: String,
+        found: &'a RefCell<Option<String>>,
+    }
+
+    impl<'de> DeserializeSeed<'de> for Walk<'_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+            deserializer.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Walk<'_> {
+        type Value = ();
+        fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            formatter.write_str("any JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_none<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut index = 0usize;
+            while seq
+                .next_element_seed(Walk {
+                    path: format!("{}/{index}", self.path),
+                    found: self.found,
+                })?
+                .is_some()
+            {
+                index += 1;
+            }
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(name) = map.next_key::<String>()? {
+                let path = format!(
+                    "{}/{}",
+                    self.path,
+                    name.replace('~', "~0").replace('/', "~1")
+                );
+                if !seen.insert(name) && self.found.borrow().is_none() {
+                    *self.found.borrow_mut() = Some(path.clone());
+                }
+                map.next_value_seed(Walk {
+                    path,
+                    found: self.found,
+                })?;
+            }
+            Ok(())
+        }
+    }
+
+    let found = RefCell::new(None);
+    let mut deserializer = serde_json::Deserializer::from_str(json);
+    Walk {
+        path: String::new(),
+        found: &found,
+    }
+    .deserialize(&mut deserializer)
+    .ok()?;
+    found.into_inner()
+}
+
 /// What a JSON parser error means, in Russian, with the line and column: what kind of mistake
 /// it is and where to look, never the parser's English.
 pub fn json_error_ru(error: &serde_json::Error) -> String {
@@ -400,5 +490,25 @@ mod tests {
         assert!(!contains_request_word("жильцы просят"));
         assert!(!contains_request_word("требуется ремонт"));
         assert!(!contains_request_word("упрошу"));
+    }
+
+    #[test]
+    fn a_name_given_twice_is_found_at_any_depth() {
+        assert_eq!(
+            first_duplicate_key(r#"{"a": 1, "b": [1, 1], "c": {"a": 2}}"#),
+            None
+        );
+        assert_eq!(
+            first_duplicate_key(r#"{"title": "А", "title": "Б"}"#).as_deref(),
+            Some("/title")
+        );
+        assert_eq!(
+            first_duplicate_key(
+                r#"{"subject": {"evidence": [{"quote": "x", "quote": "y", "a/b": 1}]}}"#
+            )
+            .as_deref(),
+            Some("/subject/evidence/0/quote")
+        );
+        assert_eq!(first_duplicate_key("не JSON"), None);
     }
 }
