@@ -33,6 +33,7 @@
 //! provider may echo the key in a `200` — passes through [`redact_body`], which keeps a JSON
 //! body JSON so that it can still be replayed.
 
+mod certs;
 mod client;
 mod config;
 mod error;
@@ -42,6 +43,7 @@ mod response;
 mod retry;
 mod secret;
 
+pub use certs::RUSSIAN_TRUSTED_ROOT_CA_PEM;
 pub use client::{Attempt, CallEvent, CallReport, Client, ERROR_BODY_RECORD_BYTES};
 pub use config::{Budget, Endpoint};
 pub use error::{ErrorKind, LlmError, UnknownErrorKind};
