@@ -231,6 +231,8 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
         overrides: args.provider.overrides(),
         new_batch: args.new,
         max_rows: args.max_rows,
+        // The CLI names no batch: a file continues the batch last run from it.
+        batch_number: None,
     };
     let plan =
         plan_batch(&file, &settings, paths, secrets, environment.clone()).map_err(|error| {
