@@ -1,19 +1,26 @@
-//! The client: one chat-completions call carried out under the invocation budget.
+//! The client: one call to the provider, in its protocol, carried out under the invocation
+//! budget.
 
 use std::error::Error as _;
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, LOCATION};
+use reqwest::header::{
+    ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, LOCATION,
+};
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 use url::{Host, Url};
 
-use crate::config::{Budget, Endpoint};
+use crate::config::{Authentication, Budget, Endpoint, Protocol};
 use crate::error::{ErrorKind, LlmError};
+use crate::gigachat::{TokenExchange, TokenSource};
 use crate::probe::{ModeSupport, SCHEMA_PROBE_MAX_TOKENS, SchemaModeProbe, SchemaModeReport};
-use crate::request::{ChatRequest, Message, ResponseFormat, ResponseFormatKind};
-use crate::response::{Completion, ProviderError, Usage, excerpt, parse_chat_completion};
+use crate::request::{ChatRequest, Message, ResponseFormat, ResponseFormatKind, wire_body};
+use crate::response::{
+    Completion, ProviderError, Usage, excerpt, parse_chat_completion, parse_response,
+};
 use crate::retry::{Failure, RetryReason, plan_retry, server_requested_delay};
 use crate::secret::{ApiKey, cap_body, redact_body};
 
@@ -74,6 +81,12 @@ pub struct Attempt {
     /// Absent from the JSON when `None`, so records written before it existed read the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_body: Option<String>,
+    /// The token exchange this attempt made before sending its request (GigaChat), if it
+    /// needed one: its timing and status, never the token. When the exchange failed, the
+    /// attempt's status, kind and body are the token endpoint's. Absent from the JSON when
+    /// `None`, as for the other optional fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_exchange: Option<TokenExchange>,
 }
 
 /// What a call reports while it runs, for a progress display: the audit trail is the
@@ -127,16 +140,29 @@ impl CallReport {
     }
 }
 
-/// A chat-completions client bound to one endpoint and one budget.
+/// A client bound to one endpoint and one budget.
 ///
-/// Cloning is cheap and shares the connection pool.
+/// Cloning is cheap and shares the connection pool and, for GigaChat, the access token.
 #[derive(Clone)]
 pub struct Client {
     http: reqwest::Client,
     url: Url,
-    authorization: Option<HeaderValue>,
+    models_url: Url,
+    protocol: Protocol,
+    credentials: Credentials,
+    headers: HeaderMap,
     api_key: Option<ApiKey>,
     budget: Budget,
+}
+
+/// What goes into the `Authorization` header.
+#[derive(Clone)]
+enum Credentials {
+    None,
+    /// A fixed value: `Bearer <key>` or `Api-Key <key>`.
+    Fixed(HeaderValue),
+    /// GigaChat's access token, exchanged for when needed and shared by clones.
+    GigaChat(Arc<TokenSource>),
 }
 
 impl fmt::Debug for Client {
@@ -144,6 +170,7 @@ impl fmt::Debug for Client {
         formatter
             .debug_struct("Client")
             .field("url", &self.url.as_str())
+            .field("protocol", &self.protocol)
             .field("api_key", &self.api_key)
             .field("budget", &self.budget)
             .finish_non_exhaustive()
@@ -151,21 +178,26 @@ impl fmt::Debug for Client {
 }
 
 /// A failed attempt, before it is redacted and recorded.
-struct Failed {
-    error: LlmError,
-    cause: RetryReason,
+pub(crate) struct Failed {
+    pub(crate) error: LlmError,
+    pub(crate) cause: RetryReason,
     server_delay: Option<Duration>,
     /// The body the provider answered with, as received.
     body: Option<String>,
+    /// The GigaChat token the API answered `401` to, when it came from memory rather than
+    /// from an exchange in this attempt: it may have been revoked, and one fresh exchange
+    /// is worth a try.
+    rejected_token: Option<HeaderValue>,
 }
 
 impl Failed {
-    fn new(error: LlmError, cause: RetryReason) -> Failed {
+    pub(crate) fn new(error: LlmError, cause: RetryReason) -> Failed {
         Failed {
             error,
             cause,
             server_delay: None,
             body: None,
+            rejected_token: None,
         }
     }
 
@@ -181,23 +213,50 @@ impl Client {
     ///
     /// An empty key is [`LlmError::NoApiKey`]; a key that cannot be an HTTP header value, a
     /// base URL that is not HTTP(S), or an impossible budget is [`LlmError::BadConfig`].
+    ///
+    /// GigaChat's authentication needs a key (the authorization key); without one the
+    /// client is [`LlmError::NoApiKey`]. Extra headers must be valid header names and values,
+    /// and may not set `Authorization`.
     pub fn new(endpoint: Endpoint, budget: Budget) -> Result<Client, LlmError> {
         budget.validate()?;
-        let url = endpoint.chat_completions_url()?;
-        let authorization = match &endpoint.api_key {
-            Some(key) if key.is_empty() => return Err(LlmError::NoApiKey),
-            Some(key) => {
-                let mut value = HeaderValue::from_str(&format!("Bearer {}", key.expose()))
+        let url = endpoint.request_url()?;
+        let models_url = endpoint.models_url()?;
+        let credentials = match (&endpoint.api_key, &endpoint.authentication) {
+            (Some(key), _) if key.is_empty() => return Err(LlmError::NoApiKey),
+            (None, Authentication::GigaChat { .. }) => return Err(LlmError::NoApiKey),
+            (None, _) => Credentials::None,
+            (Some(key), Authentication::GigaChat { auth_url, scope }) => Credentials::GigaChat(
+                Arc::new(TokenSource::new(auth_url.clone(), scope.clone(), key)?),
+            ),
+            (Some(key), scheme) => {
+                let scheme = match scheme {
+                    Authentication::ApiKey => "Api-Key",
+                    _ => "Bearer",
+                };
+                let mut value = HeaderValue::from_str(&format!("{scheme} {}", key.expose()))
                     .map_err(|_| LlmError::BadConfig {
                         message: "the API key contains characters that an HTTP header cannot carry"
                             .to_owned(),
                     })?;
                 // Marking the value sensitive keeps it out of the HTTP stack's own debug output.
                 value.set_sensitive(true);
-                Some(value)
+                Credentials::Fixed(value)
             }
-            None => None,
         };
+        let mut headers = HeaderMap::new();
+        for (name, value) in &endpoint.headers {
+            let bad = |what: &str| LlmError::BadConfig {
+                message: format!("the extra header `{name}` has an invalid {what}"),
+            };
+            let header_name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| bad("name"))?;
+            if header_name == AUTHORIZATION {
+                return Err(LlmError::BadConfig {
+                    message: "an extra header may not set Authorization".to_owned(),
+                });
+            }
+            let header_value = HeaderValue::from_str(value).map_err(|_| bad("value"))?;
+            headers.insert(header_name, header_value);
+        }
 
         let mut builder = reqwest::Client::builder()
             .connect_timeout(budget.connect_timeout)
@@ -217,7 +276,10 @@ impl Client {
         Ok(Client {
             http,
             url,
-            authorization,
+            models_url,
+            protocol: endpoint.protocol,
+            credentials,
+            headers,
             api_key: endpoint.api_key,
             budget,
         })
@@ -243,21 +305,22 @@ impl Client {
     /// (a wrong path, or another kind of server), so they are [`LlmError::BadRequest`] with
     /// the provider's message. A missing answer is [`LlmError::Timeout`] or
     /// [`LlmError::Unavailable`].
+    ///
+    /// For GigaChat, the token is exchanged for first if the client has none; a failed
+    /// exchange is that failure (an [`LlmError::Auth`] for a rejected key).
     pub async fn probe(&self, cancel: &CancellationToken) -> Result<u16, LlmError> {
-        let mut url = self.url.clone();
-        let models = format!(
-            "{}/models",
-            url.path()
-                .trim_end_matches('/')
-                .trim_end_matches("/chat/completions")
-        );
-        url.set_path(&models);
-        let mut request = self.http.get(url).timeout(self.budget.attempt_timeout);
-        if let Some(authorization) = &self.authorization {
-            request = request.header(reqwest::header::AUTHORIZATION, authorization.clone());
-        }
-        let secrets = self.secrets();
         let exchange = async {
+            let authorization = match self.authorization(&mut None).await {
+                Ok(granted) => granted.map(|(authorization, _)| authorization),
+                Err(failed) => return Ok(Err(failed.error)),
+            };
+            let mut request = self
+                .http
+                .get(self.models_url.clone())
+                .headers(self.headers.clone());
+            if let Some(authorization) = authorization {
+                request = request.header(AUTHORIZATION, authorization);
+            }
             let mut response = request.send().await?;
             let status = response.status().as_u16();
             if !matches!(status, 400 | 404) {
@@ -276,27 +339,33 @@ impl Client {
                 ),
             }))
         };
-        tokio::select! {
+        let result = tokio::select! {
             () = cancel.cancelled() => Err(LlmError::Cancelled),
-            result = exchange => match result {
-                Ok(answer) => answer.map_err(|error| error.redacted(&secrets)),
-                Err(error) if error.is_timeout() => Err(LlmError::Timeout {
+            timed = tokio::time::timeout(self.budget.attempt_timeout, exchange) => match timed {
+                Err(_elapsed) => Err(LlmError::Timeout {
+                    message: format!(
+                        "no answer within the attempt timeout of {:?}",
+                        self.budget.attempt_timeout
+                    ),
+                }),
+                Ok(Ok(answer)) => answer,
+                Ok(Err(error)) if error.is_timeout() => Err(LlmError::Timeout {
                     message: describe_reqwest_error(error),
-                }
-                .redacted(&secrets)),
-                Err(error) => Err(LlmError::Unavailable {
+                }),
+                Ok(Err(error)) => Err(LlmError::Unavailable {
                     status: None,
                     message: describe_reqwest_error(error),
-                }
-                .redacted(&secrets)),
+                }),
             },
-        }
+        };
+        let secrets = self.secrets();
+        result.map_err(|error| error.redacted(&as_strs(&secrets)))
     }
 
     /// Finds out which response formats the server takes, for `zayavka doctor`: one tiny
-    /// chat request per [`ResponseFormatKind`] (`json_schema` with `schema` under
-    /// `schema_name` and `strict: true`, then `json_object`), each a single attempt under
-    /// the per-attempt timeout, never retried.
+    /// request per mode the protocol offers ([`Protocol::schema_modes`]: `json_schema` with
+    /// `schema` under `schema_name` and `strict: true`, then `json_object`, or for GigaChat
+    /// `function_call`), each a single attempt under the per-attempt timeout, never retried.
     ///
     /// The caller passes a minimal schema of its own, since this crate knows none; a small
     /// one keeps a local model's answer short. Each mode is reported as accepted (a
@@ -319,8 +388,9 @@ impl Client {
                 .min(self.budget.overall_deadline),
             ..self.budget.clone()
         };
-        let mut probes = Vec::with_capacity(ResponseFormatKind::ALL.len());
-        for mode in ResponseFormatKind::ALL {
+        let modes = self.protocol.schema_modes();
+        let mut probes = Vec::with_capacity(modes.len());
+        for &mode in modes {
             let response_format = match mode {
                 ResponseFormatKind::JsonSchema => ResponseFormat::JsonSchema {
                     name: schema_name.to_owned(),
@@ -328,6 +398,11 @@ impl Client {
                     strict: true,
                 },
                 ResponseFormatKind::JsonObject => ResponseFormat::JsonObject,
+                ResponseFormatKind::FunctionCall => ResponseFormat::FunctionCall {
+                    name: schema_name.to_owned(),
+                    description: "A connection check: answer with a short object.".to_owned(),
+                    parameters: schema.clone(),
+                },
             };
             let request = ChatRequest {
                 model: model.to_owned(),
@@ -409,8 +484,49 @@ impl Client {
         CallReport { attempts, result }
     }
 
-    fn secrets(&self) -> Vec<&str> {
-        self.api_key.iter().map(ApiKey::expose).collect()
+    /// The protocol this client speaks.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+
+    /// Every secret to remove from what leaves the client: the key, and for GigaChat every
+    /// access token this client was issued.
+    fn secrets(&self) -> Vec<String> {
+        let mut secrets: Vec<String> = self
+            .api_key
+            .iter()
+            .map(|key| key.expose().to_owned())
+            .collect();
+        if let Credentials::GigaChat(source) = &self.credentials {
+            secrets.extend(source.known_tokens());
+        }
+        secrets
+    }
+
+    /// The `Authorization` value for the next request, and the token exchange made for it;
+    /// `None` when the endpoint needs none.
+    async fn authorization(
+        &self,
+        exchange: &mut Option<TokenExchange>,
+    ) -> Result<Option<(HeaderValue, bool)>, Failed> {
+        match &self.credentials {
+            Credentials::None => Ok(None),
+            Credentials::Fixed(value) => Ok(Some((value.clone(), false))),
+            Credentials::GigaChat(source) => {
+                let granted =
+                    source
+                        .authorization(&self.http, exchange)
+                        .await
+                        .map_err(|failure| {
+                            let failed = Failed::new(failure.error, failure.cause);
+                            match failure.body {
+                                Some(body) => failed.with_body(body),
+                                None => failed,
+                            }
+                        })?;
+                Ok(Some((granted.authorization, granted.exchange.is_some())))
+            }
+        }
     }
 
     async fn run_attempts(
@@ -423,14 +539,19 @@ impl Client {
         observe: &(dyn Fn(CallEvent) + Send + Sync),
     ) -> Result<Completion, LlmError> {
         let deadline = Instant::now() + budget.overall_deadline;
-        let body = serde_json::to_vec(request).map_err(|error| LlmError::BadConfig {
-            message: format!("the request cannot be serialised: {error}"),
+        let body = serde_json::to_vec(&wire_body(request, self.protocol)?).map_err(|error| {
+            LlmError::BadConfig {
+                message: format!("the request cannot be serialised: {error}"),
+            }
         })?;
         let mode = request.response_format.kind();
-        let secrets = self.secrets();
+        // A GigaChat token the API rejected is exchanged again once per call, in an extra
+        // attempt that does not count against the budget's attempts.
+        let mut reauthorised = false;
+        let mut number = first_number;
+        let mut position = 1;
 
-        for position in 1..=budget.max_attempts {
-            let number = first_number.saturating_add(position - 1);
+        while position <= budget.max_attempts {
             if cancel.is_cancelled() {
                 return Err(LlmError::Cancelled);
             }
@@ -444,6 +565,7 @@ impl Client {
             let started_at_unix_ms = unix_ms(SystemTime::now());
             let started = Instant::now();
             let mut http_status = None;
+            let mut token_exchange = None;
             // Only the host is logged: a gateway's query string may carry a credential.
             tracing::debug!(
                 attempt = number,
@@ -454,7 +576,7 @@ impl Client {
             let outcome = tokio::select! {
                 biased;
                 () = cancel.cancelled() => Err(Failed::new(LlmError::Cancelled, RetryReason::Cancelled)),
-                timed = tokio::time::timeout(limit, self.attempt(&body, mode, &mut http_status)) => {
+                timed = tokio::time::timeout(limit, self.attempt(&body, mode, &mut http_status, &mut token_exchange)) => {
                     timed.unwrap_or_else(|_elapsed| Err(Failed::new(
                         if limited_by_deadline {
                             overall_deadline_error(budget)
@@ -471,6 +593,9 @@ impl Client {
                 }
             };
             let duration_ms = duration_ms_of(started.elapsed());
+            // Read after the attempt, which may have been issued a new token.
+            let secrets = self.secrets();
+            let secrets = as_strs(&secrets);
 
             let failed = match outcome {
                 Ok(completion) => {
@@ -484,6 +609,7 @@ impl Client {
                         retry_reason: None,
                         usage: completion.usage,
                         error_body: None,
+                        token_exchange,
                     });
                     return Ok(completion.redacted(&secrets));
                 }
@@ -494,6 +620,32 @@ impl Client {
             let error_body = failed
                 .body
                 .map(|body| cap_body(redact_body(&body, &secrets), ERROR_BODY_RECORD_BYTES));
+            if let (Some(rejected), Credentials::GigaChat(source), false) =
+                (&failed.rejected_token, &self.credentials, reauthorised)
+            {
+                reauthorised = true;
+                source.invalidate(rejected).await;
+                tracing::debug!(attempt = number, "llm token rejected, exchanging again");
+                attempts.push(Attempt {
+                    number,
+                    started_at_unix_ms,
+                    duration_ms,
+                    http_status,
+                    error_kind: Some(error.kind()),
+                    retry_reason: Some(RetryReason::TokenRejected),
+                    usage: None,
+                    error_body,
+                    token_exchange,
+                });
+                observe(CallEvent::Waiting {
+                    number,
+                    http_status,
+                    reason: RetryReason::TokenRejected,
+                    wait: Duration::ZERO,
+                });
+                number = number.saturating_add(1);
+                continue;
+            }
             let plan = plan_retry(
                 budget,
                 position,
@@ -524,6 +676,7 @@ impl Client {
                 retry_reason: plan.as_ref().map(|plan| plan.reason),
                 usage: None,
                 error_body,
+                token_exchange,
             });
             let Some(plan) = plan else {
                 return Err(error);
@@ -539,6 +692,8 @@ impl Client {
                 () = cancel.cancelled() => return Err(LlmError::Cancelled),
                 () = tokio::time::sleep(plan.wait) => {}
             }
+            number = number.saturating_add(1);
+            position += 1;
         }
         // The loop returns from its last iteration because `plan_retry` never plans a retry
         // past `max_attempts`; reaching this line would mean the budget allowed no attempt.
@@ -553,14 +708,20 @@ impl Client {
         body: &[u8],
         mode: ResponseFormatKind,
         http_status: &mut Option<u16>,
+        token_exchange: &mut Option<TokenExchange>,
     ) -> Result<Completion, Failed> {
+        let authorization = self.authorization(token_exchange).await.inspect_err(|_| {
+            // The attempt ended at the token endpoint: its status is the attempt's.
+            *http_status = token_exchange.and_then(|exchange| exchange.http_status);
+        })?;
         let mut request = self
             .http
             .post(self.url.clone())
+            .headers(self.headers.clone())
             .header(CONTENT_TYPE, "application/json")
             .header(ACCEPT, "application/json")
             .body(body.to_vec());
-        if let Some(authorization) = &self.authorization {
+        if let Some((authorization, _)) = &authorization {
             request = request.header(AUTHORIZATION, authorization.clone());
         }
         let mut response = request.send().await.map_err(send_failure)?;
@@ -622,7 +783,11 @@ impl Client {
                 )
                 .with_body(String::from_utf8_lossy(error.as_bytes()))
             })?;
-            return parse_chat_completion(&text).map_err(|error| {
+            let parse = match self.protocol {
+                Protocol::Responses => parse_response,
+                Protocol::ChatCompletions | Protocol::GigaChat => parse_chat_completion,
+            };
+            return parse(&text).map_err(|error| {
                 let message = match error {
                     LlmError::InvalidResponse { message, .. } => message,
                     other => other.to_string(),
@@ -651,9 +816,16 @@ impl Client {
             self.api_key.is_some(),
             location.as_deref(),
             mode,
+            self.protocol.alternative_mode(mode),
         )
         .with_body(text);
         failed.server_delay = server_delay;
+        if status == 401
+            && let Some((authorization, false)) = authorization
+            && matches!(self.credentials, Credentials::GigaChat(_))
+        {
+            failed.rejected_token = Some(authorization);
+        }
         Err(failed)
     }
 }
@@ -662,6 +834,20 @@ enum BodyRead {
     Complete(Vec<u8>),
     /// The bytes read before the limit was passed.
     OverLimit(Vec<u8>),
+}
+
+/// The start of a body, at most `limit` bytes; what breaks off is an error.
+pub(crate) async fn read_body_capped(
+    response: &mut reqwest::Response,
+    limit: usize,
+) -> Result<Vec<u8>, reqwest::Error> {
+    match read_body(response, limit).await? {
+        BodyRead::Complete(bytes) | BodyRead::OverLimit(bytes) => Ok(bytes),
+    }
+}
+
+fn as_strs(secrets: &[String]) -> Vec<&str> {
+    secrets.iter().map(String::as_str).collect()
 }
 
 /// Reads the body chunk by chunk so that a huge or endless body is abandoned at `limit`
@@ -684,7 +870,7 @@ async fn read_body(
 
 /// The provider's explanation in an error body: its error object's summary, or the start
 /// of the text.
-fn error_message(body: &str) -> String {
+pub(crate) fn error_message(body: &str) -> String {
     match ProviderError::from_body(body) {
         Some(error) => error.describe(),
         None if body.trim().is_empty() => "empty body".to_owned(),
@@ -700,9 +886,21 @@ fn error_message(body: &str) -> String {
 /// must also use one of the [`FORMAT_REFUSAL_WORDS`], because OpenAI answers `400` naming
 /// `response_format` to a schema it finds invalid too; [`SCHEMA_FAULT_WORDS`] rule a refusal
 /// out at any status.
-fn refuses_response_format(status: u16, body: &str) -> bool {
+fn refuses_response_format(status: u16, body: &str, mode: ResponseFormatKind) -> bool {
     let body = body.to_lowercase();
-    if !body.contains("response_format") || SCHEMA_FAULT_WORDS.iter().any(|w| body.contains(w)) {
+    // The field that carries the mode: `response_format` in chat completions, `format` (under
+    // `text`) in the Responses API, `functions` / `function_call` for function calling.
+    let field = match mode {
+        ResponseFormatKind::FunctionCall => "function",
+        ResponseFormatKind::JsonSchema | ResponseFormatKind::JsonObject => {
+            if body.contains("response_format") {
+                "response_format"
+            } else {
+                "text.format"
+            }
+        }
+    };
+    if !body.contains(field) || SCHEMA_FAULT_WORDS.iter().any(|w| body.contains(w)) {
         return false;
     }
     match status {
@@ -714,12 +912,13 @@ fn refuses_response_format(status: u16, body: &str) -> bool {
 
 /// Classifies a non-success answer by its status and, for quota and a refused response
 /// format, by its body.
-fn error_for_status(
+pub(crate) fn error_for_status(
     status: u16,
     body: &str,
     has_key: bool,
     location: Option<&str>,
     mode: ResponseFormatKind,
+    suggested: ResponseFormatKind,
 ) -> Failed {
     let provider_error = ProviderError::from_body(body);
     let message = error_message(body);
@@ -732,9 +931,10 @@ fn error_for_status(
         _ if quota_exhausted && (400..500).contains(&status) => {
             LlmError::InsufficientQuota { status, message }
         }
-        _ if refuses_response_format(status, body) => LlmError::SchemaModeUnsupported {
+        _ if refuses_response_format(status, body, mode) => LlmError::SchemaModeUnsupported {
             status,
             mode,
+            suggested,
             message,
         },
         // Without a key, a refusal means the provider wants one, which the resident fixes by
@@ -765,7 +965,7 @@ fn error_for_status(
 }
 
 /// Classifies a failure to send the request or receive the response head.
-fn send_failure(error: reqwest::Error) -> Failed {
+pub(crate) fn send_failure(error: reqwest::Error) -> Failed {
     let is_timeout = error.is_timeout();
     let is_connect = error.is_connect();
     let is_builder = error.is_builder();
@@ -798,7 +998,7 @@ fn send_failure(error: reqwest::Error) -> Failed {
 
 /// The error with its whole cause chain on one line and without its URL, which may carry
 /// credentials in a query string or user info.
-fn describe_reqwest_error(error: reqwest::Error) -> String {
+pub(crate) fn describe_reqwest_error(error: reqwest::Error) -> String {
     let error = error.without_url();
     let mut text = error.to_string();
     let mut source = error.source();
@@ -831,14 +1031,17 @@ fn is_loopback(url: &Url) -> bool {
     }
 }
 
-fn unix_ms(time: SystemTime) -> u64 {
+pub(crate) fn unix_ms(time: SystemTime) -> u64 {
     time.duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, duration_ms_of)
 }
 
-fn duration_ms_of(duration: Duration) -> u64 {
+pub(crate) fn duration_ms_of(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod provider_tests;

@@ -2,33 +2,221 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
 use url::Url;
 
 use crate::error::LlmError;
+use crate::request::ResponseFormatKind;
 use crate::secret::ApiKey;
 
-/// An OpenAI-compatible provider: requests go to `POST {base_url}/chat/completions`.
+/// The wire protocol a provider speaks: which path the request goes to, how the request body
+/// is shaped and how the answer is read. Callers stay protocol-neutral: they build a
+/// [`crate::ChatRequest`] and read a [`crate::Completion`] whatever the protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Protocol {
+    /// OpenAI's chat completions, `POST {base_url}/chat/completions`: OpenAI, OpenRouter,
+    /// Yandex AI Studio, Ollama, LM Studio, llama.cpp and most others.
+    #[default]
+    ChatCompletions,
+    /// OpenAI's Responses API, `POST {base_url}/responses`, with the messages as `input` and
+    /// the format under `text.format`; Yandex AI Studio offers it too.
+    Responses,
+    /// GigaChat's variant of chat completions, `POST {base_url}/chat/completions`: its
+    /// `response_format` carries the schema directly, it offers forced function calling, and
+    /// its content filter finishes with `blacklist`.
+    #[serde(rename = "gigachat")]
+    GigaChat,
+}
+
+impl Protocol {
+    /// Every protocol.
+    pub const ALL: [Protocol; 3] = [
+        Protocol::ChatCompletions,
+        Protocol::Responses,
+        Protocol::GigaChat,
+    ];
+
+    /// The stable snake_case code, the same string serde uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Protocol::ChatCompletions => "chat_completions",
+            Protocol::Responses => "responses",
+            Protocol::GigaChat => "gigachat",
+        }
+    }
+
+    /// The path segments appended to the base URL for a request.
+    fn path(self) -> &'static [&'static str] {
+        match self {
+            Protocol::ChatCompletions | Protocol::GigaChat => &["chat", "completions"],
+            Protocol::Responses => &["responses"],
+        }
+    }
+
+    /// The response formats this protocol can ask for, the stricter first: the modes
+    /// [`crate::Client::probe_schema_modes`] tries.
+    pub fn schema_modes(self) -> &'static [ResponseFormatKind] {
+        match self {
+            Protocol::ChatCompletions | Protocol::Responses => &[
+                ResponseFormatKind::JsonSchema,
+                ResponseFormatKind::JsonObject,
+            ],
+            Protocol::GigaChat => &[
+                ResponseFormatKind::JsonSchema,
+                ResponseFormatKind::FunctionCall,
+            ],
+        }
+    }
+
+    /// The mode to suggest when a server of this protocol refuses `mode`.
+    pub fn alternative_mode(self, mode: ResponseFormatKind) -> ResponseFormatKind {
+        self.schema_modes()
+            .iter()
+            .copied()
+            .find(|other| *other != mode)
+            .unwrap_or_else(|| mode.other())
+    }
+}
+
+impl std::fmt::Display for Protocol {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(self.as_str())
+    }
+}
+
+/// How the key is presented to the provider.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Authentication {
+    /// `Authorization: Bearer <key>`: OpenAI, OpenRouter, a Yandex IAM token, local servers.
+    #[default]
+    Bearer,
+    /// `Authorization: Api-Key <key>`: a Yandex AI Studio service account's API key.
+    ApiKey,
+    /// GigaChat's OAuth: the key is the «authorization key», exchanged at `auth_url` (with
+    /// `Authorization: Basic <key>` and `scope=<scope>`) for an access token that is then
+    /// sent as `Authorization: Bearer <token>`. The token lives in the client's memory only.
+    GigaChat {
+        /// The token endpoint, such as `https://ngw.devices.sberbank.ru:9443/api/v2/oauth`.
+        auth_url: Url,
+        /// The access scope: `GIGACHAT_API_PERS`, `GIGACHAT_API_B2B` or `GIGACHAT_API_CORP`.
+        scope: String,
+    },
+}
+
+/// A provider: where requests go, in which protocol, and with which credentials.
 #[derive(Debug, Clone)]
 pub struct Endpoint {
     /// The API root, such as `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`;
     /// a trailing slash makes no difference.
     pub base_url: Url,
-    /// The key sent as `Authorization: Bearer …`; `None` for local servers that need none.
+    /// The key, presented as [`Endpoint::authentication`] says; `None` for local servers
+    /// that need none.
     pub api_key: Option<ApiKey>,
+    /// The wire protocol; chat completions unless set.
+    pub protocol: Protocol,
+    /// How the key is presented; `Bearer` unless set.
+    pub authentication: Authentication,
+    /// Extra request headers, such as Yandex's `x-folder-id`, sent with every request to the
+    /// API (not to a token endpoint). Their values are not secret and may be logged.
+    pub headers: Vec<(String, String)>,
 }
 
 impl Endpoint {
-    /// An endpoint for `base_url`, with or without a key.
+    /// A chat-completions endpoint for `base_url` with `Bearer` authentication, with or
+    /// without a key.
     pub fn new(base_url: Url, api_key: Option<ApiKey>) -> Endpoint {
-        Endpoint { base_url, api_key }
+        Endpoint {
+            base_url,
+            api_key,
+            protocol: Protocol::ChatCompletions,
+            authentication: Authentication::Bearer,
+            headers: Vec::new(),
+        }
     }
 
-    /// The URL requests are posted to.
-    ///
-    /// The path `chat/completions` is appended to the base URL's path, keeping any query
-    /// string (some gateways carry an API version there). A base URL that already ends in
-    /// `/chat/completions`, as people copy it from provider docs, is used as it is.
+    /// Yandex AI Studio: `Authorization: Api-Key <api_key>`, `x-folder-id: <folder_id>`, and
+    /// chat completions or the Responses API as `protocol` says.
+    pub fn yandex_ai_studio(
+        base_url: Url,
+        api_key: ApiKey,
+        folder_id: &str,
+        protocol: Protocol,
+    ) -> Endpoint {
+        Endpoint::new(base_url, Some(api_key))
+            .with_protocol(protocol)
+            .with_authentication(Authentication::ApiKey)
+            .with_header("x-folder-id", folder_id)
+    }
+
+    /// GigaChat: the authorization key is exchanged at `auth_url` for an access token for
+    /// `scope`, and requests use GigaChat's chat-completions variant.
+    pub fn gigachat(
+        base_url: Url,
+        authorization_key: ApiKey,
+        auth_url: Url,
+        scope: &str,
+    ) -> Endpoint {
+        Endpoint::new(base_url, Some(authorization_key))
+            .with_protocol(Protocol::GigaChat)
+            .with_authentication(Authentication::GigaChat {
+                auth_url,
+                scope: scope.to_owned(),
+            })
+    }
+
+    /// The same endpoint speaking `protocol`.
+    pub fn with_protocol(mut self, protocol: Protocol) -> Endpoint {
+        self.protocol = protocol;
+        self
+    }
+
+    /// The same endpoint presenting its key as `authentication` says.
+    pub fn with_authentication(mut self, authentication: Authentication) -> Endpoint {
+        self.authentication = authentication;
+        self
+    }
+
+    /// The same endpoint sending one more header with every API request; a header of the
+    /// same name (compared case-insensitively) is replaced.
+    pub fn with_header(mut self, name: &str, value: &str) -> Endpoint {
+        self.headers
+            .retain(|(existing, _)| !existing.eq_ignore_ascii_case(name));
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    /// The URL chat-completions requests are posted to; see [`Endpoint::request_url`].
     pub fn chat_completions_url(&self) -> Result<Url, LlmError> {
+        self.url_for(&["chat", "completions"])
+    }
+
+    /// The URL requests are posted to under this endpoint's protocol:
+    /// `{base_url}/chat/completions` or `{base_url}/responses`.
+    ///
+    /// The path is appended to the base URL's path, keeping any query string (some gateways
+    /// carry an API version there). A base URL that already ends in the path, as people copy
+    /// it from provider docs, is used as it is.
+    pub fn request_url(&self) -> Result<Url, LlmError> {
+        self.url_for(self.protocol.path())
+    }
+
+    /// `GET {base_url}/models`, which [`crate::Client::probe`] asks.
+    pub(crate) fn models_url(&self) -> Result<Url, LlmError> {
+        let mut url = self.checked_base()?;
+        let trimmed = url.path().trim_end_matches('/');
+        let root = [self.protocol.path(), &["chat", "completions"][..]]
+            .into_iter()
+            .map(|segments| format!("/{}", segments.join("/")))
+            .find_map(|suffix| trimmed.strip_suffix(&suffix))
+            .unwrap_or(trimmed)
+            .to_owned();
+        url.set_path(&format!("{root}/models"));
+        Ok(url)
+    }
+
+    fn checked_base(&self) -> Result<Url, LlmError> {
         let base = &self.base_url;
         if !matches!(base.scheme(), "http" | "https") {
             return Err(LlmError::BadConfig {
@@ -45,11 +233,13 @@ impl Endpoint {
         }
         let mut url = base.clone();
         url.set_fragment(None);
-        if url
-            .path()
-            .trim_end_matches('/')
-            .ends_with("/chat/completions")
-        {
+        Ok(url)
+    }
+
+    fn url_for(&self, segments: &[&str]) -> Result<Url, LlmError> {
+        let mut url = self.checked_base()?;
+        let suffix = format!("/{}", segments.join("/"));
+        if url.path().trim_end_matches('/').ends_with(&suffix) {
             let trimmed = url.path().trim_end_matches('/').to_owned();
             url.set_path(&trimmed);
             return Ok(url);
@@ -59,7 +249,7 @@ impl Endpoint {
                 message: "the base URL cannot have a path appended".to_owned(),
             })?
             .pop_if_empty()
-            .extend(["chat", "completions"]);
+            .extend(segments);
         Ok(url)
     }
 }
@@ -181,6 +371,53 @@ mod tests {
     fn refuses_urls_that_are_not_http() {
         assert!(join("ftp://example.com/v1").contains("http://"));
         assert!(join("mailto:someone@example.com").contains("http://"));
+    }
+
+    #[test]
+    fn each_protocol_has_its_path_and_the_model_list_sits_beside_it() {
+        let base = Url::parse("https://ai.api.cloud.yandex.net/v1/").unwrap();
+        let responses = Endpoint::new(base.clone(), None).with_protocol(Protocol::Responses);
+        assert_eq!(
+            responses.request_url().unwrap().as_str(),
+            "https://ai.api.cloud.yandex.net/v1/responses"
+        );
+        assert_eq!(
+            responses.models_url().unwrap().as_str(),
+            "https://ai.api.cloud.yandex.net/v1/models"
+        );
+        let copied = Endpoint::new(
+            Url::parse("https://ai.api.cloud.yandex.net/v1/responses").unwrap(),
+            None,
+        )
+        .with_protocol(Protocol::Responses);
+        assert_eq!(
+            copied.request_url().unwrap(),
+            responses.request_url().unwrap()
+        );
+        assert_eq!(
+            copied.models_url().unwrap(),
+            responses.models_url().unwrap()
+        );
+        let giga = Endpoint::new(base, None).with_protocol(Protocol::GigaChat);
+        assert_eq!(
+            giga.request_url().unwrap().as_str(),
+            "https://ai.api.cloud.yandex.net/v1/chat/completions"
+        );
+        for protocol in Protocol::ALL {
+            let json = serde_json::to_string(&protocol).unwrap();
+            assert_eq!(json, format!("\"{protocol}\""));
+        }
+    }
+
+    #[test]
+    fn a_header_of_the_same_name_is_replaced() {
+        let endpoint = Endpoint::new(Url::parse("http://127.0.0.1/v1").unwrap(), None)
+            .with_header("x-folder-id", "a")
+            .with_header("X-Folder-Id", "b");
+        assert_eq!(
+            endpoint.headers,
+            [("X-Folder-Id".to_owned(), "b".to_owned())]
+        );
     }
 
     #[test]

@@ -58,14 +58,15 @@ pub enum LlmError {
     /// cannot help, and the server is not down: the other mode may work.
     #[error(
         "the provider does not take the response format `{mode}` (HTTP {status}); \
-         configure the `{}` mode instead: {message}",
-        mode.other()
+         configure the `{suggested}` mode instead: {message}"
     )]
     SchemaModeUnsupported {
         /// The HTTP status.
         status: u16,
         /// The mode that was sent and refused.
         mode: ResponseFormatKind,
+        /// The mode the protocol offers instead ([`crate::Protocol::alternative_mode`]).
+        suggested: ResponseFormatKind,
         /// The provider's explanation, shortened.
         message: String,
     },
@@ -264,7 +265,7 @@ impl LlmError {
     /// The mode to try instead, when the server refused the one that was sent.
     pub fn suggested_mode(&self) -> Option<ResponseFormatKind> {
         match self {
-            LlmError::SchemaModeUnsupported { mode, .. } => Some(mode.other()),
+            LlmError::SchemaModeUnsupported { suggested, .. } => Some(*suggested),
             _ => None,
         }
     }
@@ -298,7 +299,7 @@ impl LlmError {
     }
 
     /// The free-text message, for the variants that carry one.
-    fn message_mut(&mut self) -> Option<&mut String> {
+    pub(crate) fn message_mut(&mut self) -> Option<&mut String> {
         match self {
             LlmError::Timeout { message }
             | LlmError::RateLimited { message, .. }
@@ -378,6 +379,7 @@ mod tests {
             LlmError::SchemaModeUnsupported {
                 status: 500,
                 mode: ResponseFormatKind::JsonSchema,
+                suggested: ResponseFormatKind::JsonObject,
                 message: message(),
             },
         ]
@@ -401,6 +403,7 @@ mod tests {
             let error = LlmError::SchemaModeUnsupported {
                 status: 500,
                 mode,
+                suggested: mode.other(),
                 message: "response_format".to_owned(),
             };
             let text = error.to_string();

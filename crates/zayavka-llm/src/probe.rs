@@ -11,7 +11,8 @@ pub(crate) const SCHEMA_PROBE_MAX_TOKENS: u32 = 32;
 /// The result of one probe per [`ResponseFormatKind`], in the order they were tried.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaModeReport {
-    /// One entry per mode, `json_schema` first.
+    /// One entry per mode the protocol offers ([`crate::Protocol::schema_modes`]),
+    /// `json_schema` first.
     pub probes: Vec<SchemaModeProbe>,
 }
 
@@ -96,14 +97,17 @@ mod tests {
         ModeSupport::Refused(LlmError::SchemaModeUnsupported {
             status: 500,
             mode,
+            suggested: mode.other(),
             message: "response_format".to_owned(),
         })
     }
 
     fn report(supports: [ModeSupport; 2]) -> SchemaModeReport {
         SchemaModeReport {
-            probes: ResponseFormatKind::ALL
-                .into_iter()
+            probes: crate::Protocol::ChatCompletions
+                .schema_modes()
+                .iter()
+                .copied()
                 .zip(supports)
                 .map(|(mode, support)| SchemaModeProbe {
                     mode,

@@ -2,6 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::Protocol;
+use crate::error::LlmError;
+
 /// One chat-completions request.
 ///
 /// Serialising it yields exactly the JSON body that is posted:
@@ -87,6 +90,19 @@ pub enum ResponseFormat {
     },
     /// Any JSON object; the schema then travels in the prompt and is enforced locally.
     JsonObject,
+    /// Forced function calling: the model must call the one function described, and its
+    /// arguments, a JSON object, are the answer ([`crate::Completion::content`] carries them
+    /// serialised). GigaChat offers it on every tier; chat completions send it in the same
+    /// `functions` / `function_call` form, which OpenAI still accepts. The Responses API is
+    /// not asked in this mode.
+    FunctionCall {
+        /// The function's name, such as the schema's registered name.
+        name: String,
+        /// What the function is for, which the model reads.
+        description: String,
+        /// The JSON Schema of its arguments.
+        parameters: serde_json::Value,
+    },
 }
 
 impl ResponseFormat {
@@ -95,6 +111,7 @@ impl ResponseFormat {
         match self {
             ResponseFormat::JsonSchema { .. } => ResponseFormatKind::JsonSchema,
             ResponseFormat::JsonObject => ResponseFormatKind::JsonObject,
+            ResponseFormat::FunctionCall { .. } => ResponseFormatKind::FunctionCall,
         }
     }
 }
@@ -109,28 +126,38 @@ pub enum ResponseFormatKind {
     JsonSchema,
     /// `{"type":"json_object"}`: the provider only promises a JSON object.
     JsonObject,
+    /// `functions` and `function_call`: the model must call one function whose arguments
+    /// follow the schema; GigaChat's mode for every tier.
+    FunctionCall,
 }
 
 impl ResponseFormatKind {
     /// Every mode, the stricter first: the order in which they are worth trying.
-    pub const ALL: [ResponseFormatKind; 2] = [
+    pub const ALL: [ResponseFormatKind; 3] = [
         ResponseFormatKind::JsonSchema,
         ResponseFormatKind::JsonObject,
+        ResponseFormatKind::FunctionCall,
     ];
 
-    /// The wire `type`, which is also the serde form: `json_schema` or `json_object`.
+    /// The stable code, which is also the serde form: `json_schema`, `json_object` (the
+    /// wire `type` of chat completions) or `function_call`.
     pub fn as_str(self) -> &'static str {
         match self {
             ResponseFormatKind::JsonSchema => "json_schema",
             ResponseFormatKind::JsonObject => "json_object",
+            ResponseFormatKind::FunctionCall => "function_call",
         }
     }
 
-    /// The other mode, the one to suggest when a server refuses this one.
+    /// The mode to suggest to an OpenAI-compatible server that refuses this one:
+    /// `json_schema` and `json_object` name each other, and `function_call` names
+    /// `json_schema`. [`crate::Protocol::alternative_mode`] knows GigaChat's pair.
     pub fn other(self) -> ResponseFormatKind {
         match self {
             ResponseFormatKind::JsonSchema => ResponseFormatKind::JsonObject,
-            ResponseFormatKind::JsonObject => ResponseFormatKind::JsonSchema,
+            ResponseFormatKind::JsonObject | ResponseFormatKind::FunctionCall => {
+                ResponseFormatKind::JsonSchema
+            }
         }
     }
 }
@@ -176,6 +203,14 @@ fn serialize_shortest_decimal<S: serde::Serializer>(
 enum WireResponseFormat {
     JsonSchema { json_schema: WireJsonSchema },
     JsonObject,
+    FunctionCall { function: WireFunction },
+}
+
+#[derive(Serialize, Deserialize)]
+struct WireFunction {
+    name: String,
+    description: String,
+    parameters: serde_json::Value,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -200,6 +235,17 @@ impl From<ResponseFormat> for WireResponseFormat {
                 },
             },
             ResponseFormat::JsonObject => WireResponseFormat::JsonObject,
+            ResponseFormat::FunctionCall {
+                name,
+                description,
+                parameters,
+            } => WireResponseFormat::FunctionCall {
+                function: WireFunction {
+                    name,
+                    description,
+                    parameters,
+                },
+            },
         }
     }
 }
@@ -213,8 +259,88 @@ impl From<WireResponseFormat> for ResponseFormat {
                 strict: json_schema.strict,
             },
             WireResponseFormat::JsonObject => ResponseFormat::JsonObject,
+            WireResponseFormat::FunctionCall { function } => ResponseFormat::FunctionCall {
+                name: function.name,
+                description: function.description,
+                parameters: function.parameters,
+            },
         }
     }
+}
+
+/// The body posted for `request` under `protocol`.
+///
+/// Chat completions post the request's own serde form, except that the function-call mode
+/// becomes `functions` and `function_call`. GigaChat takes the same body with its own
+/// `response_format` (`{"type":"json_schema","schema":…}`, no name or strict flag). The
+/// Responses API takes the messages as `input`, `max_output_tokens`, and the format under
+/// `text.format` (`{"type":"json_schema","name","schema","strict"}` or
+/// `{"type":"json_object"}`); it is not asked for function calling here.
+pub(crate) fn wire_body(
+    request: &ChatRequest,
+    protocol: Protocol,
+) -> Result<serde_json::Value, LlmError> {
+    use serde_json::{Value, json};
+    let unserialisable = |error: serde_json::Error| LlmError::BadConfig {
+        message: format!("the request cannot be serialised: {error}"),
+    };
+    let mut body = serde_json::to_value(request).map_err(unserialisable)?;
+    let Value::Object(members) = &mut body else {
+        return Err(LlmError::BadConfig {
+            message: "the request did not serialise to an object".to_owned(),
+        });
+    };
+    if let ResponseFormat::FunctionCall {
+        name,
+        description,
+        parameters,
+    } = &request.response_format
+    {
+        if protocol == Protocol::Responses {
+            return Err(LlmError::BadConfig {
+                message: "the Responses API is not asked in the function_call mode; \
+                          choose json_schema or json_object"
+                    .to_owned(),
+            });
+        }
+        members.remove("response_format");
+        members.insert(
+            "functions".to_owned(),
+            json!([{"name": name, "description": description, "parameters": parameters}]),
+        );
+        members.insert("function_call".to_owned(), json!({"name": name}));
+        return Ok(body);
+    }
+    match protocol {
+        Protocol::ChatCompletions => {}
+        Protocol::GigaChat => {
+            if let ResponseFormat::JsonSchema { schema, .. } = &request.response_format {
+                members.insert(
+                    "response_format".to_owned(),
+                    json!({"type": "json_schema", "schema": schema}),
+                );
+            }
+        }
+        Protocol::Responses => {
+            let format = match &request.response_format {
+                ResponseFormat::JsonSchema {
+                    name,
+                    schema,
+                    strict,
+                } => {
+                    json!({"type": "json_schema", "name": name, "schema": schema, "strict": strict})
+                }
+                _ => json!({"type": "json_object"}),
+            };
+            let input = members.remove("messages").unwrap_or(Value::Null);
+            let max_tokens = members.remove("max_tokens").unwrap_or(Value::Null);
+            members.remove("response_format");
+            members.insert("input".to_owned(), input);
+            members.insert("max_output_tokens".to_owned(), max_tokens);
+            members.insert("text".to_owned(), json!({"format": format}));
+        }
+    }
+    Ok(body)
 }
 
 #[cfg(test)]
@@ -283,7 +409,6 @@ mod tests {
                 kind
             );
             assert_eq!(kind.as_str().parse::<ResponseFormatKind>(), Ok(kind));
-            assert_eq!(kind.other().other(), kind);
             assert_ne!(kind.other(), kind);
         }
         assert!("text".parse::<ResponseFormatKind>().is_err());
@@ -296,9 +421,88 @@ mod tests {
             schema: json!({}),
             strict: true,
         };
-        for format in [strict, ResponseFormat::JsonObject] {
+        let function = ResponseFormat::FunctionCall {
+            name: "x".to_owned(),
+            description: "d".to_owned(),
+            parameters: json!({}),
+        };
+        for format in [strict, ResponseFormat::JsonObject, function] {
             let wire = serde_json::to_value(&format).unwrap();
             assert_eq!(wire["type"], format.kind().as_str());
         }
+    }
+
+    fn draft_schema() -> ResponseFormat {
+        ResponseFormat::JsonSchema {
+            name: "zayavka_draft".to_owned(),
+            schema: json!({"type": "object"}),
+            strict: true,
+        }
+    }
+
+    #[test]
+    fn chat_completions_post_the_request_itself() {
+        let request = request(draft_schema());
+        assert_eq!(
+            wire_body(&request, Protocol::ChatCompletions).unwrap(),
+            serde_json::to_value(&request).unwrap()
+        );
+    }
+
+    #[test]
+    fn the_responses_api_gets_input_and_text_format() {
+        let body = wire_body(&request(draft_schema()), Protocol::Responses).unwrap();
+        assert_eq!(
+            body,
+            json!({
+                "model": "gpt-4o-mini",
+                "temperature": 0.2,
+                "input": [
+                    {"role": "system", "content": "Ты помощник."},
+                    {"role": "user", "content": "Темно."},
+                ],
+                "max_output_tokens": 800,
+                "text": {"format": {"type": "json_schema", "name": "zayavka_draft", "schema": {"type": "object"}, "strict": true}},
+            })
+        );
+        let object = wire_body(&request(ResponseFormat::JsonObject), Protocol::Responses).unwrap();
+        assert_eq!(object["text"], json!({"format": {"type": "json_object"}}));
+    }
+
+    #[test]
+    fn gigachat_gets_the_schema_directly_under_response_format() {
+        let body = wire_body(&request(draft_schema()), Protocol::GigaChat).unwrap();
+        assert_eq!(
+            body["response_format"],
+            json!({"type": "json_schema", "schema": {"type": "object"}})
+        );
+        assert_eq!(body["max_tokens"], 800);
+    }
+
+    #[test]
+    fn the_function_call_mode_forces_one_function() {
+        let function = ResponseFormat::FunctionCall {
+            name: "zayavka_draft".to_owned(),
+            description: "Черновик заявки".to_owned(),
+            parameters: json!({"type": "object"}),
+        };
+        let request = request(function);
+        for protocol in [Protocol::GigaChat, Protocol::ChatCompletions] {
+            let body = wire_body(&request, protocol).unwrap();
+            assert_eq!(body.get("response_format"), None);
+            assert_eq!(
+                body["functions"],
+                json!([{"name": "zayavka_draft", "description": "Черновик заявки", "parameters": {"type": "object"}}])
+            );
+            assert_eq!(body["function_call"], json!({"name": "zayavka_draft"}));
+        }
+        assert!(matches!(
+            wire_body(&request, Protocol::Responses),
+            Err(LlmError::BadConfig { .. })
+        ));
+        let record = serde_json::to_value(&request).unwrap();
+        assert_eq!(record["response_format"]["type"], "function_call");
+        let back: ChatRequest = serde_json::from_value(record).unwrap();
+        assert_eq!(back, request);
     }
 }

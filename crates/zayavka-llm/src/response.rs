@@ -12,11 +12,18 @@ use crate::error::LlmError;
 /// this crate only guarantees that the body was a chat-completions object.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Completion {
-    /// `choices[0].message.content`; text parts are joined when a provider sends a list.
+    /// The answer's text, whatever the protocol: `choices[0].message.content` (text parts
+    /// joined when a provider sends a list), the arguments of a forced
+    /// `message.function_call` serialised as JSON, or the Responses API's `output_text`
+    /// parts joined.
     pub content: Option<String>,
-    /// `choices[0].message.refusal`, set when the model declined to answer.
+    /// The model's refusal: `choices[0].message.refusal`, or a Responses `refusal` part.
     pub refusal: Option<String>,
-    /// `choices[0].finish_reason`, such as `stop`, `length` or `content_filter`.
+    /// Why the answer ended, in the chat-completions vocabulary whatever the protocol:
+    /// `stop`, `length` (also a Responses answer `incomplete` for `max_output_tokens`),
+    /// `content_filter` (also GigaChat's `blacklist` and a Responses answer `incomplete` for
+    /// `content_filter`), or the provider's own word, such as `function_call`. The raw body
+    /// keeps what the provider said.
     pub finish_reason: Option<String>,
     /// The token counts the provider reported.
     pub usage: Option<Usage>,
@@ -95,8 +102,22 @@ pub fn parse_chat_completion(body: &str) -> Result<Completion, LlmError> {
         return Err(invalid("`choices[0]` has no `message` object".to_owned()));
     };
 
+    let function_arguments = message
+        .get("function_call")
+        .and_then(|call| call.get("arguments"))
+        .and_then(|arguments| match arguments {
+            Value::String(text) => Some(text.clone()),
+            Value::Null => None,
+            other => Some(other.to_string()),
+        });
+    let content = message
+        .get("content")
+        .and_then(content_text)
+        .filter(|text| !text.is_empty() || function_arguments.is_none())
+        .or(function_arguments);
+
     Ok(Completion {
-        content: message.get("content").and_then(content_text),
+        content,
         refusal: message
             .get("refusal")
             .and_then(Value::as_str)
@@ -104,7 +125,141 @@ pub fn parse_chat_completion(body: &str) -> Result<Completion, LlmError> {
         finish_reason: choice
             .get("finish_reason")
             .and_then(Value::as_str)
+            // GigaChat's content filter says `blacklist`; callers know one word for it.
+            .map(|reason| match reason {
+                "blacklist" => "content_filter".to_owned(),
+                other => other.to_owned(),
+            }),
+        usage: envelope.get("usage").and_then(usage),
+        model: envelope
+            .get("model")
+            .and_then(Value::as_str)
             .map(str::to_owned),
+        raw_body: body.to_owned(),
+    })
+}
+
+/// Reads a body in whichever shape it came: a chat completion (OpenAI's or GigaChat's) when it
+/// has `choices`, a Responses answer when it has `output` or `output_text` or says
+/// `"object": "response"`. Replaying a stored body needs no knowledge of the protocol.
+pub fn parse_completion(body: &str) -> Result<Completion, LlmError> {
+    let is_response = serde_json::from_str::<Value>(body)
+        .ok()
+        .is_some_and(|value| {
+            value.get("choices").is_none()
+                && (value.get("output").is_some()
+                    || value.get("output_text").is_some()
+                    || value.get("object").and_then(Value::as_str) == Some("response"))
+        });
+    if is_response {
+        parse_response(body)
+    } else {
+        parse_chat_completion(body)
+    }
+}
+
+/// Reads a Responses API body, in either shape the services return: the standard one
+/// (`status`, `output[]` items of type `message` whose `content[]` holds `output_text` or
+/// `refusal` parts, `incomplete_details` when the answer was cut short) or the simplified one
+/// with a top-level `output_text`. Usage comes as `input_tokens` / `output_tokens`.
+///
+/// `status: incomplete` becomes the finish reason `length` when the reason is
+/// `max_output_tokens` and `content_filter` when it is `content_filter`, so that callers
+/// treat it exactly as the chat answer that ends so; `completed` becomes `stop`. A
+/// `failed` answer, an `error` object or a body with neither output nor text is an
+/// [`LlmError::InvalidResponse`].
+pub fn parse_response(body: &str) -> Result<Completion, LlmError> {
+    let invalid = |message: String| LlmError::InvalidResponse {
+        status: None,
+        message,
+    };
+    let value: Value = serde_json::from_str(body).map_err(|error| {
+        invalid(format!(
+            "the body is not JSON ({error}); it starts with {:?}",
+            excerpt(body, 80)
+        ))
+    })?;
+    let Some(envelope) = value.as_object() else {
+        return Err(invalid("the body is JSON but not an object".to_owned()));
+    };
+    if let Some(error) = ProviderError::from_value(&value) {
+        return Err(invalid(format!(
+            "the body is an error object instead of a response: {}",
+            error.describe()
+        )));
+    }
+    let status = envelope.get("status").and_then(Value::as_str);
+    if status == Some("failed") {
+        return Err(invalid("the response has the status `failed`".to_owned()));
+    }
+
+    let mut texts = Vec::new();
+    let mut refusals = Vec::new();
+    match envelope.get("output") {
+        Some(Value::Array(items)) => {
+            for item in items {
+                if item.get("type").and_then(Value::as_str) != Some("message") {
+                    continue;
+                }
+                let Some(Value::Array(parts)) = item.get("content") else {
+                    continue;
+                };
+                for part in parts {
+                    match part.get("type").and_then(Value::as_str) {
+                        Some("output_text") => {
+                            if let Some(text) = part.get("text").and_then(Value::as_str) {
+                                texts.push(text.to_owned());
+                            }
+                        }
+                        Some("refusal") => {
+                            if let Some(text) = part.get("refusal").and_then(Value::as_str) {
+                                refusals.push(text.to_owned());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Some(Value::Null) | None => {}
+        Some(_) => return Err(invalid("`output` is not a list".to_owned())),
+    }
+    // The simplified shape carries the text at the top; the standard one may repeat it there
+    // as a convenience, so it is used only when the items held none.
+    if texts.is_empty()
+        && let Some(text) = envelope.get("output_text")
+    {
+        match text {
+            Value::String(text) => texts.push(text.clone()),
+            Value::Array(parts) => {
+                texts.extend(parts.iter().filter_map(Value::as_str).map(str::to_owned))
+            }
+            _ => {}
+        }
+    }
+    if texts.is_empty() && refusals.is_empty() && status != Some("incomplete") {
+        return Err(invalid(
+            "the response has neither `output` messages nor `output_text`".to_owned(),
+        ));
+    }
+
+    let incomplete_reason = envelope
+        .get("incomplete_details")
+        .and_then(|details| details.get("reason"))
+        .and_then(Value::as_str);
+    let finish_reason = match (status, incomplete_reason) {
+        (Some("incomplete"), Some("max_output_tokens")) => Some("length".to_owned()),
+        (Some("incomplete"), Some("content_filter")) => Some("content_filter".to_owned()),
+        (Some("incomplete"), Some(other)) => Some(other.to_owned()),
+        (Some("incomplete"), None) => Some("incomplete".to_owned()),
+        (Some("completed"), _) | (None, _) => Some("stop".to_owned()),
+        (Some(other), _) => Some(other.to_owned()),
+    };
+
+    Ok(Completion {
+        content: (!texts.is_empty()).then(|| texts.concat()),
+        refusal: (!refusals.is_empty()).then(|| refusals.join("\n")),
+        finish_reason,
         usage: envelope.get("usage").and_then(usage),
         model: envelope
             .get("model")
@@ -131,8 +286,10 @@ fn content_text(content: &Value) -> Option<String> {
 
 fn usage(value: &Value) -> Option<Usage> {
     let count = |name: &str| value.get(name).and_then(Value::as_u64);
-    let prompt_tokens = count("prompt_tokens");
-    let completion_tokens = count("completion_tokens");
+    // Chat completions count `prompt_tokens` / `completion_tokens`, the Responses API
+    // `input_tokens` / `output_tokens`.
+    let prompt_tokens = count("prompt_tokens").or_else(|| count("input_tokens"));
+    let completion_tokens = count("completion_tokens").or_else(|| count("output_tokens"));
     if prompt_tokens.is_none() && completion_tokens.is_none() {
         return None;
     }
@@ -339,5 +496,128 @@ mod tests {
     fn excerpts_are_short_single_lines() {
         assert_eq!(excerpt("  a\nb  ", 10), "a b");
         assert_eq!(excerpt("абвгд", 3), "абв…");
+    }
+
+    #[test]
+    fn reads_the_standard_responses_shape() {
+        let body = json!({
+            "id": "resp_1",
+            "object": "response",
+            "status": "completed",
+            "model": "gpt://b1g/aliceai-llm-flash/latest",
+            "output": [
+                {"type": "reasoning", "summary": []},
+                {"type": "message", "role": "assistant", "content": [
+                    {"type": "output_text", "text": "{\"outcome\":", "annotations": []},
+                    {"type": "output_text", "text": "\"draft\"}", "annotations": []},
+                ]},
+            ],
+            "usage": {"input_tokens": 30, "output_tokens": 7, "total_tokens": 37},
+        })
+        .to_string();
+        for parse in [parse_response, parse_completion] {
+            let completion = parse(&body).unwrap();
+            assert_eq!(
+                completion.content.as_deref(),
+                Some("{\"outcome\":\"draft\"}")
+            );
+            assert_eq!(completion.refusal, None);
+            assert_eq!(completion.finish_reason.as_deref(), Some("stop"));
+            assert_eq!(
+                completion.usage,
+                Some(Usage {
+                    prompt_tokens: 30,
+                    completion_tokens: 7,
+                    total_tokens: 37
+                })
+            );
+            assert_eq!(
+                completion.model.as_deref(),
+                Some("gpt://b1g/aliceai-llm-flash/latest")
+            );
+        }
+    }
+
+    #[test]
+    fn reads_the_simplified_responses_shape() {
+        let body =
+            json!({"output_text": "{\"a\":1}", "usage": {"input_tokens": 3, "output_tokens": 2}})
+                .to_string();
+        let completion = parse_completion(&body).unwrap();
+        assert_eq!(completion.content.as_deref(), Some("{\"a\":1}"));
+        assert_eq!(completion.finish_reason.as_deref(), Some("stop"));
+        assert_eq!(completion.usage.unwrap().total_tokens, 5);
+    }
+
+    #[test]
+    fn an_incomplete_response_is_a_truncation_and_a_refusal_part_a_refusal() {
+        let cut = json!({
+            "object": "response",
+            "status": "incomplete",
+            "incomplete_details": {"reason": "max_output_tokens"},
+            "output": [{"type": "message", "content": [{"type": "output_text", "text": "{\"outc"}]}],
+        })
+        .to_string();
+        let completion = parse_response(&cut).unwrap();
+        assert_eq!(completion.finish_reason.as_deref(), Some("length"));
+        assert_eq!(completion.content.as_deref(), Some("{\"outc"));
+        let filtered = json!({"status": "incomplete", "incomplete_details": {"reason": "content_filter"}, "output": []})
+            .to_string();
+        assert_eq!(
+            parse_response(&filtered).unwrap().finish_reason.as_deref(),
+            Some("content_filter")
+        );
+        let refused = json!({
+            "status": "completed",
+            "output": [{"type": "message", "content": [{"type": "refusal", "refusal": "Не могу помочь."}]}],
+        })
+        .to_string();
+        let completion = parse_response(&refused).unwrap();
+        assert_eq!(completion.refusal.as_deref(), Some("Не могу помочь."));
+        assert_eq!(completion.content, None);
+    }
+
+    #[test]
+    fn rejects_responses_bodies_without_an_answer() {
+        for body in [
+            r#"{"status":"failed","error":{"message":"boom","code":"server_error"},"output":[]}"#,
+            r#"{"status":"completed","output":[]}"#,
+            r#"{"output":{}}"#,
+            "<html>",
+        ] {
+            assert!(
+                matches!(parse_response(body), Err(LlmError::InvalidResponse { .. })),
+                "{body}"
+            );
+        }
+    }
+
+    #[test]
+    fn reads_gigachat_function_arguments_and_its_content_filter() {
+        let body = json!({
+            "choices": [{
+                "message": {"role": "assistant", "content": "", "function_call": {"name": "zayavka_draft", "arguments": {"outcome": "draft"}}},
+                "finish_reason": "function_call",
+            }],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 3, "total_tokens": 13},
+        })
+        .to_string();
+        let completion = parse_chat_completion(&body).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(completion.content.as_deref().unwrap()).unwrap(),
+            json!({"outcome": "draft"})
+        );
+        assert_eq!(completion.finish_reason.as_deref(), Some("function_call"));
+        let blacklisted = json!({
+            "choices": [{"message": {"role": "assistant", "content": "Не люблю менять тему разговора…"}, "finish_reason": "blacklist"}],
+        })
+        .to_string();
+        assert_eq!(
+            parse_completion(&blacklisted)
+                .unwrap()
+                .finish_reason
+                .as_deref(),
+            Some("content_filter")
+        );
     }
 }

@@ -142,12 +142,16 @@ pub enum RetryReason {
     BadConfig,
     /// The caller cancelled; never retried: `cancelled`.
     Cancelled,
+    /// The API answered `401` to a GigaChat access token kept from an earlier exchange, so
+    /// the token was exchanged again and the request sent once more at once, without a wait
+    /// and without using up one of the budget's attempts: `token_rejected`.
+    TokenRejected,
 }
 
 impl RetryReason {
     /// Every reason with a fixed code, in declaration order; [`RetryReason::HttpStatus`]
     /// stands here for all of its statuses with one example.
-    pub const EXAMPLES: [RetryReason; 11] = [
+    pub const EXAMPLES: [RetryReason; 12] = [
         RetryReason::RetryAfter,
         RetryReason::HttpStatus(503),
         RetryReason::Timeout,
@@ -159,6 +163,7 @@ impl RetryReason {
         RetryReason::ResponseTooLarge,
         RetryReason::BadConfig,
         RetryReason::Cancelled,
+        RetryReason::TokenRejected,
     ];
 
     /// The stable code, the same string serde uses: `http_503`, `retry_after`, and so on.
@@ -177,6 +182,7 @@ impl RetryReason {
             RetryReason::ResponseTooLarge => "response_too_large",
             RetryReason::BadConfig => "bad_config",
             RetryReason::Cancelled => "cancelled",
+            RetryReason::TokenRejected => "token_rejected",
         };
         std::borrow::Cow::Borrowed(fixed)
     }

@@ -51,8 +51,8 @@ impl fmt::Display for ApiKey {
     }
 }
 
-/// Removes every given secret, every `Authorization` header value and every `Bearer` token
-/// from `text`, replacing each with `[redacted]`.
+/// Removes every given secret, every `Authorization` header value and every `Bearer` or
+/// `Api-Key` token from `text`, replacing each with `[redacted]`.
 ///
 /// The header and token patterns catch credentials this crate was never told about, such as
 /// a provider echoing a different key back in an error message. Empty secrets are ignored.
@@ -64,7 +64,9 @@ pub fn redact(text: &str, secrets: &[&str]) -> String {
         }
     }
     let redacted = redact_authorization_values(&redacted);
-    redact_bearer_tokens(&redacted)
+    let redacted = redact_scheme_tokens(&redacted, b"bearer");
+    // Yandex AI Studio's scheme for service-account API keys.
+    redact_scheme_tokens(&redacted, b"api-key")
 }
 
 /// [`redact`] for a provider's body, which stays JSON when it was JSON.
@@ -204,15 +206,15 @@ fn redact_authorization_values(text: &str) -> String {
     output
 }
 
-/// Replaces the token after the word `Bearer` (RFC 6750 token characters).
-fn redact_bearer_tokens(text: &str) -> String {
-    const WORD: &[u8] = b"bearer";
+/// Replaces the token after the scheme word `word` (lower case), such as `Bearer` (RFC 6750
+/// token characters).
+fn redact_scheme_tokens(text: &str, word: &[u8]) -> String {
     let bytes = text.as_bytes();
     let mut output = String::with_capacity(text.len());
     let mut copied = 0;
     let mut search_from = 0;
-    while let Some(start) = find_ascii_case_insensitive(bytes, WORD, search_from) {
-        search_from = start + WORD.len();
+    while let Some(start) = find_ascii_case_insensitive(bytes, word, search_from) {
+        search_from = start + word.len();
         let starts_a_word = start == 0 || !is_word_byte(bytes[start - 1]);
         let token_start = skip_blanks(bytes, search_from);
         if !starts_a_word || token_start == search_from {
@@ -309,6 +311,19 @@ mod tests {
             redact("forbearer abc; Bearer", &[]),
             "forbearer abc; Bearer"
         );
+    }
+
+    #[test]
+    fn removes_api_key_tokens_anywhere() {
+        assert_eq!(
+            redact("header Api-Key AQVN1-abc_def.x sent; API-KEY zz", &[]),
+            "header Api-Key [redacted] sent; API-KEY [redacted]"
+        );
+        assert_eq!(
+            redact("the api-key header is missing", &[]),
+            "the api-key [redacted] is missing"
+        );
+        assert_eq!(redact("my-api-key: x", &[]), "my-api-key: x");
     }
 
     #[test]

@@ -9,8 +9,8 @@ pub const CANNED_USAGE: (u64, u64) = (100, 50);
 /// `Authorization` header value, such as `Bearer sk-…`.
 pub const ECHO_AUTHORIZATION: &str = "{{authorization}}";
 
-/// In an [`Reply::EchoCredentials`] template, replaced by the token after `Bearer ` in the
-/// request's `Authorization` header: the API key itself.
+/// In an [`Reply::EchoCredentials`] template, replaced by the token after `Bearer `,
+/// `Api-Key ` or `Basic ` in the request's `Authorization` header: the key itself.
 pub const ECHO_KEY: &str = "{{key}}";
 
 /// One scripted answer to one request.
@@ -214,8 +214,9 @@ impl Reply {
                 body,
             } => {
                 let authorization = authorization.unwrap_or_default();
-                let key = authorization
-                    .strip_prefix("Bearer ")
+                let key = ["Bearer ", "Api-Key ", "Basic "]
+                    .into_iter()
+                    .find_map(|scheme| authorization.strip_prefix(scheme))
                     .unwrap_or_default()
                     .trim();
                 let fill = |template: &str| {

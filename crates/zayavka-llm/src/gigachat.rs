@@ -1,0 +1,330 @@
+//! GigaChat's OAuth: the authorization key is exchanged for a short-lived access token, which
+//! the client keeps in memory and shares between its clones.
+//!
+//! The exchange is `POST {auth_url}` with `Authorization: Basic <key>`, a fresh uuid4 in
+//! `RqUID`, and the form body `scope=<scope>`; the answer is `{access_token, expires_at}` with
+//! `expires_at` in milliseconds since the epoch (about 30 minutes ahead). A token is reused
+//! until [`REFRESH_MARGIN`] before it expires. The lock is held across an exchange, so that
+//! many requests through one client (a batch) that find no valid token wait for a single
+//! exchange instead of making one each.
+
+use std::fmt;
+use std::time::{Duration, Instant, SystemTime};
+
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use crate::error::LlmError;
+use crate::retry::RetryReason;
+use crate::secret::ApiKey;
+
+/// A token is exchanged again this long before it expires, so that a request never goes out
+/// with a token that expires on the way.
+pub(crate) const REFRESH_MARGIN: Duration = Duration::from_secs(60);
+
+/// How much of the token endpoint's answer is read: its answer is a few hundred bytes.
+const TOKEN_BODY_LIMIT: usize = 64 * 1024;
+
+/// How many tokens a client remembers for redaction after they were replaced: a provider
+/// could echo an old one, and they cost nothing to keep.
+const REMEMBERED_TOKENS: usize = 16;
+
+/// The token exchange an attempt had to make before it could send its request, as the audit
+/// trail stores it: when, how long, and the status the token endpoint answered. The token
+/// itself is never recorded.
+///
+/// An attempt that found a valid token in memory made no exchange and carries none. When
+/// the exchange failed, the attempt failed with it: its `http_status`, `error_kind` and
+/// `error_body` are the token endpoint's, and no request was sent to the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenExchange {
+    /// When the exchange started, in milliseconds since the Unix epoch.
+    pub started_at_unix_ms: u64,
+    /// How long it took, up to its answer, failure or the attempt's timeout.
+    pub duration_ms: u64,
+    /// The status the token endpoint answered with, if it got that far.
+    pub http_status: Option<u16>,
+}
+
+/// What a failed exchange reports to the attempt.
+pub(crate) struct ExchangeFailure {
+    pub(crate) error: LlmError,
+    pub(crate) cause: RetryReason,
+    pub(crate) body: Option<String>,
+}
+
+/// The token source one client and its clones share.
+pub(crate) struct TokenSource {
+    auth_url: Url,
+    scope: String,
+    basic: HeaderValue,
+    current: tokio::sync::Mutex<Option<AccessToken>>,
+    /// Every token issued to this client, newest last (at most [`REMEMBERED_TOKENS`]), for
+    /// redaction only.
+    issued: std::sync::Mutex<Vec<String>>,
+}
+
+struct AccessToken {
+    header: HeaderValue,
+    refresh_after: SystemTime,
+}
+
+impl fmt::Debug for TokenSource {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter
+            .debug_struct("TokenSource")
+            .field("auth_host", &self.auth_url.host_str())
+            .field("scope", &self.scope)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A token to send, and the exchange made to get it if one was needed.
+pub(crate) struct Granted {
+    pub(crate) authorization: HeaderValue,
+    pub(crate) exchange: Option<TokenExchange>,
+}
+
+impl TokenSource {
+    pub(crate) fn new(auth_url: Url, scope: String, key: &ApiKey) -> Result<TokenSource, LlmError> {
+        if !matches!(auth_url.scheme(), "http" | "https") {
+            return Err(LlmError::BadConfig {
+                message: "the token endpoint must start with http:// or https://".to_owned(),
+            });
+        }
+        if scope.trim().is_empty() {
+            return Err(LlmError::BadConfig {
+                message: "the GigaChat scope is empty".to_owned(),
+            });
+        }
+        let mut basic =
+            HeaderValue::from_str(&format!("Basic {}", key.expose())).map_err(|_| {
+                LlmError::BadConfig {
+                    message:
+                        "the authorization key contains characters that an HTTP header cannot \
+                          carry"
+                            .to_owned(),
+                }
+            })?;
+        basic.set_sensitive(true);
+        Ok(TokenSource {
+            auth_url,
+            scope,
+            basic,
+            current: tokio::sync::Mutex::new(None),
+            issued: std::sync::Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The tokens to redact: every one this client was issued.
+    pub(crate) fn known_tokens(&self) -> Vec<String> {
+        self.issued
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Forgets the current token if it is still `rejected`, so that the next request
+    /// exchanges again; a token another request has meanwhile replaced is kept.
+    pub(crate) async fn invalidate(&self, rejected: &HeaderValue) {
+        let mut current = self.current.lock().await;
+        if current
+            .as_ref()
+            .is_some_and(|token| token.header == rejected)
+        {
+            *current = None;
+        }
+    }
+
+    /// A valid token, exchanging the key for one first when there is none or it is about to
+    /// expire. `exchange` is filled in as soon as the exchange starts, so that an attempt
+    /// cut off by its timeout still records it.
+    pub(crate) async fn authorization(
+        &self,
+        http: &reqwest::Client,
+        exchange: &mut Option<TokenExchange>,
+    ) -> Result<Granted, ExchangeFailure> {
+        let mut current = self.current.lock().await;
+        if let Some(token) = current.as_ref()
+            && SystemTime::now() < token.refresh_after
+        {
+            return Ok(Granted {
+                authorization: token.header.clone(),
+                exchange: None,
+            });
+        }
+        *current = None;
+        let started = Instant::now();
+        *exchange = Some(TokenExchange {
+            started_at_unix_ms: crate::client::unix_ms(SystemTime::now()),
+            duration_ms: 0,
+            http_status: None,
+        });
+        let result = self.exchange(http, exchange).await;
+        if let Some(record) = exchange.as_mut() {
+            record.duration_ms = crate::client::duration_ms_of(started.elapsed());
+        }
+        let token = result?;
+        let authorization = token.header.clone();
+        *current = Some(token);
+        Ok(Granted {
+            authorization,
+            exchange: *exchange,
+        })
+    }
+
+    async fn exchange(
+        &self,
+        http: &reqwest::Client,
+        record: &mut Option<TokenExchange>,
+    ) -> Result<AccessToken, ExchangeFailure> {
+        let form = url::form_urlencoded::Serializer::new(String::new())
+            .append_pair("scope", &self.scope)
+            .finish();
+        let request = http
+            .post(self.auth_url.clone())
+            .header(AUTHORIZATION, self.basic.clone())
+            .header("RqUID", uuid::Uuid::new_v4().to_string())
+            .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(ACCEPT, "application/json")
+            .body(form);
+        let mut response = request.send().await.map_err(|error| {
+            let failed = crate::client::send_failure(error);
+            prefixed(failed.error, failed.cause, None)
+        })?;
+        let status = response.status().as_u16();
+        if let Some(record) = record.as_mut() {
+            record.http_status = Some(status);
+        }
+        let bytes = match crate::client::read_body_capped(&mut response, TOKEN_BODY_LIMIT).await {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                let error = LlmError::Unavailable {
+                    status: Some(status),
+                    message: format!(
+                        "the connection broke while reading the body: {}",
+                        crate::client::describe_reqwest_error(error)
+                    ),
+                };
+                return Err(prefixed(error, RetryReason::BodyError, None));
+            }
+        };
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        if !response.status().is_success() {
+            let error = match status {
+                // The key is wrong or revoked: asking again cannot help.
+                401 | 403 => LlmError::Auth {
+                    status,
+                    message: crate::client::error_message(&text),
+                },
+                _ => {
+                    crate::client::error_for_status(
+                        status,
+                        &text,
+                        true,
+                        None,
+                        crate::ResponseFormatKind::JsonSchema,
+                        crate::ResponseFormatKind::JsonObject,
+                    )
+                    .error
+                }
+            };
+            return Err(prefixed(error, RetryReason::HttpStatus(status), Some(text)));
+        }
+        let answer: TokenAnswer = serde_json::from_str(&text).map_err(|_| {
+            prefixed(
+                LlmError::InvalidResponse {
+                    status: Some(status),
+                    message: "the answer has no `access_token` and `expires_at`".to_owned(),
+                },
+                RetryReason::InvalidResponse,
+                Some(text.clone()),
+            )
+        })?;
+        let mut header = HeaderValue::from_str(&format!("Bearer {}", answer.access_token))
+            .map_err(|_| {
+                prefixed(
+                    LlmError::InvalidResponse {
+                        status: Some(status),
+                        message: "the access token cannot be sent in a header".to_owned(),
+                    },
+                    RetryReason::InvalidResponse,
+                    None,
+                )
+            })?;
+        header.set_sensitive(true);
+        {
+            let mut issued = self
+                .issued
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if issued.len() >= REMEMBERED_TOKENS {
+                issued.remove(0);
+            }
+            issued.push(answer.access_token);
+        }
+        Ok(AccessToken {
+            header,
+            refresh_after: refresh_after(answer.expires_at),
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct TokenAnswer {
+    access_token: String,
+    expires_at: u64,
+}
+
+/// When to exchange again: [`REFRESH_MARGIN`] before `expires_at`. The service sends
+/// milliseconds; a value too small to be milliseconds of this century is read as seconds.
+fn refresh_after(expires_at: u64) -> SystemTime {
+    let expires = if expires_at < 100_000_000_000 {
+        Duration::from_secs(expires_at)
+    } else {
+        Duration::from_millis(expires_at)
+    };
+    (SystemTime::UNIX_EPOCH + expires)
+        .checked_sub(REFRESH_MARGIN)
+        .unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
+/// The error with its message saying that it came from the token exchange.
+fn prefixed(mut error: LlmError, cause: RetryReason, body: Option<String>) -> ExchangeFailure {
+    if let Some(message) = error.message_mut() {
+        *message = format!("token exchange: {message}");
+    }
+    ExchangeFailure { error, cause, body }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_is_refreshed_a_minute_before_it_expires() {
+        let expires_ms = 1_800_000_000_000;
+        assert_eq!(
+            refresh_after(expires_ms),
+            SystemTime::UNIX_EPOCH + Duration::from_millis(expires_ms) - REFRESH_MARGIN
+        );
+        assert_eq!(
+            refresh_after(1_800_000_000),
+            SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000) - REFRESH_MARGIN
+        );
+    }
+
+    #[test]
+    fn the_source_prints_neither_key_nor_token() {
+        let source = TokenSource::new(
+            Url::parse("https://ngw.example:9443/api/v2/oauth").unwrap(),
+            "GIGACHAT_API_PERS".to_owned(),
+            &ApiKey::new("canary-authorization-key".to_owned()),
+        )
+        .unwrap();
+        let printed = format!("{source:?}");
+        assert!(!printed.contains("canary"), "{printed}");
+        assert!(printed.contains("GIGACHAT_API_PERS"), "{printed}");
+    }
+}
