@@ -264,6 +264,9 @@ impl Client {
             // a base URL that redirects is a configuration error to report instead.
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("zayavka/", env!("CARGO_PKG_VERSION")));
+        for certificate in root_certificates(&endpoint.extra_root_certificates)? {
+            builder = builder.add_root_certificate(certificate);
+        }
         if is_loopback(&url) {
             // A local model server is reached directly even when a system proxy is set, which
             // would otherwise be asked to connect to its own loopback.
@@ -834,6 +837,31 @@ enum BodyRead {
     Complete(Vec<u8>),
     /// The bytes read before the limit was passed.
     OverLimit(Vec<u8>),
+}
+
+/// Reads extra root certificates: PEM when the bytes say `-----BEGIN`, DER otherwise.
+fn root_certificates(sources: &[Vec<u8>]) -> Result<Vec<reqwest::Certificate>, LlmError> {
+    let mut certificates = Vec::new();
+    for (index, bytes) in sources.iter().enumerate() {
+        let unreadable = |_| LlmError::BadConfig {
+            message: format!("extra root certificate {} cannot be read", index + 1),
+        };
+        let is_pem = bytes
+            .windows(b"-----BEGIN".len())
+            .any(|window| window == b"-----BEGIN");
+        if is_pem {
+            let bundle = reqwest::Certificate::from_pem_bundle(bytes).map_err(unreadable)?;
+            if bundle.is_empty() {
+                return Err(LlmError::BadConfig {
+                    message: format!("extra root certificate {} holds none", index + 1),
+                });
+            }
+            certificates.extend(bundle);
+        } else {
+            certificates.push(reqwest::Certificate::from_der(bytes).map_err(unreadable)?);
+        }
+    }
+    Ok(certificates)
 }
 
 /// The start of a body, at most `limit` bytes; what breaks off is an error.

@@ -121,6 +121,11 @@ pub struct Endpoint {
     /// Extra request headers, such as Yandex's `x-folder-id`, sent with every request to the
     /// API (not to a token endpoint). Their values are not secret and may be logged.
     pub headers: Vec<(String, String)>,
+    /// Root certificates this endpoint's client trusts in addition to the usual roots, each
+    /// in DER or PEM form (a PEM file may hold several), such as the Russian Trusted Root CA
+    /// for GigaChat. They apply to this client only; certificate verification itself is
+    /// never switched off.
+    pub extra_root_certificates: Vec<Vec<u8>>,
 }
 
 impl Endpoint {
@@ -133,6 +138,7 @@ impl Endpoint {
             protocol: Protocol::ChatCompletions,
             authentication: Authentication::Bearer,
             headers: Vec::new(),
+            extra_root_certificates: Vec::new(),
         }
     }
 
@@ -184,6 +190,13 @@ impl Endpoint {
         self.headers
             .retain(|(existing, _)| !existing.eq_ignore_ascii_case(name));
         self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    /// The same endpoint trusting one more root certificate, in DER or PEM form, in addition
+    /// to the usual roots.
+    pub fn with_root_certificate(mut self, certificate: impl Into<Vec<u8>>) -> Endpoint {
+        self.extra_root_certificates.push(certificate.into());
         self
     }
 

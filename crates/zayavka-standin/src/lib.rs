@@ -25,6 +25,9 @@
 //! # let _ = base_url;
 //! ```
 //!
+//! [`StandIn::start_tls`] serves HTTPS with a certificate from a [`TestCa`] made for the test,
+//! to show which clients trust that CA.
+//!
 //! The `zayavka-standin` binary serves one canned completion forever, for benchmarks and
 //! manual runs.
 
@@ -32,8 +35,10 @@ mod reply;
 mod request;
 mod script;
 mod server;
+mod tls;
 
 pub use reply::{CANNED_USAGE, ECHO_AUTHORIZATION, ECHO_KEY, Reply, chat_completion_body};
 pub use request::RecordedRequest;
 pub use script::Script;
 pub use server::StandIn;
+pub use tls::TestCa;

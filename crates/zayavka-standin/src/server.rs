@@ -7,13 +7,15 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
+use tokio_rustls::TlsAcceptor;
 
 use crate::reply::Reply;
 use crate::request::{ReadError, RecordedRequest, read_request};
 use crate::script::Script;
+use crate::tls::TestCa;
 
 /// Requests kept for [`StandIn::requests`]; a long benchmark run must not grow memory without
 /// bound, and no test looks at more than a handful.
@@ -30,6 +32,7 @@ const PAUSE_BEFORE_RESET: Duration = Duration::from_millis(20);
 #[derive(Debug)]
 pub struct StandIn {
     addr: SocketAddr,
+    https: bool,
     shared: Arc<Shared>,
     shutdown: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
@@ -76,6 +79,23 @@ impl StandIn {
     /// Starts a stand-in on the given port (`0` picks a free one) and returns once it is
     /// listening: connections made after this returns are accepted.
     pub fn start_on(port: u16, script: Script) -> io::Result<StandIn> {
+        StandIn::start_with(port, script, None)
+    }
+
+    /// Starts a stand-in that speaks HTTPS on a free port, presenting a server certificate
+    /// for `127.0.0.1` signed by `ca`; [`StandIn::base_url`] then starts with `https://`. Only
+    /// a client that trusts `ca` can talk to it.
+    ///
+    /// # Panics
+    ///
+    /// Panics as [`StandIn::start`] does.
+    pub fn start_tls(script: Script, ca: &TestCa) -> StandIn {
+        StandIn::start_with(0, script, Some(ca.acceptor()))
+            .expect("zayavka-standin could not start on 127.0.0.1")
+    }
+
+    fn start_with(port: u16, script: Script, tls: Option<TlsAcceptor>) -> io::Result<StandIn> {
+        let https = tls.is_some();
         let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
@@ -96,19 +116,22 @@ impl StandIn {
             .spawn(move || {
                 // Leaving `block_on` drops the runtime, which drops every connection task, so
                 // connections held open by `NeverAnswer` close on shutdown too.
-                runtime.block_on(serve(listener, thread_shared, shutdown_received));
+                runtime.block_on(serve(listener, thread_shared, shutdown_received, tls));
             })?;
         Ok(StandIn {
             addr,
+            https,
             shared,
             shutdown: Some(shutdown),
             thread: Some(thread),
         })
     }
 
-    /// The base URL a client should use, such as `http://127.0.0.1:41234/v1`.
+    /// The base URL a client should use, such as `http://127.0.0.1:41234/v1`
+    /// (`https://` for [`StandIn::start_tls`]).
     pub fn base_url(&self) -> String {
-        format!("http://{}/v1", self.addr)
+        let scheme = if self.https { "https" } else { "http" };
+        format!("{scheme}://{}/v1", self.addr)
     }
 
     /// The address the stand-in listens on.
@@ -171,6 +194,7 @@ async fn serve(
     listener: std::net::TcpListener,
     shared: Arc<Shared>,
     mut shutdown: oneshot::Receiver<()>,
+    tls: Option<TlsAcceptor>,
 ) {
     let Ok(listener) = TcpListener::from_std(listener) else {
         return;
@@ -180,7 +204,21 @@ async fn serve(
             _ = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _peer)) => {
-                    tokio::spawn(handle_connection(stream, Arc::clone(&shared)));
+                    let shared = Arc::clone(&shared);
+                    match tls.clone() {
+                        None => {
+                            tokio::spawn(handle_connection(stream, shared));
+                        }
+                        Some(acceptor) => {
+                            tokio::spawn(async move {
+                                // A client that refuses the certificate ends the handshake;
+                                // there is no request to record then.
+                                if let Ok(stream) = acceptor.accept(stream).await {
+                                    handle_connection(stream, shared).await;
+                                }
+                            });
+                        }
+                    }
                 }
                 // Accept fails transiently when the process runs out of descriptors; a short
                 // pause keeps the loop from spinning until some are freed.
@@ -190,7 +228,25 @@ async fn serve(
     }
 }
 
-async fn handle_connection(mut stream: TcpStream, shared: Arc<Shared>) {
+/// A connection the stand-in answers on: plain TCP or TLS over it.
+trait Connection: AsyncRead + AsyncWrite + Unpin + Send {
+    /// Makes closing the connection send a TCP reset instead of a FIN.
+    fn reset_on_close(&self) -> io::Result<()>;
+}
+
+impl Connection for TcpStream {
+    fn reset_on_close(&self) -> io::Result<()> {
+        self.set_zero_linger()
+    }
+}
+
+impl Connection for tokio_rustls::server::TlsStream<TcpStream> {
+    fn reset_on_close(&self) -> io::Result<()> {
+        self.get_ref().0.set_zero_linger()
+    }
+}
+
+async fn handle_connection<C: Connection>(mut stream: C, shared: Arc<Shared>) {
     let (reply, in_flight) = match read_request(&mut stream).await {
         Ok(request) => {
             let in_flight = InFlight::start(&shared);
@@ -210,7 +266,7 @@ async fn handle_connection(mut stream: TcpStream, shared: Arc<Shared>) {
     drop(in_flight);
 }
 
-async fn send(stream: &mut TcpStream, mut reply: Reply) -> io::Result<()> {
+async fn send<C: Connection>(stream: &mut C, mut reply: Reply) -> io::Result<()> {
     loop {
         match reply {
             Reply::Delayed(delay, inner) => {
@@ -250,7 +306,7 @@ async fn send(stream: &mut TcpStream, mut reply: Reply) -> io::Result<()> {
                 tokio::time::sleep(PAUSE_BEFORE_RESET).await;
                 // A zero linger makes the close send RST instead of FIN, which is what a
                 // crashing server or a middlebox cutting the connection looks like.
-                return stream.set_zero_linger();
+                return stream.reset_on_close();
             }
             Reply::NeverAnswer => {
                 let mut sink = [0u8; 1024];
@@ -265,8 +321,8 @@ async fn send(stream: &mut TcpStream, mut reply: Reply) -> io::Result<()> {
     }
 }
 
-async fn send_http(
-    stream: &mut TcpStream,
+async fn send_http<C: Connection>(
+    stream: &mut C,
     status: u16,
     headers: &[(String, String)],
     body: &[u8],

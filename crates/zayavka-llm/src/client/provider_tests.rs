@@ -711,3 +711,71 @@ fn a_gigachat_endpoint_without_a_key_asks_for_one_and_extra_headers_are_checked(
         Err(LlmError::BadConfig { .. })
     ));
 }
+
+fn tls_client(stand_in: &StandIn, roots: &[&[u8]]) -> Client {
+    let mut endpoint = Endpoint::new(
+        Url::parse(&stand_in.base_url()).unwrap(),
+        Some(ApiKey::new(YANDEX_KEY.to_owned())),
+    );
+    for root in roots {
+        endpoint = endpoint.with_root_certificate(*root);
+    }
+    Client::new(
+        endpoint,
+        Budget {
+            max_attempts: 1,
+            ..budget()
+        },
+    )
+    .unwrap()
+}
+
+#[tokio::test]
+async fn an_extra_root_is_trusted_by_the_client_that_carries_it_and_no_other() {
+    let ca = zayavka_standin::TestCa::new("Zayavka Test Root CA");
+    let stranger = zayavka_standin::TestCa::new("Some Other Root CA");
+    let stand_in = StandIn::start_tls(Script::always(Reply::completion("{}")), &ca);
+    assert!(stand_in.base_url().starts_with("https://127.0.0.1:"));
+
+    for roots in [
+        vec![ca.certificate_pem().as_bytes()],
+        vec![ca.certificate_der()],
+        vec![stranger.certificate_der(), ca.certificate_pem().as_bytes()],
+    ] {
+        let report = tls_client(&stand_in, &roots)
+            .complete(&request(draft_format()), &CancellationToken::new())
+            .await;
+        assert!(report.result.is_ok(), "{:?}", report.result);
+    }
+    assert_eq!(stand_in.request_count(), 3);
+
+    for roots in [vec![], vec![stranger.certificate_pem().as_bytes()]] {
+        let report = tls_client(&stand_in, &roots)
+            .complete(&request(draft_format()), &CancellationToken::new())
+            .await;
+        let error = report.result.unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::Unavailable, "{error}");
+        assert!(error.to_string().contains("certificate"), "{error}");
+    }
+    // The refused handshakes never got as far as a request.
+    assert_eq!(stand_in.request_count(), 3);
+}
+
+#[test]
+fn an_unreadable_extra_root_is_a_configuration_error() {
+    for bytes in [
+        b"-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n".to_vec(),
+        b"-----BEGIN NOTHING-----\n".to_vec(),
+        vec![0x30, 0x03, 0x01],
+    ] {
+        let endpoint = Endpoint::new(Url::parse("https://127.0.0.1:9/v1").unwrap(), None)
+            .with_root_certificate(bytes.clone());
+        assert!(
+            matches!(
+                Client::new(endpoint, budget()),
+                Err(LlmError::BadConfig { .. })
+            ),
+            "{bytes:?}"
+        );
+    }
+}
