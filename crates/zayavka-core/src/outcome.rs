@@ -56,6 +56,9 @@ stable_codes! {
         BadConfig => "bad_config",
         /// The resident cancelled.
         Cancelled => "cancelled",
+        /// The request does not fit the model's context window (a local server's context
+        /// size is too small for the prompt).
+        ContextTooSmall => "context_too_small",
     }
 }
 
@@ -107,6 +110,10 @@ impl FailureReason {
                 "Сервис модели не настроен или настроен неверно. Проверьте настройки."
             }
             FailureReason::Cancelled => "Запрос к сервису модели отменён.",
+            FailureReason::ContextTooSmall => {
+                "Запрос не помещается в контекст модели. Увеличьте размер контекста в \
+                 настройках сервера модели или выберите модель с контекстом побольше."
+            }
         }
     }
 
@@ -121,7 +128,9 @@ impl FailureReason {
                 &[NextStep::Retry, NextStep::CheckProviderSettings]
             }
             FailureReason::Auth | FailureReason::NoApiKey => &[NextStep::StoreApiKey],
-            FailureReason::BadRequest => &[NextStep::CheckProviderSettings],
+            FailureReason::BadRequest | FailureReason::ContextTooSmall => {
+                &[NextStep::CheckProviderSettings]
+            }
             FailureReason::SchemaModeUnsupported => &[NextStep::SwitchSchemaMode],
             FailureReason::InsufficientQuota => &[NextStep::CheckProviderAccount],
             FailureReason::BadConfig => &[NextStep::ConfigureProvider],

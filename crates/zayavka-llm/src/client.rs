@@ -19,7 +19,8 @@ use crate::gigachat::{TokenExchange, TokenSource};
 use crate::probe::{ModeSupport, SCHEMA_PROBE_MAX_TOKENS, SchemaModeProbe, SchemaModeReport};
 use crate::request::{ChatRequest, Message, ResponseFormat, ResponseFormatKind, wire_body};
 use crate::response::{
-    Completion, ProviderError, Usage, excerpt, parse_chat_completion, parse_response,
+    Completion, ProviderError, Usage, context_too_small, excerpt, parse_chat_completion,
+    parse_response,
 };
 use crate::retry::{Failure, RetryReason, plan_retry, server_requested_delay};
 use crate::secret::{ApiKey, cap_body, redact_body};
@@ -187,7 +188,8 @@ pub(crate) struct Failed {
     /// The GigaChat token the API answered `401` to, when it came from memory rather than
     /// from an exchange in this attempt: it may have been revoked, and one fresh exchange
     /// is worth a try.
-    rejected_token: Option<HeaderValue>,
+    /// Boxed because it is rare and would make every failure larger.
+    rejected_token: Option<Box<HeaderValue>>,
 }
 
 impl Failed {
@@ -827,7 +829,7 @@ impl Client {
             && let Some((authorization, false)) = authorization
             && matches!(self.credentials, Credentials::GigaChat(_))
         {
-            failed.rejected_token = Some(authorization);
+            failed.rejected_token = Some(Box::new(authorization));
         }
         Err(failed)
     }
@@ -950,6 +952,7 @@ pub(crate) fn error_for_status(
 ) -> Failed {
     let provider_error = ProviderError::from_body(body);
     let message = error_message(body);
+    let context = context_too_small(body);
     let quota_exhausted = status == 402
         || provider_error
             .as_ref()
@@ -958,6 +961,16 @@ pub(crate) fn error_for_status(
     let error = match status {
         _ if quota_exhausted && (400..500).contains(&status) => {
             LlmError::InsufficientQuota { status, message }
+        }
+        // The older llama.cpp server answered 500 to a prompt longer than its context.
+        _ if (400..=500).contains(&status) && context.is_some() => {
+            let (requested_tokens, context_tokens) = context.unwrap_or_default();
+            LlmError::ContextTooSmall {
+                status,
+                requested_tokens,
+                context_tokens,
+                message,
+            }
         }
         _ if refuses_response_format(status, body, mode) => LlmError::SchemaModeUnsupported {
             status,

@@ -70,6 +70,25 @@ pub enum LlmError {
         /// The provider's explanation, shortened.
         message: String,
     },
+    /// The prompt and the answer do not fit the model's context window: llama.cpp's «request
+    /// (6834 tokens) exceeds the available context size (4096 tokens)», OpenAI's
+    /// `context_length_exceeded`, Ollama's «the input length exceeds the context length».
+    /// Repeating the request cannot help; the server's context size (or the model) must
+    /// change. The numbers are there when the server said them.
+    #[error(
+        "the request does not fit the model's context{} (HTTP {status}): {message}",
+        context_numbers(*requested_tokens, *context_tokens)
+    )]
+    ContextTooSmall {
+        /// The HTTP status, normally 400.
+        status: u16,
+        /// The tokens the request needed, when the server said.
+        requested_tokens: Option<u64>,
+        /// The context size the server has, when it said.
+        context_tokens: Option<u64>,
+        /// The provider's explanation, shortened.
+        message: String,
+    },
     /// The account has no quota or credit left (`insufficient_quota`, or `402`).
     #[error("the provider account has no quota left (HTTP {status}): {message}")]
     InsufficientQuota {
@@ -108,6 +127,17 @@ pub enum LlmError {
     },
 }
 
+fn context_numbers(requested: Option<u64>, context: Option<u64>) -> String {
+    match (requested, context) {
+        (Some(requested), Some(context)) => {
+            format!(" ({requested} tokens needed, {context} available)")
+        }
+        (Some(requested), None) => format!(" ({requested} tokens needed)"),
+        (None, Some(context)) => format!(" ({context} tokens available)"),
+        (None, None) => String::new(),
+    }
+}
+
 fn http_status_suffix(status: Option<u16>) -> String {
     status.map_or_else(String::new, |status| format!(" (HTTP {status})"))
 }
@@ -142,11 +172,13 @@ pub enum ErrorKind {
     Cancelled,
     /// See [`LlmError::BadConfig`].
     BadConfig,
+    /// See [`LlmError::ContextTooSmall`].
+    ContextTooSmall,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 12] = [
+    pub const ALL: [ErrorKind; 13] = [
         ErrorKind::Timeout,
         ErrorKind::RateLimited,
         ErrorKind::Unavailable,
@@ -159,6 +191,7 @@ impl ErrorKind {
         ErrorKind::Cancelled,
         ErrorKind::BadConfig,
         ErrorKind::SchemaModeUnsupported,
+        ErrorKind::ContextTooSmall,
     ];
 
     /// The stable snake_case code, the same string serde uses.
@@ -176,6 +209,7 @@ impl ErrorKind {
             ErrorKind::Cancelled => "cancelled",
             ErrorKind::BadConfig => "bad_config",
             ErrorKind::SchemaModeUnsupported => "schema_mode_unsupported",
+            ErrorKind::ContextTooSmall => "context_too_small",
         }
     }
 
@@ -229,6 +263,7 @@ impl LlmError {
             LlmError::NoApiKey => ErrorKind::NoApiKey,
             LlmError::Cancelled => ErrorKind::Cancelled,
             LlmError::BadConfig { .. } => ErrorKind::BadConfig,
+            LlmError::ContextTooSmall { .. } => ErrorKind::ContextTooSmall,
         }
     }
 
@@ -270,6 +305,19 @@ impl LlmError {
         }
     }
 
+    /// The tokens needed and the context available, `(requested, context)`, when the error is
+    /// [`LlmError::ContextTooSmall`].
+    pub fn context_size(&self) -> Option<(Option<u64>, Option<u64>)> {
+        match self {
+            LlmError::ContextTooSmall {
+                requested_tokens,
+                context_tokens,
+                ..
+            } => Some((*requested_tokens, *context_tokens)),
+            _ => None,
+        }
+    }
+
     /// Whether this is [`LlmError::Cancelled`].
     pub fn is_cancelled(&self) -> bool {
         self.kind() == ErrorKind::Cancelled
@@ -282,7 +330,8 @@ impl LlmError {
             | LlmError::Auth { status, .. }
             | LlmError::BadRequest { status, .. }
             | LlmError::InsufficientQuota { status, .. }
-            | LlmError::SchemaModeUnsupported { status, .. } => Some(*status),
+            | LlmError::SchemaModeUnsupported { status, .. }
+            | LlmError::ContextTooSmall { status, .. } => Some(*status),
             LlmError::Unavailable { status, .. } | LlmError::InvalidResponse { status, .. } => {
                 *status
             }
@@ -308,6 +357,7 @@ impl LlmError {
             | LlmError::BadRequest { message, .. }
             | LlmError::InsufficientQuota { message, .. }
             | LlmError::SchemaModeUnsupported { message, .. }
+            | LlmError::ContextTooSmall { message, .. }
             | LlmError::InvalidResponse { message, .. }
             | LlmError::BadConfig { message } => Some(message),
             LlmError::ResponseTooLarge { .. } | LlmError::NoApiKey | LlmError::Cancelled => None,
@@ -380,6 +430,12 @@ mod tests {
                 status: 500,
                 mode: ResponseFormatKind::JsonSchema,
                 suggested: ResponseFormatKind::JsonObject,
+                message: message(),
+            },
+            LlmError::ContextTooSmall {
+                status: 400,
+                requested_tokens: Some(6834),
+                context_tokens: Some(4096),
                 message: message(),
             },
         ]

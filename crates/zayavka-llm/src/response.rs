@@ -362,6 +362,56 @@ impl ProviderError {
     }
 }
 
+/// Words with which servers say that a request does not fit the model's context, compared in
+/// lower case: llama.cpp («request (6834 tokens) exceeds the available context size (4096
+/// tokens), try increasing it», type `exceed_context_size_error`), OpenAI and vLLM («This
+/// model's maximum context length is 8192 tokens. However, you requested 9000 tokens», code
+/// `context_length_exceeded`), Ollama («the input length exceeds the context length»), and
+/// the older llama.cpp server («the request exceeds the available context size»).
+const CONTEXT_WORDS: [&str; 6] = [
+    "context_length_exceeded",
+    "exceed_context_size_error",
+    "exceeds the available context size",
+    "maximum context length",
+    "exceeds the context length",
+    "exceeds the context window",
+];
+
+/// The numbers in a context-size error, `(requested, context)`, when the body says that the
+/// request does not fit the model's context; `None` when it says something else.
+pub(crate) fn context_too_small(body: &str) -> Option<(Option<u64>, Option<u64>)> {
+    let lower = body.to_lowercase();
+    if !CONTEXT_WORDS.iter().any(|word| lower.contains(word)) {
+        return None;
+    }
+    // llama.cpp also sends the numbers as fields of its error object.
+    let fields = serde_json::from_str::<Value>(body).ok().and_then(|value| {
+        let error = value.get("error")?.clone();
+        let field = |name: &str| error.get(name).and_then(Value::as_u64);
+        Some((field("n_prompt_tokens"), field("n_ctx")))
+    });
+    let requested = fields
+        .and_then(|(requested, _)| requested)
+        .or_else(|| number_after(&lower, "request ("))
+        .or_else(|| number_after(&lower, "you requested "))
+        .or_else(|| number_after(&lower, "resulted in "));
+    let context = fields
+        .and_then(|(_, context)| context)
+        .or_else(|| number_after(&lower, "context size ("))
+        .or_else(|| number_after(&lower, "maximum context length is "));
+    Some((requested, context))
+}
+
+/// The whole number that directly follows `marker` in `text`.
+fn number_after(text: &str, marker: &str) -> Option<u64> {
+    let start = text.find(marker)? + marker.len();
+    let digits: String = text[start..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
 /// The start of `text` on one line, at most `max_chars` characters, for error messages that
 /// must stay short however large the body was.
 pub(crate) fn excerpt(text: &str, max_chars: usize) -> String {
@@ -619,5 +669,30 @@ mod tests {
                 .as_deref(),
             Some("content_filter")
         );
+    }
+
+    #[test]
+    fn recognises_context_errors_with_their_numbers() {
+        let llama_cpp = r#"{"error":{"code":400,"message":"request (6834 tokens) exceeds the available context size (4096 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":6834,"n_ctx":4096}}"#;
+        assert_eq!(context_too_small(llama_cpp), Some((Some(6834), Some(4096))));
+        let llama_cpp_text = "request (6834 tokens) exceeds the available context size (4096 tokens), try increasing it";
+        assert_eq!(
+            context_too_small(llama_cpp_text),
+            Some((Some(6834), Some(4096)))
+        );
+        let openai = r#"{"error":{"message":"This model's maximum context length is 8192 tokens. However, you requested 9100 tokens (8100 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#;
+        assert_eq!(context_too_small(openai), Some((Some(9100), Some(8192))));
+        let openai_code_only =
+            r#"{"error":{"message":"Input too long.","code":"context_length_exceeded"}}"#;
+        assert_eq!(context_too_small(openai_code_only), Some((None, None)));
+        let ollama = r#"{"error":"the input length exceeds the context length"}"#;
+        assert_eq!(context_too_small(ollama), Some((None, None)));
+        for other in [
+            r#"{"error":{"message":"Invalid value for 'temperature'","code":null}}"#,
+            "model not found",
+            r#"{"error":"context canceled"}"#,
+        ] {
+            assert_eq!(context_too_small(other), None, "{other}");
+        }
     }
 }

@@ -100,6 +100,13 @@ fn detail_ru(error: &LlmError) -> String {
         ErrorKind::NoApiKey => "ключ доступа не задан".to_owned(),
         ErrorKind::Cancelled => "запрос отменён".to_owned(),
         ErrorKind::BadConfig => "настройки подключения к серверу неверны".to_owned(),
+        ErrorKind::ContextTooSmall => match error.context_size() {
+            Some((Some(requested), Some(context))) => format!(
+                "запрос не помещается в контекст модели: нужно {requested} токенов, а сервер \
+                 даёт {context}"
+            ),
+            _ => "запрос не помещается в контекст модели".to_owned(),
+        },
     };
     match error.status() {
         Some(status) => format!("{what} (HTTP {status})"),
@@ -122,6 +129,7 @@ pub fn failure_reason(kind: ErrorKind) -> FailureReason {
         ErrorKind::NoApiKey => FailureReason::NoApiKey,
         ErrorKind::Cancelled => FailureReason::Cancelled,
         ErrorKind::BadConfig => FailureReason::BadConfig,
+        ErrorKind::ContextTooSmall => FailureReason::ContextTooSmall,
     }
 }
 

@@ -779,3 +779,53 @@ fn an_unreadable_extra_root_is_a_configuration_error() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_context_too_small_is_recognised_with_its_numbers_and_not_retried() {
+    let llama_cpp = json!({"error": {
+        "code": 400,
+        "message": "request (6834 tokens) exceeds the available context size (4096 tokens), try increasing it",
+        "type": "exceed_context_size_error",
+        "n_prompt_tokens": 6834,
+        "n_ctx": 4096,
+    }});
+    let stand_in = StandIn::start(Script::always(Reply::json(400, llama_cpp)));
+    let client = Client::new(
+        Endpoint::new(Url::parse(&stand_in.base_url()).unwrap(), None),
+        budget(),
+    )
+    .unwrap();
+    let report = client
+        .complete(&request(draft_format()), &CancellationToken::new())
+        .await;
+    let error = report.result.as_ref().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ContextTooSmall);
+    assert_eq!(error.context_size(), Some((Some(6834), Some(4096))));
+    assert!(!error.is_retryable());
+    assert!(
+        error
+            .to_string()
+            .contains("6834 tokens needed, 4096 available"),
+        "{error}"
+    );
+    assert_eq!(stand_in.request_count(), 1);
+    assert_eq!(
+        report.attempts[0].error_kind,
+        Some(ErrorKind::ContextTooSmall)
+    );
+
+    let openai = StandIn::start(Script::always(Reply::json(
+        400,
+        json!({"error": {"message": "This model's maximum context length is 8192 tokens. However, you requested 9100 tokens.", "type": "invalid_request_error", "code": "context_length_exceeded"}}),
+    )));
+    let error = Client::new(
+        Endpoint::new(Url::parse(&openai.base_url()).unwrap(), None),
+        budget(),
+    )
+    .unwrap()
+    .complete(&request(draft_format()), &CancellationToken::new())
+    .await
+    .result
+    .unwrap_err();
+    assert_eq!(error.context_size(), Some((Some(9100), Some(8192))));
+}
