@@ -1,4 +1,5 @@
-//! A scripted stand-in for an OpenAI-compatible chat-completions provider.
+//! A scripted stand-in for an OpenAI-compatible provider: chat completions, the Responses API,
+//! and the services Yandex AI Studio and GigaChat.
 //!
 //! Adapter tests need a real server on `127.0.0.1:0` rather than a mock object, and they need
 //! it to misbehave the way real providers and networks do: answer late, answer `429` with
@@ -25,6 +26,11 @@
 //! # let _ = base_url;
 //! ```
 //!
+//! [`StandIn::start_as`] plays Yandex AI Studio or GigaChat ([`Service`]): it checks the
+//! `Api-Key`, the folder and the model URI, or runs GigaChat's token exchange with expiring
+//! tokens and counts the exchanges, and answers what passes from the script, for which
+//! [`Reply::responses`], [`Reply::function_call`] and friends make the services' answers.
+//!
 //! [`StandIn::start_tls`] serves HTTPS with a certificate from a [`TestCa`] made for the test,
 //! to show which clients trust that CA.
 //!
@@ -35,10 +41,12 @@ mod reply;
 mod request;
 mod script;
 mod server;
+mod service;
 mod tls;
 
 pub use reply::{CANNED_USAGE, ECHO_AUTHORIZATION, ECHO_KEY, Reply, chat_completion_body};
 pub use request::RecordedRequest;
 pub use script::Script;
 pub use server::StandIn;
+pub use service::{GIGACHAT_OAUTH_PATH, Service};
 pub use tls::TestCa;

@@ -97,6 +97,113 @@ impl Reply {
         }
     }
 
+    /// A `200` Responses API answer in the standard shape: `status` `completed` and one
+    /// `message` item whose content is one `output_text` part, with `input_tokens` /
+    /// `output_tokens` usage from [`CANNED_USAGE`].
+    pub fn responses(output_text: &str) -> Reply {
+        Reply::responses_with(
+            "completed",
+            None,
+            serde_json::json!([{"type": "output_text", "text": output_text, "annotations": []}]),
+        )
+    }
+
+    /// A `200` Responses API answer in the simplified shape: only a top-level `output_text`
+    /// and usage.
+    pub fn responses_simplified(output_text: &str) -> Reply {
+        let (input_tokens, output_tokens) = CANNED_USAGE;
+        Reply::json(
+            200,
+            serde_json::json!({
+                "output_text": output_text,
+                "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens},
+            }),
+        )
+    }
+
+    /// A `200` Responses API answer cut at `max_output_tokens`: `status` `incomplete` with
+    /// `incomplete_details.reason` `max_output_tokens`, carrying the text produced so far.
+    pub fn responses_incomplete(partial_text: &str) -> Reply {
+        Reply::responses_with(
+            "incomplete",
+            Some("max_output_tokens"),
+            serde_json::json!([{"type": "output_text", "text": partial_text, "annotations": []}]),
+        )
+    }
+
+    /// A `200` Responses API answer whose message is a `refusal` part.
+    pub fn responses_refusal(refusal: &str) -> Reply {
+        Reply::responses_with(
+            "completed",
+            None,
+            serde_json::json!([{"type": "refusal", "refusal": refusal}]),
+        )
+    }
+
+    fn responses_with(status: &str, incomplete: Option<&str>, content: serde_json::Value) -> Reply {
+        let (input_tokens, output_tokens) = CANNED_USAGE;
+        Reply::json(
+            200,
+            serde_json::json!({
+                "id": "resp_standin",
+                "object": "response",
+                "status": status,
+                "incomplete_details": incomplete.map(|reason| serde_json::json!({"reason": reason})),
+                "model": "standin-model",
+                "output": [{
+                    "type": "message",
+                    "id": "msg_standin",
+                    "role": "assistant",
+                    "status": status,
+                    "content": content,
+                }],
+                "usage": {
+                    "input_tokens": input_tokens,
+                    "output_tokens": output_tokens,
+                    "total_tokens": input_tokens + output_tokens,
+                },
+            }),
+        )
+    }
+
+    /// A `200` GigaChat answer to forced function calling: `message.function_call` with
+    /// `arguments` as a JSON object, and `finish_reason` `function_call`.
+    pub fn function_call(name: &str, arguments: serde_json::Value) -> Reply {
+        let (prompt_tokens, completion_tokens) = CANNED_USAGE;
+        Reply::json(
+            200,
+            serde_json::json!({
+                "choices": [{
+                    "index": 0,
+                    "message": {
+                        "role": "assistant",
+                        "content": "",
+                        "function_call": {"name": name, "arguments": arguments},
+                    },
+                    "finish_reason": "function_call",
+                }],
+                "created": 1_700_000_000u64,
+                "model": "GigaChat:standin",
+                "object": "chat.completion",
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                },
+            }),
+        )
+    }
+
+    /// A `200` GigaChat answer stopped by its content filter: a canned deflection with
+    /// `finish_reason` `blacklist`.
+    pub fn blacklist() -> Reply {
+        Reply::completion_with(
+            Some("Не люблю менять тему разговора, но вот сейчас тот самый случай."),
+            None,
+            "blacklist",
+        )
+    }
+
     /// Any status with a JSON body, such as an OpenAI error object.
     pub fn json(status: u16, value: serde_json::Value) -> Reply {
         Reply::Http {

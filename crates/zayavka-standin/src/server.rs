@@ -15,6 +15,7 @@ use tokio_rustls::TlsAcceptor;
 use crate::reply::Reply;
 use crate::request::{ReadError, RecordedRequest, read_request};
 use crate::script::Script;
+use crate::service::{GIGACHAT_OAUTH_PATH, Service, ServiceState};
 use crate::tls::TestCa;
 
 /// Requests kept for [`StandIn::requests`]; a long benchmark run must not grow memory without
@@ -41,6 +42,8 @@ pub struct StandIn {
 #[derive(Debug)]
 struct Shared {
     script: Mutex<Script>,
+    service: Option<Service>,
+    service_state: Mutex<ServiceState>,
     requests: Mutex<Vec<RecordedRequest>>,
     request_count: AtomicUsize,
     /// Requests received and not yet answered, and the most there ever were at once.
@@ -79,7 +82,20 @@ impl StandIn {
     /// Starts a stand-in on the given port (`0` picks a free one) and returns once it is
     /// listening: connections made after this returns are accepted.
     pub fn start_on(port: u16, script: Script) -> io::Result<StandIn> {
-        StandIn::start_with(port, script, None)
+        StandIn::start_with(port, script, None, None)
+    }
+
+    /// Starts a stand-in that plays `service`: it checks credentials, headers and tokens as
+    /// the service does and answers failures itself (see [`Service`]), serves the GigaChat
+    /// token endpoint at [`StandIn::auth_url`], and answers every request that passes with
+    /// the next reply of `script`.
+    ///
+    /// # Panics
+    ///
+    /// Panics as [`StandIn::start`] does.
+    pub fn start_as(service: Service, script: Script) -> StandIn {
+        StandIn::start_with(0, script, None, Some(service))
+            .expect("zayavka-standin could not start on 127.0.0.1")
     }
 
     /// Starts a stand-in that speaks HTTPS on a free port, presenting a server certificate
@@ -90,11 +106,16 @@ impl StandIn {
     ///
     /// Panics as [`StandIn::start`] does.
     pub fn start_tls(script: Script, ca: &TestCa) -> StandIn {
-        StandIn::start_with(0, script, Some(ca.acceptor()))
+        StandIn::start_with(0, script, Some(ca.acceptor()), None)
             .expect("zayavka-standin could not start on 127.0.0.1")
     }
 
-    fn start_with(port: u16, script: Script, tls: Option<TlsAcceptor>) -> io::Result<StandIn> {
+    fn start_with(
+        port: u16,
+        script: Script,
+        tls: Option<TlsAcceptor>,
+        service: Option<Service>,
+    ) -> io::Result<StandIn> {
         let https = tls.is_some();
         let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
         listener.set_nonblocking(true)?;
@@ -104,6 +125,8 @@ impl StandIn {
             .build()?;
         let shared = Arc::new(Shared {
             script: Mutex::new(script),
+            service,
+            service_state: Mutex::new(ServiceState::default()),
             requests: Mutex::new(Vec::new()),
             request_count: AtomicUsize::new(0),
             in_flight: AtomicUsize::new(0),
@@ -132,6 +155,24 @@ impl StandIn {
     pub fn base_url(&self) -> String {
         let scheme = if self.https { "https" } else { "http" };
         format!("{scheme}://{}/v1", self.addr)
+    }
+
+    /// The GigaChat token endpoint of a stand-in started with [`StandIn::start_as`], such as
+    /// `http://127.0.0.1:41234/api/v2/oauth`.
+    pub fn auth_url(&self) -> String {
+        let scheme = if self.https { "https" } else { "http" };
+        format!("{scheme}://{}{GIGACHAT_OAUTH_PATH}", self.addr)
+    }
+
+    /// How many tokens the GigaChat stand-in has issued.
+    pub fn token_exchanges(&self) -> usize {
+        lock(&self.shared.service_state).token_exchanges
+    }
+
+    /// Makes every GigaChat token issued so far expire now, as if the client had kept one
+    /// past its lifetime or the service had revoked it.
+    pub fn expire_tokens(&self) {
+        lock(&self.shared.service_state).expire_tokens();
     }
 
     /// The address the stand-in listens on.
@@ -174,6 +215,10 @@ impl Shared {
         // The reply is chosen under the same ordering as the count, so that concurrent
         // requests consume the script in the order they were counted.
         let mut script = lock(&self.script);
+        let answered = self
+            .service
+            .as_ref()
+            .and_then(|service| service.answer(&request, &mut lock(&self.service_state)));
         {
             let mut requests = lock(&self.requests);
             if requests.len() < MAX_RECORDED_REQUESTS {
@@ -181,7 +226,8 @@ impl Shared {
             }
         }
         self.request_count.fetch_add(1, Ordering::SeqCst);
-        script.next_reply()
+        // What the service answers itself leaves the script untouched.
+        answered.unwrap_or_else(|| script.next_reply())
     }
 }
 

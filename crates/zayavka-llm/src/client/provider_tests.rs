@@ -63,6 +63,15 @@ fn yandex(stand_in: &StandIn, protocol: Protocol) -> Client {
     Client::new(endpoint, budget()).unwrap()
 }
 
+fn yandex_endpoint(stand_in: &StandIn) -> Endpoint {
+    Endpoint::yandex_ai_studio(
+        Url::parse(&stand_in.base_url()).unwrap(),
+        ApiKey::new(YANDEX_KEY.to_owned()),
+        FOLDER,
+        Protocol::ChatCompletions,
+    )
+}
+
 fn gigachat(stand_in: &StandIn) -> Client {
     gigachat_with(stand_in, budget())
 }
@@ -828,4 +837,235 @@ async fn a_context_too_small_is_recognised_with_its_numbers_and_not_retried() {
     .result
     .unwrap_err();
     assert_eq!(error.context_size(), Some((Some(9100), Some(8192))));
+}
+
+// Against the stand-in playing the services, which checks what the services check.
+
+use zayavka_standin::Service;
+
+fn yandex_service() -> Service {
+    Service::Yandex {
+        api_key: YANDEX_KEY.to_owned(),
+        folder_id: FOLDER.to_owned(),
+    }
+}
+
+fn gigachat_service(token_lifetime: Duration) -> Service {
+    Service::GigaChat {
+        authorization_key: GIGACHAT_KEY.to_owned(),
+        scope: "GIGACHAT_API_PERS".to_owned(),
+        token_lifetime,
+    }
+}
+
+fn gigachat_client(stand_in: &StandIn, key: &str) -> Client {
+    let endpoint = Endpoint::gigachat(
+        Url::parse(&stand_in.base_url()).unwrap(),
+        ApiKey::new(key.to_owned()),
+        Url::parse(&stand_in.auth_url()).unwrap(),
+        "GIGACHAT_API_PERS",
+    );
+    Client::new(endpoint, budget()).unwrap()
+}
+
+async fn complete(client: &Client, request: &ChatRequest) -> CallReport {
+    client.complete(request, &CancellationToken::new()).await
+}
+
+#[tokio::test]
+async fn the_yandex_stand_in_serves_both_protocols_and_both_answer_shapes() {
+    let stand_in = StandIn::start_as(
+        yandex_service(),
+        Script::new()
+            .then(Reply::completion("{\"a\":1}"))
+            .then(Reply::responses("{\"a\":2}"))
+            .then(Reply::responses_simplified("{\"a\":3}"))
+            .then(Reply::responses_incomplete("{\"a\""))
+            .then(Reply::responses_refusal("Нет.")),
+    );
+    let chat = yandex(&stand_in, Protocol::ChatCompletions);
+    let responses = yandex(&stand_in, Protocol::Responses);
+    let contents = [
+        complete(&chat, &request(draft_format())).await,
+        complete(&responses, &request(draft_format())).await,
+        complete(&responses, &request(ResponseFormat::JsonObject)).await,
+    ]
+    .map(|report| report.result.unwrap().content.unwrap());
+    assert_eq!(contents, ["{\"a\":1}", "{\"a\":2}", "{\"a\":3}"]);
+    let cut = complete(&responses, &request(draft_format()))
+        .await
+        .result
+        .unwrap();
+    assert_eq!(cut.finish_reason.as_deref(), Some("length"));
+    let refused = complete(&responses, &request(draft_format()))
+        .await
+        .result
+        .unwrap();
+    assert_eq!(refused.refusal.as_deref(), Some("Нет."));
+}
+
+#[tokio::test]
+async fn the_yandex_stand_in_refuses_a_wrong_key_folder_or_model_like_the_service() {
+    let stand_in = StandIn::start_as(yandex_service(), Script::always(Reply::completion("{}")));
+    let base = Url::parse(&stand_in.base_url()).unwrap();
+    let wrong_key = Endpoint::yandex_ai_studio(
+        base.clone(),
+        ApiKey::new("AQVN-wrong".to_owned()),
+        FOLDER,
+        Protocol::Responses,
+    );
+    let wrong_folder = Endpoint::yandex_ai_studio(
+        base.clone(),
+        ApiKey::new(YANDEX_KEY.to_owned()),
+        "b1gother",
+        Protocol::ChatCompletions,
+    );
+    let bearer = Endpoint::new(base.clone(), Some(ApiKey::new(YANDEX_KEY.to_owned())))
+        .with_header("x-folder-id", FOLDER);
+    let no_folder = Endpoint::new(base, Some(ApiKey::new(YANDEX_KEY.to_owned())))
+        .with_authentication(Authentication::ApiKey);
+    let other_folder_model = ChatRequest {
+        model: "gpt://b1gother/yandexgpt/latest".to_owned(),
+        ..request(draft_format())
+    };
+    let short_model = ChatRequest {
+        model: "yandexgpt/latest".to_owned(),
+        ..request(draft_format())
+    };
+    let cases = [
+        (wrong_key, request(draft_format()), 401, ErrorKind::Auth),
+        (wrong_folder, request(draft_format()), 403, ErrorKind::Auth),
+        (bearer, request(draft_format()), 401, ErrorKind::Auth),
+        (
+            no_folder,
+            request(draft_format()),
+            400,
+            ErrorKind::BadRequest,
+        ),
+        (
+            yandex_endpoint(&stand_in),
+            other_folder_model,
+            403,
+            ErrorKind::Auth,
+        ),
+        (
+            yandex_endpoint(&stand_in),
+            short_model,
+            400,
+            ErrorKind::BadRequest,
+        ),
+    ];
+    for (endpoint, request, status, kind) in cases {
+        let report = complete(&Client::new(endpoint, budget()).unwrap(), &request).await;
+        let error = report.result.as_ref().unwrap_err();
+        assert_eq!(
+            (error.status(), error.kind()),
+            (Some(status), kind),
+            "{error}"
+        );
+        assert_eq!(report.attempts.len(), 1, "not retried: {error}");
+        assert_no_secret(&everything_shown(&report, &[]));
+    }
+    // The refusals came from the service checks, not from the script.
+    let passed = complete(
+        &yandex(&stand_in, Protocol::ChatCompletions),
+        &request(draft_format()),
+    )
+    .await;
+    assert!(passed.result.is_ok());
+}
+
+#[tokio::test]
+async fn a_batch_of_twenty_against_the_gigachat_stand_in_makes_one_token_exchange() {
+    let stand_in = StandIn::start_as(
+        gigachat_service(HALF_AN_HOUR),
+        Script::always(Reply::function_call(
+            "zayavka_draft",
+            json!({"outcome": "draft"}),
+        )),
+    );
+    let client = gigachat_client(&stand_in, GIGACHAT_KEY);
+    let function = ResponseFormat::FunctionCall {
+        name: "zayavka_draft".to_owned(),
+        description: "Черновик".to_owned(),
+        parameters: json!({"type": "object"}),
+    };
+    let tasks: Vec<_> = (0..20)
+        .map(|_| {
+            let client = client.clone();
+            let request = request(function.clone());
+            tokio::spawn(async move { complete(&client, &request).await })
+        })
+        .collect();
+    for task in tasks {
+        let completion = task.await.unwrap().result.unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(completion.content.as_deref().unwrap()).unwrap(),
+            json!({"outcome": "draft"})
+        );
+    }
+    assert_eq!(stand_in.token_exchanges(), 1);
+    assert_eq!(stand_in.request_count(), 21);
+}
+
+#[tokio::test]
+async fn an_expired_or_revoked_token_is_exchanged_again_against_the_gigachat_stand_in() {
+    let stand_in = StandIn::start_as(
+        gigachat_service(HALF_AN_HOUR),
+        Script::new()
+            .then(Reply::completion("{}"))
+            .then(Reply::blacklist())
+            .repeat_last(),
+    );
+    let client = gigachat_client(&stand_in, GIGACHAT_KEY);
+    assert!(
+        complete(&client, &request(draft_format()))
+            .await
+            .result
+            .is_ok()
+    );
+    stand_in.expire_tokens();
+    let report = complete(&client, &request(draft_format())).await;
+    let completion = report.result.as_ref().unwrap();
+    assert_eq!(completion.finish_reason.as_deref(), Some("content_filter"));
+    assert_eq!(
+        report.attempts[0].retry_reason,
+        Some(RetryReason::TokenRejected)
+    );
+    assert_eq!(stand_in.token_exchanges(), 2);
+
+    // A token that lives less than the refresh margin is exchanged for every call.
+    let short = StandIn::start_as(
+        gigachat_service(Duration::from_secs(30)),
+        Script::always(Reply::completion("{}")),
+    );
+    let client = gigachat_client(&short, GIGACHAT_KEY);
+    for _ in 0..3 {
+        assert!(
+            complete(&client, &request(draft_format()))
+                .await
+                .result
+                .is_ok()
+        );
+    }
+    assert_eq!(short.token_exchanges(), 3);
+}
+
+#[tokio::test]
+async fn a_wrong_authorization_key_is_refused_by_the_gigachat_stand_in_and_not_retried() {
+    let stand_in = StandIn::start_as(
+        gigachat_service(HALF_AN_HOUR),
+        Script::always(Reply::completion("{}")),
+    );
+    let (report, events) = observed(
+        &gigachat_client(&stand_in, "d3JvbmctY2FuYXJ5LWtleQ=="),
+        &request(draft_format()),
+    )
+    .await;
+    let error = report.result.as_ref().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Auth);
+    assert_eq!(stand_in.request_count(), 1);
+    assert_eq!(stand_in.token_exchanges(), 0);
+    let shown = everything_shown(&report, &events);
+    assert!(!shown.contains("d3JvbmctY2FuYXJ5LWtleQ=="), "{shown}");
 }
