@@ -309,7 +309,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                 let shown = shown_with_photos(&store, &draft, show.explain)?;
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&shown)?)?;
             } else {
-                writeln!(stdout, "{}", heading(&item))?;
+                writeln!(stdout, "{}", heading(&item, &jiff::tz::TimeZone::system()))?;
                 match &request {
                     Some(request) => writeln!(stdout, "\n{}", request.plain_text())?,
                     None => writeln!(
@@ -631,7 +631,7 @@ fn outcome_ru(outcome: &str) -> &'static str {
 
 /// The first line of a draft in a list: number, local time, state and title — or, for a
 /// draft without a title, the first words of its description in the title's place.
-fn heading(item: &DraftListItem) -> String {
+fn heading(item: &DraftListItem, zone: &jiff::tz::TimeZone) -> String {
     let title = item
         .title
         .as_deref()
@@ -640,7 +640,7 @@ fn heading(item: &DraftListItem) -> String {
     format!(
         "№ {} · {} · {} · {}",
         item.id,
-        local_time_ru(&item.created_at),
+        local_time_ru(&item.created_at, zone),
         outcome_ru(item.outcome),
         zayavka_core::escape_invisible(title)
     )
@@ -655,12 +655,13 @@ fn preview_line(item: &DraftListItem) -> Option<String> {
 }
 
 /// A stored moment (RFC 3339, UTC) as the resident's clock shows it, in Russian form:
-/// «2 декабря 2026 г., 14:05». The time zone is the system's (`TZ` when set).
-fn local_time_ru(rfc3339: &str) -> String {
+/// «2 декабря 2026 г., 14:05», in `zone`: the system's time zone (`TZ` when set), looked up
+/// once per command.
+fn local_time_ru(rfc3339: &str, zone: &jiff::tz::TimeZone) -> String {
     let Ok(timestamp) = rfc3339.parse::<jiff::Timestamp>() else {
         return rfc3339.to_owned();
     };
-    let local = timestamp.to_zoned(jiff::tz::TimeZone::system());
+    let local = timestamp.to_zoned(zone.clone());
     format!(
         "{}, {:02}:{:02}",
         document::date_ru(local.date()),
@@ -681,8 +682,9 @@ fn print_items(
     if items.is_empty() {
         writeln!(out, "Черновиков нет.")?;
     }
+    let zone = jiff::tz::TimeZone::system();
     for item in items {
-        writeln!(out, "{}", heading(item))?;
+        writeln!(out, "{}", heading(item, &zone))?;
         if let Some(line) = preview_line(item) {
             writeln!(out, "{line}")?;
         }
