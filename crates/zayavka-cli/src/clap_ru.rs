@@ -833,7 +833,7 @@ mod tests {
         let text = run(&["draft", "--description", "Течёт кран", "--schema-mode", "x"]).text();
         assert_russian(&text);
         assert!(
-            text.contains("\nДопустимы json_schema и json_object.\n"),
+            text.contains("\nДопустимы json_schema, json_object и function_call.\n"),
             "{text}"
         );
         let text = run(&["draft", "--profile"]).text();

@@ -68,7 +68,7 @@ pub struct ProviderArgs {
     /// Модель.
     #[arg(long, value_name = "МОДЕЛЬ", value_parser = zayavka_engine::config::parse_model)]
     pub model: Option<String>,
-    /// Как просить у провайдера ответ по схеме: json_schema или json_object.
+    /// Как просить у провайдера ответ по схеме: json_schema, json_object или function_call.
     #[arg(long, value_name = "РЕЖИМ", value_parser = schema_mode)]
     pub schema_mode: Option<SchemaMode>,
     /// Сколько секунд ждать одну попытку (вместе с чтением ответа).
@@ -143,7 +143,8 @@ pub(crate) fn subject_kind(text: &str) -> Result<SubjectKind, String> {
 }
 
 fn schema_mode(text: &str) -> Result<SchemaMode, String> {
-    SchemaMode::parse(text).ok_or_else(|| "допустимы json_schema и json_object".to_owned())
+    SchemaMode::parse(text)
+        .ok_or_else(|| "допустимы json_schema, json_object и function_call".to_owned())
 }
 
 /// Runs `zayavka draft`.

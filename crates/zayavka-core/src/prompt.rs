@@ -22,17 +22,26 @@ pub enum SchemaMode {
     /// `response_format: json_object`: the schema travels in the system prompt and only local
     /// validation enforces it.
     JsonObject,
+    /// Forced function calling: the schema travels as the one function's parameters, the model
+    /// must call it, and local validation enforces the arguments. GigaChat's default on every
+    /// tier (ADR 21).
+    FunctionCall,
 }
 
 impl SchemaMode {
-    /// Both modes.
-    pub const ALL: [SchemaMode; 2] = [SchemaMode::JsonSchema, SchemaMode::JsonObject];
+    /// Every mode.
+    pub const ALL: [SchemaMode; 3] = [
+        SchemaMode::JsonSchema,
+        SchemaMode::JsonObject,
+        SchemaMode::FunctionCall,
+    ];
 
     /// The stable name used in configuration and on the command line.
     pub const fn as_str(self) -> &'static str {
         match self {
             SchemaMode::JsonSchema => "json_schema",
             SchemaMode::JsonObject => "json_object",
+            SchemaMode::FunctionCall => "function_call",
         }
     }
 
@@ -120,7 +129,9 @@ pub fn reask_message(findings: &[Finding]) -> String {
 pub fn render(input: &ResidentInput, mode: SchemaMode, schema: &RegisteredSchema) -> Prompt {
     let prompt = system_prompt();
     let system = match mode {
-        SchemaMode::JsonSchema => prompt.text.to_owned(),
+        // The provider is handed the schema itself, as the response format or as the
+        // function's parameters, so the prompt need not repeat it.
+        SchemaMode::JsonSchema | SchemaMode::FunctionCall => prompt.text.to_owned(),
         SchemaMode::JsonObject => format!(
             "{}\n\n## Формат ответа\n\nОтветь одним JSON-объектом, который строго соответствует \
              этой JSON-схеме, без пояснений и без разметки Markdown:\n\n{}\n",
@@ -155,7 +166,7 @@ mod tests {
 
     #[test]
     fn the_confirmed_subject_never_reaches_the_model() {
-        for mode in [SchemaMode::JsonSchema, SchemaMode::JsonObject] {
+        for mode in SchemaMode::ALL {
             let prompt = render(&input(), mode, request_draft());
             assert!(!prompt.user.contains("confirmed_subject"));
             assert!(!prompt.system.contains("confirmed_subject"));

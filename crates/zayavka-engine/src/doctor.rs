@@ -2,8 +2,8 @@
 //! what does not, and — as a typed next step each front end words itself — what to do about it.
 
 use serde::Serialize;
-use zayavka_core::{NextStep, SchemaMode, legal_catalogue, request_draft_schema, schema_registry};
-use zayavka_llm::{Budget, CancellationToken, Client, Endpoint, ModeSupport, ResponseFormatKind};
+use zayavka_core::{NextStep, legal_catalogue, request_draft_schema, schema_registry};
+use zayavka_llm::{Budget, CancellationToken, Client, ModeSupport};
 
 use crate::config::{Config, ProviderOverrides, resolve_provider};
 use crate::draft::{EnvironmentOverrides, failure_from};
@@ -107,6 +107,24 @@ pub async fn run_doctor(
     checks
 }
 
+/// Only the provider's checks of [`run_doctor`] — the key, the connection (with GigaChat's token
+/// exchange), one tiny structured call — for a first-run setup that has just chosen a service.
+/// A configuration that cannot be read is one problem check.
+pub async fn run_provider_checks(
+    paths: &Paths,
+    store: &dyn SecretStore,
+    environment: EnvironmentOverrides,
+    cancel: &CancellationToken,
+) -> Vec<Check> {
+    match Config::load(&paths.config_file()) {
+        Ok(config) => provider_checks(&config, store, environment, cancel).await,
+        Err(error) => {
+            let steps: Vec<NextStep> = error.next_step().into_iter().collect();
+            vec![Check::new("config", CheckStatus::Problem, error.message_ru()).then(&steps)]
+        }
+    }
+}
+
 fn data_folder(paths: &Paths) -> Check {
     match paths.ensure_dirs() {
         Ok(()) => Check::new(
@@ -135,7 +153,10 @@ async fn provider_checks(
                     "Сервис модели не выбран: заявки составляются только без модели, из ваших \
                      слов. Чтобы описание составляла модель, выберите сервис модели.",
                 )
-                .detail("профили: openai, openrouter, ollama, lmstudio, llamacpp, custom")
+                .detail(
+                    "профили: gigachat, yandex, ollama, lmstudio, llamacpp, custom, openai, \
+                     openrouter",
+                )
                 .then(&[NextStep::ConfigureProvider, NextStep::DraftWithoutModel]),
             ];
         }
@@ -204,7 +225,7 @@ async fn provider_checks(
         ..Budget::default()
     };
     let has_key = api_key.is_some() || !provider.needs_api_key;
-    let endpoint = Endpoint::new(provider.base_url.as_url().clone(), api_key);
+    let endpoint = provider.endpoint(api_key);
     let client = match Client::new(endpoint, budget) {
         Ok(client) => client,
         Err(error) => {
@@ -272,11 +293,9 @@ async fn schema_mode_check(
     let report = client
         .probe_schema_modes(&provider.model, schema.name, schema.transport(), cancel)
         .await;
-    let configured = match provider.schema_mode {
-        SchemaMode::JsonSchema => ResponseFormatKind::JsonSchema,
-        SchemaMode::JsonObject => ResponseFormatKind::JsonObject,
-    };
-    let other = configured.other();
+    let configured = provider.response_format_kind();
+    // GigaChat's pair is json_schema and function calling, everyone else's the two formats.
+    let other = provider.llm_protocol().alternative_mode(configured);
     match (report.support(configured), report.support(other)) {
         (Some(ModeSupport::Accepted), _) => Check::new(
             "schema_mode",

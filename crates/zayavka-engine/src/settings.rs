@@ -7,7 +7,9 @@ use std::path::PathBuf;
 
 use serde::{Serialize, Serializer};
 
-use crate::config::{self, Config, ConfigError, ProfileName, ProviderOverrides, ProviderSettings};
+use crate::config::{
+    self, Config, ConfigError, Pricing, ProfileName, ProviderOverrides, ProviderSettings,
+};
 use crate::paths::{Paths, PathsOrigin};
 use crate::secrets::{self, ApiKey, ApiKeySource, KeyStatus, SecretError, SecretStore};
 
@@ -234,5 +236,71 @@ pub fn key_status_report(
         usable_source: status.usable_source(),
         status,
         environment_error: environment_key.err(),
+    }
+}
+
+/// An amount of money as every front end prints it, in the profile's currency: `0.42 ₽`,
+/// `0.42 USD`, or with a plain word when the profile names no currency.
+pub fn money_text(amount: f64, currency: Option<&str>, decimals: usize) -> String {
+    let amount = format!("{amount:.decimals$}");
+    match currency {
+        Some("RUB") => format!("{amount} ₽"),
+        Some(code) => format!("{amount} {code}"),
+        None => format!("{amount} (в валюте цен профиля)"),
+    }
+}
+
+/// A profile's prices in one Russian line: per million tokens, as the profile keeps them, and
+/// per 1,000 tokens, as the services publish them; a preset's prices are marked as defaults to
+/// check, with their date (issue 15).
+pub fn pricing_text_ru(pricing: &Pricing) -> String {
+    let currency = pricing.currency.as_deref();
+    let per_million = |amount: f64| money_text(amount, currency, 2);
+    let per_thousand = |amount: f64| money_text(amount / 1000.0, currency, 4);
+    let mut text = format!(
+        "ввод {}, вывод {} за миллион токенов (за 1000 токенов: {} и {})",
+        per_million(pricing.input_per_million),
+        per_million(pricing.output_per_million),
+        per_thousand(pricing.input_per_million),
+        per_thousand(pricing.output_per_million),
+    );
+    if let Some(as_of) = &pricing.defaults_as_of {
+        let date = jiff::civil::Date::strptime("%Y-%m-%d", as_of)
+            .map(crate::document::date_ru)
+            .unwrap_or_else(|_| as_of.clone());
+        text.push_str(&format!(
+            "; цены по умолчанию на {date} — проверьте актуальные на сайте сервиса"
+        ));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue_15_money_is_printed_in_the_profile_s_currency() {
+        assert_eq!(money_text(1.5, Some("RUB"), 2), "1.50 ₽");
+        assert_eq!(money_text(0.004, Some("USD"), 4), "0.0040 USD");
+        assert_eq!(money_text(2.0, None, 2), "2.00 (в валюте цен профиля)");
+    }
+
+    #[test]
+    fn issue_15_preset_prices_are_marked_as_defaults_to_check() {
+        let mut pricing = Pricing {
+            input_per_million: 1200.0,
+            output_per_million: 1200.0,
+            currency: Some("RUB".to_owned()),
+            defaults_as_of: Some("2026-12-02".to_owned()),
+        };
+        assert_eq!(
+            pricing_text_ru(&pricing),
+            "ввод 1200.00 ₽, вывод 1200.00 ₽ за миллион токенов (за 1000 токенов: 1.2000 ₽ и \
+             1.2000 ₽); цены по умолчанию на 2 декабря 2026 г. — проверьте актуальные на сайте \
+             сервиса"
+        );
+        pricing.defaults_as_of = None;
+        assert!(!pricing_text_ru(&pricing).contains("по умолчанию"));
     }
 }

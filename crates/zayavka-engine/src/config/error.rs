@@ -6,8 +6,7 @@
 use std::path::PathBuf;
 
 use super::set::SettingKey;
-use super::values::ProfileField;
-use super::values::ProfileName;
+use super::values::{ProfileField, ProfileName, ProviderKind};
 use super::{ENV_BASE_URL, ENV_MODEL};
 
 /// Where a rejected setting came from, so the message can say where to fix it.
@@ -105,6 +104,22 @@ pub enum ConfigError {
         /// The missing field.
         field: ProfileField,
     },
+    /// A profile sets a field its kind does not use (`folder_id` on `openai`).
+    #[error("{}", self.message_ru())]
+    FieldNotForKind {
+        /// The profile.
+        profile: ProfileName,
+        /// The field.
+        field: ProfileField,
+        /// The profile's kind.
+        kind: ProviderKind,
+    },
+    /// A Yandex profile's model names another folder than its `folder_id`.
+    #[error("{}", self.message_ru())]
+    ModelFolderMismatch {
+        /// The profile.
+        profile: ProfileName,
+    },
     /// The new file could not be written.
     #[error("{}", self.message_ru())]
     Write {
@@ -128,6 +143,8 @@ impl ConfigError {
             ConfigError::UnknownSettingKey { .. } => "config.unknown_setting_key",
             ConfigError::UnknownProfile { .. } => "config.unknown_profile",
             ConfigError::IncompleteProfile { .. } => "config.incomplete_profile",
+            ConfigError::FieldNotForKind { .. } => "config.field_not_for_kind",
+            ConfigError::ModelFolderMismatch { .. } => "config.model_folder_mismatch",
             ConfigError::Write { .. } => "config.write",
         }
     }
@@ -141,7 +158,9 @@ impl ConfigError {
             }
             ConfigError::InvalidValue { .. }
             | ConfigError::UnknownProfile { .. }
-            | ConfigError::IncompleteProfile { .. } => Some(NextStep::ConfigureProvider),
+            | ConfigError::IncompleteProfile { .. }
+            | ConfigError::FieldNotForKind { .. }
+            | ConfigError::ModelFolderMismatch { .. } => Some(NextStep::ConfigureProvider),
             ConfigError::Read { .. }
             | ConfigError::Syntax { .. }
             | ConfigError::UnknownField { .. }
@@ -224,8 +243,8 @@ impl ConfigError {
             ),
             ConfigError::UnknownProfile { name, known } => format!(
                 "Профиль «{name}» не найден. Выберите один из: {}, или создайте его в \
-                 настройках, выбрав вид: openai, openrouter, ollama, lmstudio, llamacpp или \
-                 custom.",
+                 настройках, выбрав вид: gigachat, yandex, ollama, lmstudio, llamacpp, custom, \
+                 openai или openrouter.",
                 known
                     .iter()
                     .map(ProfileName::as_str)
@@ -236,6 +255,9 @@ impl ConfigError {
                 let environment_hint = match field {
                     ProfileField::BaseUrl => format!(" или переменной окружения {ENV_BASE_URL}"),
                     ProfileField::Model => format!(" или переменной окружения {ENV_MODEL}"),
+                    ProfileField::FolderId => {
+                        format!(". Ожидается {}", ProfileField::FolderId.expected())
+                    }
                     _ => String::new(),
                 };
                 format!(
@@ -244,6 +266,21 @@ impl ConfigError {
                     field.as_str()
                 )
             }
+            ConfigError::FieldNotForKind {
+                profile,
+                field,
+                kind,
+            } => format!(
+                "В профиле «{profile}» задано поле «{}», а сервис {} его не использует. Удалите \
+                 это поле из профиля или выберите другой вид сервиса.",
+                field.as_str(),
+                kind.title()
+            ),
+            ConfigError::ModelFolderMismatch { profile } => format!(
+                "В профиле «{profile}» модель указана в другом каталоге Yandex Cloud, чем \
+                 «folder_id». Укажите модель коротким именем, например yandexgpt/latest, или \
+                 исправьте каталог в её адресе gpt://…"
+            ),
             ConfigError::Write { path, detail } => format!(
                 "Не удалось записать файл настроек «{}» ({detail}). Прежний файл не изменён; \
                  проверьте права доступа к папке.",
@@ -316,6 +353,12 @@ mod tests {
                 profile: name("x"),
                 field: ProfileField::Model,
             },
+            ConfigError::FieldNotForKind {
+                profile: name("x"),
+                field: ProfileField::FolderId,
+                kind: ProviderKind::OpenAi,
+            },
+            ConfigError::ModelFolderMismatch { profile: name("x") },
             ConfigError::Write {
                 path: path(),
                 detail: String::new(),

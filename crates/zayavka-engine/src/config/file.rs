@@ -9,8 +9,8 @@ use toml_edit::Item;
 
 use super::SchemaMode;
 use super::values::{
-    BaseUrl, ProfileField, ProfileName, ProviderKind, check_attempts, check_currency, check_model,
-    check_price, check_timeout_secs,
+    BaseUrl, FolderId, GigaChatScope, ProfileField, ProfileName, Protocol, ProviderKind,
+    YandexAuth, check_attempts, check_currency, check_model, check_price, check_timeout_secs,
 };
 
 /// One `[profiles.NAME]` table as written: every field is optional and falls back to the preset.
@@ -46,6 +46,37 @@ pub struct ProfileConfig {
     /// How many attempts a call may make; `None` leaves the adapter's default.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attempts: Option<u32>,
+    /// Chat completions or the Responses API (yandex, openai, custom).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<Protocol>,
+    /// The Yandex Cloud folder (yandex).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub folder_id: Option<FolderId>,
+    /// How the Yandex secret is presented (yandex).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auth_scheme: Option<YandexAuth>,
+    /// Whose GigaChat access the key opens (gigachat).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<GigaChatScope>,
+    /// GigaChat's token endpoint (gigachat).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auth_url: Option<BaseUrl>,
+}
+
+impl ProfileConfig {
+    /// The fields this table sets, so that a field another kind would ignore can be refused.
+    pub(super) fn fields_set(&self) -> Vec<ProfileField> {
+        [
+            (ProfileField::Protocol, self.protocol.is_some()),
+            (ProfileField::FolderId, self.folder_id.is_some()),
+            (ProfileField::AuthScheme, self.auth_scheme.is_some()),
+            (ProfileField::Scope, self.scope.is_some()),
+            (ProfileField::AuthUrl, self.auth_url.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(field, set)| set.then_some(field))
+        .collect()
+    }
 }
 
 /// The configuration file's content.
@@ -69,6 +100,11 @@ pub(super) enum FieldValue {
     Currency(String),
     TimeoutSecs(u64),
     Attempts(u32),
+    Protocol(Protocol),
+    FolderId(FolderId),
+    AuthScheme(YandexAuth),
+    Scope(GigaChatScope),
+    AuthUrl(BaseUrl),
 }
 
 impl FieldValue {
@@ -101,6 +137,11 @@ impl FieldValue {
                 .ok()
                 .and_then(check_attempts)
                 .map(FieldValue::Attempts),
+            ProfileField::Protocol => Protocol::parse(text).map(FieldValue::Protocol),
+            ProfileField::FolderId => FolderId::check(text).map(FieldValue::FolderId),
+            ProfileField::AuthScheme => YandexAuth::parse(text).map(FieldValue::AuthScheme),
+            ProfileField::Scope => GigaChatScope::parse(text).map(FieldValue::Scope),
+            ProfileField::AuthUrl => BaseUrl::check(text).map(FieldValue::AuthUrl),
         }
     }
 
@@ -128,7 +169,12 @@ impl FieldValue {
             | ProfileField::BaseUrl
             | ProfileField::Model
             | ProfileField::SchemaMode
-            | ProfileField::Currency => item
+            | ProfileField::Currency
+            | ProfileField::Protocol
+            | ProfileField::FolderId
+            | ProfileField::AuthScheme
+            | ProfileField::Scope
+            | ProfileField::AuthUrl => item
                 .as_str()
                 .and_then(|text| FieldValue::from_text(field, text)),
         }
@@ -145,6 +191,11 @@ impl FieldValue {
             FieldValue::Currency(currency) => currency.as_str().into(),
             FieldValue::TimeoutSecs(secs) => i64::try_from(*secs).unwrap_or(i64::MAX).into(),
             FieldValue::Attempts(attempts) => i64::from(*attempts).into(),
+            FieldValue::Protocol(protocol) => protocol.as_str().into(),
+            FieldValue::FolderId(folder) => folder.as_str().into(),
+            FieldValue::AuthScheme(auth) => auth.as_str().into(),
+            FieldValue::Scope(scope) => scope.as_str().into(),
+            FieldValue::AuthUrl(url) => url.as_str().into(),
         }
     }
 
@@ -159,6 +210,11 @@ impl FieldValue {
             FieldValue::Currency(currency) => profile.currency = Some(currency),
             FieldValue::TimeoutSecs(secs) => profile.timeout_secs = Some(secs),
             FieldValue::Attempts(attempts) => profile.attempts = Some(attempts),
+            FieldValue::Protocol(protocol) => profile.protocol = Some(protocol),
+            FieldValue::FolderId(folder) => profile.folder_id = Some(folder),
+            FieldValue::AuthScheme(auth) => profile.auth_scheme = Some(auth),
+            FieldValue::Scope(scope) => profile.scope = Some(scope),
+            FieldValue::AuthUrl(url) => profile.auth_url = Some(url),
         }
     }
 }

@@ -10,8 +10,11 @@ use toml_edit::{DocumentMut, TableLike};
 
 use super::error::{ConfigError, SettingSource};
 use super::file::{Config, FieldValue, ProfileConfig, apply_field};
-use super::resolve::{Pricing, ProviderOverrides, ProviderSettings};
-use super::values::{BaseUrl, EXPECTED_PROFILE_NAME, ProfileField, ProfileName, ProviderKind};
+use super::resolve::{Pricing, ProviderOverrides, ProviderSettings, ServiceAccess};
+use super::values::{
+    BaseUrl, EXPECTED_PROFILE_NAME, GIGACHAT_AUTH_URL, ProfileField, ProfileName, Protocol,
+    ProviderKind, YANDEX_RESPONSES_MODEL, yandex_model_folder, yandex_model_uri,
+};
 
 const TOP_LEVEL_FIELDS: [&str; 2] = ["active_profile", "profiles"];
 
@@ -30,13 +33,17 @@ impl Config {
         config_from_document(&document, path)
     }
 
-    /// The names of the built-in profiles and of the file's profiles, sorted and without repeats.
+    /// The built-in profiles in the order every front end lists the services
+    /// ([`ProviderKind::ALL`]), then the file's other profiles by name.
     pub fn profile_names(&self) -> Vec<ProfileName> {
-        let mut names: Vec<ProfileName> = builtin_profile_names()
-            .chain(self.profiles.keys().cloned())
+        let mut names: Vec<ProfileName> = builtin_profile_names().collect();
+        let own: Vec<ProfileName> = self
+            .profiles
+            .keys()
+            .filter(|name| !names.contains(name))
+            .cloned()
             .collect();
-        names.sort();
-        names.dedup();
+        names.extend(own);
         names
     }
 
@@ -87,6 +94,17 @@ impl Config {
             .or(is_ad_hoc.then_some(ProviderKind::Custom))
             .ok_or_else(|| incomplete(ProfileField::Kind))?;
         let preset = kind.preset();
+        if let Some(field) = written
+            .fields_set()
+            .into_iter()
+            .find(|field| !kind.accepts(*field))
+        {
+            return Err(ConfigError::FieldNotForKind {
+                profile: name.clone(),
+                field,
+                kind,
+            });
+        }
         let base_url = match (&overrides.base_url, &written.base_url, preset.base_url) {
             (Some(url), _, _) | (None, Some(url), _) => url.clone(),
             (None, None, Some(url)) => BaseUrl::check(url).ok_or_else(|| {
@@ -95,12 +113,53 @@ impl Config {
             })?,
             (None, None, None) => return Err(incomplete(ProfileField::BaseUrl)),
         };
+        let protocol = written.protocol.unwrap_or_default();
+        let access = match kind {
+            ProviderKind::Yandex => ServiceAccess::Yandex {
+                folder_id: written
+                    .folder_id
+                    .clone()
+                    .ok_or_else(|| incomplete(ProfileField::FolderId))?,
+                auth_scheme: written.auth_scheme.unwrap_or_default(),
+            },
+            ProviderKind::GigaChat => ServiceAccess::GigaChat {
+                scope: written.scope.unwrap_or_default(),
+                auth_url: match &written.auth_url {
+                    Some(url) => url.clone(),
+                    None => BaseUrl::check(GIGACHAT_AUTH_URL)
+                        .ok_or_else(|| incomplete(ProfileField::AuthUrl))?,
+                },
+            },
+            _ => ServiceAccess::Standard,
+        };
+        let preset_model = match (kind, protocol) {
+            (ProviderKind::Yandex, Protocol::Responses) => Some(YANDEX_RESPONSES_MODEL),
+            _ => preset.model,
+        };
         let model = overrides
             .model
             .clone()
             .or_else(|| written.model.clone())
-            .or_else(|| preset.model.map(str::to_owned))
+            .or_else(|| preset_model.map(str::to_owned))
             .ok_or_else(|| incomplete(ProfileField::Model))?;
+        let model = match &access {
+            ServiceAccess::Yandex { folder_id, .. } => {
+                let uri = yandex_model_uri(folder_id, &model);
+                // A model copied from another folder would be refused by the service with a
+                // message about permissions; saying which two values disagree is kinder.
+                if yandex_model_folder(&uri) != Some(folder_id.as_str()) {
+                    return Err(ConfigError::ModelFolderMismatch {
+                        profile: name.clone(),
+                    });
+                }
+                uri
+            }
+            _ => model,
+        };
+        let currency = written
+            .currency
+            .clone()
+            .or_else(|| preset.currency.map(str::to_owned));
         let pricing = match (
             written.price_input_per_million,
             written.price_output_per_million,
@@ -108,9 +167,20 @@ impl Config {
             (Some(input_per_million), Some(output_per_million)) => Some(Pricing {
                 input_per_million,
                 output_per_million,
-                currency: written.currency.clone(),
+                currency,
+                defaults_as_of: None,
             }),
-            (None, None) => None,
+            // The preset's prices hold only for the preset's own model.
+            (None, None) => preset
+                .pricing
+                .filter(|_| written.model.is_none() && overrides.model.is_none())
+                .filter(|_| !(kind == ProviderKind::Yandex && protocol == Protocol::Responses))
+                .map(|prices| Pricing {
+                    input_per_million: prices.input_per_million,
+                    output_per_million: prices.output_per_million,
+                    currency: currency.clone(),
+                    defaults_as_of: Some(prices.as_of.to_owned()),
+                }),
             (Some(_), None) => return Err(incomplete(ProfileField::PriceOutputPerMillion)),
             (None, Some(_)) => return Err(incomplete(ProfileField::PriceInputPerMillion)),
         };
@@ -119,6 +189,8 @@ impl Config {
             kind,
             base_url,
             model,
+            protocol,
+            access,
             schema_mode: overrides
                 .schema_mode
                 .or(written.schema_mode)
@@ -330,6 +402,7 @@ pub(super) fn profile_of(dotted: &str) -> Option<ProfileName> {
 mod tests {
     use super::*;
     use crate::config::test_support::{name, parse, path};
+    use crate::config::{Protocol, ServiceAccess};
     use crate::config::{SchemaMode, resolve_provider};
 
     #[test]
@@ -384,6 +457,7 @@ mod tests {
                 input_per_million: 1.0,
                 output_per_million: 4.5,
                 currency: Some("USD".to_owned()),
+                defaults_as_of: None,
             })
         );
         assert_eq!(settings.timeout_secs, Some(90));
@@ -604,9 +678,11 @@ mod tests {
         assert_eq!(
             names,
             [
-                "llamacpp",
-                "lmstudio",
+                "gigachat",
+                "yandex",
                 "ollama",
+                "lmstudio",
+                "llamacpp",
                 "openai",
                 "openrouter",
                 "work"
@@ -615,5 +691,233 @@ mod tests {
         assert!(config.has_profile(&name("work")));
         assert!(config.has_profile(&name("ollama")));
         assert!(!config.has_profile(&name("custom")));
+    }
+
+    const FOLDER: &str = "b1gaaaaaaaaaaaaaaaaa";
+
+    fn settings_of(text: &str) -> Result<ProviderSettings, ConfigError> {
+        resolve_provider(&parse(text)?, &ProviderOverrides::default()).map(Option::unwrap)
+    }
+
+    #[test]
+    fn issue_15_a_yandex_profile_needs_its_folder_and_says_where_to_find_it() {
+        let error = settings_of("active_profile = \"yandex\"\n").unwrap_err();
+        assert!(matches!(
+            error,
+            ConfigError::IncompleteProfile {
+                field: ProfileField::FolderId,
+                ..
+            }
+        ));
+        let message = error.message_ru();
+        assert!(message.contains("«folder_id»"), "{message}");
+        assert!(message.contains("console.yandex.cloud"), "{message}");
+        assert_eq!(
+            error.next_step(),
+            Some(zayavka_core::NextStep::ConfigureProvider)
+        );
+    }
+
+    #[test]
+    fn issue_15_yandex_defaults_for_chat_completions_and_responses() {
+        let text =
+            format!("active_profile = \"yandex\"\n[profiles.yandex]\nfolder_id = \"{FOLDER}\"\n");
+        let settings = settings_of(&text).unwrap();
+        assert_eq!(settings.kind, ProviderKind::Yandex);
+        assert_eq!(
+            settings.base_url.as_str(),
+            "https://ai.api.cloud.yandex.net/v1"
+        );
+        assert_eq!(settings.model, format!("gpt://{FOLDER}/yandexgpt/latest"));
+        assert_eq!(settings.protocol, Protocol::ChatCompletions);
+        assert_eq!(
+            settings.access,
+            ServiceAccess::Yandex {
+                folder_id: crate::config::FolderId::parse(FOLDER).unwrap(),
+                auth_scheme: crate::config::YandexAuth::ApiKey,
+            }
+        );
+        assert!(settings.needs_api_key);
+        let pricing = settings.pricing.unwrap();
+        assert_eq!(pricing.currency.as_deref(), Some("RUB"));
+        assert!(pricing.defaults_as_of.is_some());
+
+        let settings = settings_of(&format!(
+            "{text}protocol = \"responses\"\nauth_scheme = \"iam_token\"\n"
+        ))
+        .unwrap();
+        assert_eq!(settings.protocol, Protocol::Responses);
+        assert_eq!(
+            settings.model,
+            format!("gpt://{FOLDER}/aliceai-llm-flash/latest")
+        );
+        assert!(matches!(
+            settings.access,
+            ServiceAccess::Yandex {
+                auth_scheme: crate::config::YandexAuth::IamToken,
+                ..
+            }
+        ));
+        // No default price is claimed for a model the defaults were not read for.
+        assert_eq!(settings.pricing, None);
+    }
+
+    #[test]
+    fn issue_15_a_yandex_model_is_expanded_and_its_folder_checked() {
+        let text =
+            format!("active_profile = \"yandex\"\n[profiles.yandex]\nfolder_id = \"{FOLDER}\"\n");
+        let settings = settings_of(&format!("{text}model = \"yandexgpt-lite/latest\"\n")).unwrap();
+        assert_eq!(
+            settings.model,
+            format!("gpt://{FOLDER}/yandexgpt-lite/latest")
+        );
+        assert_eq!(settings.pricing, None);
+        let overrides = ProviderOverrides {
+            model: Some("yandexgpt/rc".to_owned()),
+            ..ProviderOverrides::default()
+        };
+        let settings = resolve_provider(&parse(&text).unwrap(), &overrides)
+            .unwrap()
+            .unwrap();
+        assert_eq!(settings.model, format!("gpt://{FOLDER}/yandexgpt/rc"));
+        let error = settings_of(&format!(
+            "{text}model = \"gpt://b1gbbbbbbbbbbbbbbbbb/yandexgpt/latest\"\n"
+        ))
+        .unwrap_err();
+        assert_eq!(error.code(), "config.model_folder_mismatch");
+        assert!(error.message_ru().contains("«folder_id»"), "{error}");
+    }
+
+    #[test]
+    fn issue_15_gigachat_defaults_by_scope() {
+        let settings = settings_of("active_profile = \"gigachat\"\n").unwrap();
+        assert_eq!(settings.kind, ProviderKind::GigaChat);
+        assert_eq!(
+            settings.base_url.as_str(),
+            "https://gigachat.devices.sberbank.ru/api/v1"
+        );
+        assert_eq!(settings.model, "GigaChat-2");
+        assert_eq!(settings.protocol, Protocol::ChatCompletions);
+        let ServiceAccess::GigaChat { scope, auth_url } = &settings.access else {
+            panic!("{:?}", settings.access);
+        };
+        assert_eq!(scope.as_str(), "GIGACHAT_API_PERS");
+        assert_eq!(
+            auth_url.as_str(),
+            "https://ngw.devices.sberbank.ru:9443/api/v2/oauth"
+        );
+        assert!(settings.needs_api_key);
+        // No official price for individuals was found, so the cost is unknown, not guessed.
+        assert_eq!(settings.pricing, None);
+
+        let settings = settings_of(
+            "active_profile = \"gigachat\"\n[profiles.gigachat]\nscope = \"GIGACHAT_API_B2B\"\n\
+             auth_url = \"http://127.0.0.1:4011/api/v2/oauth\"\n",
+        )
+        .unwrap();
+        let ServiceAccess::GigaChat { scope, auth_url } = &settings.access else {
+            panic!("{:?}", settings.access);
+        };
+        assert_eq!(scope.as_str(), "GIGACHAT_API_B2B");
+        assert_eq!(auth_url.as_str(), "http://127.0.0.1:4011/api/v2/oauth");
+    }
+
+    #[test]
+    fn issue_15_a_field_of_another_service_is_refused_when_used() {
+        for (text, field) in [
+            (
+                format!(
+                    "active_profile = \"openai\"\n[profiles.openai]\nfolder_id = \"{FOLDER}\"\n"
+                ),
+                "folder_id",
+            ),
+            (
+                "active_profile = \"ollama\"\n[profiles.ollama]\nprotocol = \"responses\"\n"
+                    .to_owned(),
+                "protocol",
+            ),
+            (
+                "active_profile = \"gigachat\"\n[profiles.gigachat]\nprotocol = \"responses\"\n"
+                    .to_owned(),
+                "protocol",
+            ),
+            (
+                "active_profile = \"openai\"\n[profiles.openai]\nscope = \"GIGACHAT_API_PERS\"\n"
+                    .to_owned(),
+                "scope",
+            ),
+        ] {
+            let error = settings_of(&text).unwrap_err();
+            assert_eq!(error.code(), "config.field_not_for_kind", "{text}");
+            assert!(
+                error.message_ru().contains(&format!("«{field}»")),
+                "{error}"
+            );
+        }
+        // The Responses API is a protocol, not a Yandex feature.
+        for kind in ["openai", "custom"] {
+            let text = format!(
+                "active_profile = \"mine\"\n[profiles.mine]\nkind = \"{kind}\"\n\
+                 base_url = \"http://127.0.0.1:4010/v1\"\nmodel = \"m\"\nprotocol = \"responses\"\n"
+            );
+            assert_eq!(settings_of(&text).unwrap().protocol, Protocol::Responses);
+        }
+    }
+
+    #[test]
+    fn issue_15_new_fields_with_wrong_values_are_refused_in_russian() {
+        for (text, field, expected) in [
+            (
+                "[profiles.yandex]\nfolder_id = \"my-folder\"\n",
+                "profiles.yandex.folder_id",
+                "идентификатор каталога Yandex Cloud",
+            ),
+            (
+                "[profiles.yandex]\nprotocol = \"grpc\"\n",
+                "profiles.yandex.protocol",
+                "chat_completions или responses",
+            ),
+            (
+                "[profiles.yandex]\nauth_scheme = \"bearer\"\n",
+                "profiles.yandex.auth_scheme",
+                "api_key",
+            ),
+            (
+                "[profiles.gigachat]\nscope = \"PERS\"\n",
+                "profiles.gigachat.scope",
+                "GIGACHAT_API_PERS",
+            ),
+            (
+                "[profiles.gigachat]\nauth_url = \"https://u:p@ngw.example/oauth\"\n",
+                "profiles.gigachat.auth_url",
+                "без имени пользователя",
+            ),
+        ] {
+            let error = parse(text).unwrap_err();
+            assert_eq!(error.code(), "config.invalid_value", "{text}");
+            let message = error.message_ru();
+            assert!(message.contains(&format!("«{field}»")), "{message}");
+            assert!(message.contains(expected), "{message}");
+        }
+    }
+
+    #[test]
+    fn issue_15_prices_carry_the_currency_and_the_resident_s_own_are_not_marked() {
+        let settings = settings_of(
+            "active_profile = \"gigachat\"\n[profiles.gigachat]\n\
+             price_input_per_million = 150\nprice_output_per_million = 150\n",
+        )
+        .unwrap();
+        assert_eq!(
+            settings.pricing,
+            Some(Pricing {
+                input_per_million: 150.0,
+                output_per_million: 150.0,
+                currency: Some("RUB".to_owned()),
+                defaults_as_of: None,
+            })
+        );
+        let settings = settings_of("active_profile = \"openai\"\n").unwrap();
+        assert_eq!(settings.pricing, None);
     }
 }

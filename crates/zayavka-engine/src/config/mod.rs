@@ -6,7 +6,8 @@
 //! active_profile = "work"
 //!
 //! [profiles.work]
-//! kind = "openrouter"              # openai | openrouter | ollama | lmstudio | llamacpp | custom
+//! kind = "openrouter"              # gigachat | yandex | ollama | lmstudio | llamacpp | custom
+//!                                  # | openai | openrouter
 //! model = "openai/gpt-4o-mini"     # every field but `kind` falls back to the kind's preset
 //! schema_mode = "json_schema"      # json_schema | json_object
 //! needs_api_key = true
@@ -15,6 +16,16 @@
 //! currency = "USD"
 //! timeout_secs = 60
 //! attempts = 3
+//!
+//! [profiles.yandex]                # a built-in profile; only its folder has no default
+//! folder_id = "b1g2abcdefghijklmnop"
+//! protocol = "chat_completions"    # chat_completions | responses (also openai and custom)
+//! auth_scheme = "api_key"          # api_key | iam_token
+//! model = "yandexgpt-lite/latest"  # expands to gpt://<folder_id>/yandexgpt-lite/latest
+//!
+//! [profiles.gigachat]
+//! scope = "GIGACHAT_API_PERS"      # GIGACHAT_API_PERS | GIGACHAT_API_B2B | GIGACHAT_API_CORP
+//! auth_url = "https://ngw.devices.sberbank.ru:9443/api/v2/oauth"
 //! ```
 //!
 //! Decisions this module makes:
@@ -32,6 +43,11 @@
 //! - **Unknown fields are refused** rather than ignored, so a typo never silently falls back to a
 //!   default. Error messages name the file and the dotted field, never the value, because a value
 //!   in the wrong place may still be a secret.
+//! - **Prices carry their currency.** `yandex` and `gigachat` start with dated ruble prices
+//!   (the services publish them per 1,000 tokens; the profile keeps one unit, per million, for
+//!   every kind), shown as defaults to check until the resident sets both prices.
+//! - **A field of one service is refused on another** (`folder_id` on `openai`, `protocol` on
+//!   `ollama`) when the profile is used, rather than silently ignored.
 //! - **Completeness is checked when a profile is used**, not when the file is loaded, so
 //!   `zayavka config set` can build a `custom` profile one field at a time.
 //! - **Environment and command-line overrides** (`ZAYAVKA_BASE_URL`, `ZAYAVKA_MODEL`,
@@ -39,6 +55,7 @@
 //!   profile. With no profile selected, a base URL override alone defines an ad-hoc `custom`
 //!   profile named `default`, which is how servers and CI run without a configuration file.
 
+mod endpoint;
 mod error;
 mod file;
 mod load;
@@ -51,12 +68,14 @@ mod values;
 pub use error::{ConfigError, SettingSource};
 pub use file::{Config, ProfileConfig};
 pub use load::looks_like_secret_field;
-pub use resolve::{Pricing, ProviderOverrides, ProviderSettings, resolve_provider};
+pub use resolve::{Pricing, ProviderOverrides, ProviderSettings, ServiceAccess, resolve_provider};
 pub use set::{SettingKey, set_value};
 pub use values::{
-    BaseUrl, InvalidValue, MAX_ATTEMPTS, MAX_MODEL_CHARS, MAX_PROFILE_NAME_CHARS, MAX_TIMEOUT_SECS,
-    ProfileField, ProfileName, ProviderKind, ProviderPreset, parse_attempts, parse_model,
-    parse_timeout_secs,
+    BaseUrl, FolderId, GIGACHAT_AUTH_URL, GIGACHAT_BASE_URL, GIGACHAT_MODEL, GigaChatScope,
+    InvalidValue, MAX_ATTEMPTS, MAX_MODEL_CHARS, MAX_PROFILE_NAME_CHARS, MAX_TIMEOUT_SECS,
+    PresetPricing, ProfileField, ProfileName, Protocol, ProviderKind, ProviderPreset,
+    YANDEX_BASE_URL, YANDEX_CHAT_MODEL, YANDEX_RESPONSES_MODEL, YandexAuth, parse_attempts,
+    parse_model, parse_timeout_secs, yandex_model_folder, yandex_model_uri,
 };
 
 /// How the server is asked for JSON that follows the response schema; the core owns the type

@@ -6,7 +6,9 @@
 
 use super::error::{ConfigError, SettingSource};
 use super::file::{Config, FieldValue};
-use super::values::{BaseUrl, ProfileField, ProfileName, ProviderKind};
+use super::values::{
+    BaseUrl, FolderId, GigaChatScope, ProfileField, ProfileName, Protocol, ProviderKind, YandexAuth,
+};
 use super::{
     ENV_ATTEMPTS, ENV_BASE_URL, ENV_MODEL, ENV_SCHEMA_MODE, ENV_TIMEOUT_SECS, OVERRIDE_VARIABLES,
     SchemaMode,
@@ -112,8 +114,37 @@ pub struct Pricing {
     pub input_per_million: f64,
     /// The price of a million output tokens.
     pub output_per_million: f64,
-    /// The currency of both prices, when the resident named it.
+    /// The currency of both prices: the one the resident named, else the preset's (`RUB` for
+    /// `yandex` and `gigachat`).
     pub currency: Option<String>,
+    /// When these are the preset's default prices rather than the resident's, the day they
+    /// were read from the service's price list (`YYYY-MM-DD`): a front end shows them as
+    /// defaults to check.
+    pub defaults_as_of: Option<String>,
+}
+
+/// What a service needs beyond an address and a key.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "service", rename_all = "snake_case")]
+pub enum ServiceAccess {
+    /// An OpenAI-compatible service: the key, if any, as a bearer token.
+    Standard,
+    /// Yandex AI Studio: the folder in `x-folder-id` and the model URI, and the secret as an
+    /// `Api-Key` or an IAM token.
+    Yandex {
+        /// The Yandex Cloud folder.
+        folder_id: FolderId,
+        /// How the secret is presented.
+        auth_scheme: YandexAuth,
+    },
+    /// GigaChat: the stored authorization key is exchanged at `auth_url` for an access token.
+    #[serde(rename = "gigachat")]
+    GigaChat {
+        /// Whose access the key opens.
+        scope: GigaChatScope,
+        /// The token endpoint.
+        auth_url: BaseUrl,
+    },
 }
 
 /// Everything the adapter needs to know about the provider for one run, with presets and overrides
@@ -126,8 +157,12 @@ pub struct ProviderSettings {
     pub kind: ProviderKind,
     /// The server address that `/chat/completions` is appended to.
     pub base_url: BaseUrl,
-    /// The model name.
+    /// The model name; for `yandex`, the full `gpt://<folder>/…` URI.
     pub model: String,
+    /// Chat completions or the Responses API.
+    pub protocol: Protocol,
+    /// What the service needs beyond the address and the key.
+    pub access: ServiceAccess,
     /// How the response schema is enforced.
     pub schema_mode: SchemaMode,
     /// Whether a call without an API key should be refused before it is made.
@@ -313,6 +348,8 @@ mod tests {
                 "kind": "ollama",
                 "base_url": "http://127.0.0.1:11434/v1",
                 "model": "qwen2.5:7b-instruct",
+                "protocol": "chat_completions",
+                "access": { "service": "standard" },
                 "schema_mode": "json_object",
                 "needs_api_key": false,
                 "pricing": null,

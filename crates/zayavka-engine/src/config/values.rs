@@ -59,13 +59,29 @@ pub enum ProfileField {
     TimeoutSecs,
     /// `attempts`.
     Attempts,
+    /// `protocol`: `chat_completions` or `responses` (yandex, openai, custom).
+    Protocol,
+    /// `folder_id`: the Yandex Cloud folder (yandex).
+    FolderId,
+    /// `auth_scheme`: `api_key` or `iam_token` (yandex). Not `auth`, which the loader refuses
+    /// as a name that may hold a secret.
+    AuthScheme,
+    /// `scope`: whose GigaChat access the key opens (gigachat).
+    Scope,
+    /// `auth_url`: GigaChat's token endpoint (gigachat).
+    AuthUrl,
 }
 
 impl ProfileField {
     /// Every field, in the order they are documented.
-    pub const ALL: [ProfileField; 10] = [
+    pub const ALL: [ProfileField; 15] = [
         ProfileField::Kind,
+        ProfileField::FolderId,
+        ProfileField::Scope,
+        ProfileField::Protocol,
+        ProfileField::AuthScheme,
         ProfileField::BaseUrl,
+        ProfileField::AuthUrl,
         ProfileField::Model,
         ProfileField::SchemaMode,
         ProfileField::NeedsApiKey,
@@ -89,6 +105,11 @@ impl ProfileField {
             ProfileField::Currency => "currency",
             ProfileField::TimeoutSecs => "timeout_secs",
             ProfileField::Attempts => "attempts",
+            ProfileField::Protocol => "protocol",
+            ProfileField::FolderId => "folder_id",
+            ProfileField::AuthScheme => "auth_scheme",
+            ProfileField::Scope => "scope",
+            ProfileField::AuthUrl => "auth_url",
         }
     }
 
@@ -102,22 +123,39 @@ impl ProfileField {
     /// What a valid value looks like, in Russian.
     pub(crate) fn expected(self) -> &'static str {
         match self {
-            ProfileField::Kind => "одно из: openai, openrouter, ollama, lmstudio, llamacpp, custom",
-            ProfileField::BaseUrl => {
+            ProfileField::Kind => {
+                "одно из: gigachat, yandex, ollama, lmstudio, llamacpp, custom, openai, openrouter"
+            }
+            ProfileField::BaseUrl | ProfileField::AuthUrl => {
                 "адрес вида https://example.com/v1: схема http или https, без имени пользователя, \
                  пароля, параметров запроса и #фрагмента"
             }
             ProfileField::Model => {
                 "непустое имя модели без управляющих символов, не длиннее 200 знаков"
             }
-            ProfileField::SchemaMode => "json_schema или json_object",
+            ProfileField::SchemaMode => "json_schema, json_object или function_call",
             ProfileField::NeedsApiKey => "true или false",
             ProfileField::PriceInputPerMillion | ProfileField::PriceOutputPerMillion => {
                 "неотрицательное число — цена миллиона токенов"
             }
-            ProfileField::Currency => "трёхбуквенный код валюты заглавными буквами, например USD",
+            ProfileField::Currency => {
+                "трёхбуквенный код валюты заглавными буквами, например RUB или USD"
+            }
             ProfileField::TimeoutSecs => "целое число секунд от 1 до 3600",
             ProfileField::Attempts => "целое число от 1 до 10",
+            ProfileField::Protocol => "chat_completions или responses",
+            ProfileField::FolderId => {
+                "идентификатор каталога Yandex Cloud: 20 строчных латинских букв и цифр, обычно \
+                 начинается с b1g. Его видно в консоли Yandex Cloud (console.yandex.cloud) рядом \
+                 с именем каталога, где создан сервисный аккаунт"
+            }
+            ProfileField::AuthScheme => {
+                "api_key (API-ключ сервисного аккаунта) или iam_token (IAM-токен)"
+            }
+            ProfileField::Scope => {
+                "GIGACHAT_API_PERS (физическое лицо), GIGACHAT_API_B2B или GIGACHAT_API_CORP \
+                 (юридическое лицо или ИП) — как указано в личном кабинете GigaChat API"
+            }
         }
     }
 }
@@ -182,13 +220,13 @@ impl serde::Serialize for ProfileName {
     }
 }
 
-/// Which kind of OpenAI-compatible server a profile talks to; each kind but `custom` has a preset.
+/// Which kind of server a profile talks to; each kind but `custom` has a preset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ProviderKind {
-    /// The OpenAI API.
-    OpenAi,
-    /// OpenRouter, a cloud router in front of many model providers.
-    OpenRouter,
+    /// Sber's GigaChat: an authorization key exchanged for short-lived access tokens.
+    GigaChat,
+    /// Yandex AI Studio (YandexGPT, Alice AI): an `Api-Key` and a folder id.
+    Yandex,
     /// A local Ollama server.
     Ollama,
     /// A local LM Studio server.
@@ -197,22 +235,32 @@ pub enum ProviderKind {
     LlamaCpp,
     /// Any other OpenAI-compatible server; `base_url` and `model` must be given.
     Custom,
+    /// The OpenAI API.
+    OpenAi,
+    /// OpenRouter, a cloud router in front of many model providers.
+    OpenRouter,
 }
 
 impl ProviderKind {
-    /// Every kind, in the order the settings screen lists them.
-    pub const ALL: [ProviderKind; 6] = [
-        ProviderKind::OpenAi,
-        ProviderKind::OpenRouter,
+    /// Every kind, in the order every front end lists them (issue 15): the services a resident
+    /// in Russia can use and pay for first, then a model on this computer, then any other
+    /// compatible service, then OpenAI and OpenRouter.
+    pub const ALL: [ProviderKind; 8] = [
+        ProviderKind::GigaChat,
+        ProviderKind::Yandex,
         ProviderKind::Ollama,
         ProviderKind::LmStudio,
         ProviderKind::LlamaCpp,
         ProviderKind::Custom,
+        ProviderKind::OpenAi,
+        ProviderKind::OpenRouter,
     ];
 
     /// The spelling used in the configuration file.
     pub fn as_str(self) -> &'static str {
         match self {
+            ProviderKind::GigaChat => "gigachat",
+            ProviderKind::Yandex => "yandex",
             ProviderKind::OpenAi => "openai",
             ProviderKind::OpenRouter => "openrouter",
             ProviderKind::Ollama => "ollama",
@@ -232,6 +280,8 @@ impl ProviderKind {
     /// The product's own name, for people.
     pub fn title(self) -> &'static str {
         match self {
+            ProviderKind::GigaChat => "GigaChat",
+            ProviderKind::Yandex => "Yandex AI Studio",
             ProviderKind::OpenAi => "OpenAI",
             ProviderKind::OpenRouter => "OpenRouter",
             ProviderKind::Ollama => "Ollama",
@@ -241,33 +291,81 @@ impl ProviderKind {
         }
     }
 
-    /// One Russian line about privacy and cost, for the settings screen.
-    pub fn summary_ru(self) -> &'static str {
+    /// Whether the preset's server runs on this computer, so the text does not leave it.
+    pub fn runs_locally(self) -> bool {
+        matches!(
+            self,
+            ProviderKind::Ollama | ProviderKind::LmStudio | ProviderKind::LlamaCpp
+        )
+    }
+
+    /// One Russian sentence on where the resident's description goes.
+    pub fn privacy_note_ru(self) -> &'static str {
         match self {
-            ProviderKind::OpenAi => {
-                "Облачный сервис: описание проблемы уходит на серверы OpenAI, оплата за токены, нужен API-ключ."
+            ProviderKind::GigaChat => {
+                "Описание проблемы уходит на серверы Сбера (GigaChat) в России."
             }
+            ProviderKind::Yandex => {
+                "Описание проблемы уходит на серверы Яндекса (Yandex Cloud) в России."
+            }
+            ProviderKind::OpenAi => "Описание проблемы уходит на серверы OpenAI в США.",
             ProviderKind::OpenRouter => {
-                "Облачный посредник: описание уходит OpenRouter и владельцу выбранной модели, оплата за токены, нужен API-ключ."
+                "Описание уходит OpenRouter и владельцу выбранной модели, за пределы России."
             }
-            ProviderKind::Ollama => {
-                "Локальная модель в Ollama: данные не покидают компьютер, бесплатно, ключ не нужен."
-            }
-            ProviderKind::LmStudio => {
-                "Локальная модель в LM Studio: данные не покидают компьютер, бесплатно, ключ не нужен."
-            }
-            ProviderKind::LlamaCpp => {
-                "Локальная модель на сервере llama.cpp: данные не покидают компьютер, бесплатно, ключ не нужен."
+            ProviderKind::Ollama | ProviderKind::LmStudio | ProviderKind::LlamaCpp => {
+                "Модель работает на этом компьютере: текст никуда не уходит."
             }
             ProviderKind::Custom => {
-                "Свой сервер, совместимый с OpenAI: куда уходят данные и сколько это стоит, зависит от сервера."
+                "Свой сервер, совместимый с OpenAI: текст уходит туда, куда укажете."
             }
         }
+    }
+
+    /// One Russian sentence on what it costs and what it needs.
+    pub fn cost_note_ru(self) -> &'static str {
+        match self {
+            ProviderKind::GigaChat => {
+                "Для физических лиц есть бесплатный объём токенов, сверх него — оплата в рублях; \
+                 нужен ключ авторизации из личного кабинета."
+            }
+            ProviderKind::Yandex => {
+                "Платно, в рублях за объём текста (новым аккаунтам Yandex Cloud даётся стартовый \
+                 грант); нужны API-ключ сервисного аккаунта и идентификатор каталога."
+            }
+            ProviderKind::OpenAi | ProviderKind::OpenRouter => {
+                "Платно, в долларах за объём текста, картой не из России обычно не оплатить; \
+                 нужен API-ключ."
+            }
+            ProviderKind::Ollama | ProviderKind::LmStudio | ProviderKind::LlamaCpp => {
+                "Бесплатно, ключ не нужен; модель нужно установить самим, и нужен мощный компьютер."
+            }
+            ProviderKind::Custom => "Стоимость и нужен ли ключ, зависит от сервера.",
+        }
+    }
+
+    /// One Russian line about privacy and cost, for `config show` and the settings screen.
+    pub fn summary_ru(self) -> String {
+        format!("{} {}", self.privacy_note_ru(), self.cost_note_ru())
     }
 
     /// The defaults a profile of this kind starts from.
     pub fn preset(self) -> ProviderPreset {
         let (base_url, model, schema_mode, needs_api_key) = match self {
+            // Forced function calling for every scope and model: Sber documents it for every
+            // model, and `json_schema` only at api.giga.chat for business clients (ADR 21).
+            ProviderKind::GigaChat => (
+                Some(GIGACHAT_BASE_URL),
+                Some(GIGACHAT_MODEL),
+                SchemaMode::FunctionCall,
+                true,
+            ),
+            // The model is a short name under the profile's folder: see `yandex_model_uri`.
+            ProviderKind::Yandex => (
+                Some(YANDEX_BASE_URL),
+                Some(YANDEX_CHAT_MODEL),
+                SchemaMode::JsonSchema,
+                true,
+            ),
             ProviderKind::OpenAi => (
                 Some("https://api.openai.com/v1"),
                 Some("gpt-4o-mini"),
@@ -311,6 +409,29 @@ impl ProviderKind {
             model,
             schema_mode,
             needs_api_key,
+            currency: match self {
+                ProviderKind::GigaChat | ProviderKind::Yandex => Some("RUB"),
+                ProviderKind::OpenAi | ProviderKind::OpenRouter => Some("USD"),
+                _ => None,
+            },
+            pricing: match self {
+                ProviderKind::Yandex => Some(YANDEX_CHAT_PRICES),
+                _ => None,
+            },
+        }
+    }
+
+    /// Whether a profile of this kind may set `field`: the fields of one service mean nothing
+    /// to another, and a value that would be silently ignored is refused instead.
+    pub fn accepts(self, field: ProfileField) -> bool {
+        match field {
+            ProfileField::FolderId | ProfileField::AuthScheme => self == ProviderKind::Yandex,
+            ProfileField::Scope | ProfileField::AuthUrl => self == ProviderKind::GigaChat,
+            ProfileField::Protocol => matches!(
+                self,
+                ProviderKind::Yandex | ProviderKind::OpenAi | ProviderKind::Custom
+            ),
+            _ => true,
         }
     }
 }
@@ -336,19 +457,236 @@ impl serde::Serialize for ProviderKind {
     }
 }
 
+/// GigaChat's API root.
+pub const GIGACHAT_BASE_URL: &str = "https://gigachat.devices.sberbank.ru/api/v1";
+/// GigaChat's token endpoint.
+pub const GIGACHAT_AUTH_URL: &str = "https://ngw.devices.sberbank.ru:9443/api/v2/oauth";
+/// GigaChat's default model, the lightest of the current generation (docs/provider-facts.toml:
+/// which model the free allowance covers today is not confirmed).
+pub const GIGACHAT_MODEL: &str = "GigaChat-2";
+/// Yandex AI Studio's OpenAI-compatible API root.
+pub const YANDEX_BASE_URL: &str = "https://ai.api.cloud.yandex.net/v1";
+/// Yandex's default model for chat completions, under the profile's folder.
+pub const YANDEX_CHAT_MODEL: &str = "yandexgpt/latest";
+/// Yandex's default model for the Responses API, under the profile's folder.
+pub const YANDEX_RESPONSES_MODEL: &str = "aliceai-llm-flash/latest";
+
+// Default prices, in rubles per million tokens: the services publish them per 1,000 tokens, and
+// the profile keeps one unit for every kind, so they are multiplied by 1,000 here. They are
+// defaults to check, never facts: `config show` prints them with their date and asks the resident
+// to look at the service's current prices. Source: docs/provider-facts.toml.
+//
+// YandexGPT Pro (`yandexgpt/latest`), synchronous mode, region Russia, VAT included: 1.20 ₽ per
+// 1,000 tokens, input and output alike (https://yandex.cloud/ru/docs/ai-studio/pricing, read on
+// 2026-12-02). GigaChat's prices for individuals were not found in an official source, so its
+// preset names the currency and no price (the cost is shown as unknown rather than guessed).
+const YANDEX_CHAT_PRICES: PresetPricing = PresetPricing {
+    input_per_million: 1200.0,
+    output_per_million: 1200.0,
+    as_of: "2026-12-02",
+};
+
+/// Prices a preset starts with: per million tokens like the profile's own fields, in the
+/// preset's currency, and dated, because a service changes its prices without telling us.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PresetPricing {
+    /// The price of a million input tokens.
+    pub input_per_million: f64,
+    /// The price of a million output tokens.
+    pub output_per_million: f64,
+    /// The day the prices were read from the service's price list (`YYYY-MM-DD`).
+    pub as_of: &'static str,
+}
+
 /// The built-in defaults of one provider kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProviderPreset {
     /// The kind these defaults belong to.
     pub kind: ProviderKind,
     /// The default server address; `None` for `custom`.
     pub base_url: Option<&'static str>,
-    /// The default model; `None` for `custom`.
+    /// The default model; `None` for `custom`. For `yandex`, a short name under the folder.
     pub model: Option<&'static str>,
     /// How the response schema is enforced.
     pub schema_mode: SchemaMode,
-    /// Whether the server wants a bearer token.
+    /// Whether the server wants a key.
     pub needs_api_key: bool,
+    /// The currency a price of this kind is in, e.g. `RUB`; `None` where it depends on what the
+    /// resident runs.
+    pub currency: Option<&'static str>,
+    /// Default prices, to check, for the default model; `None` where none is known.
+    pub pricing: Option<PresetPricing>,
+}
+
+/// The wire protocol of an OpenAI-compatible service: chat completions, or the Responses API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Protocol {
+    /// `POST {base_url}/chat/completions`.
+    #[default]
+    ChatCompletions,
+    /// `POST {base_url}/responses`.
+    Responses,
+}
+
+impl Protocol {
+    /// Both protocols.
+    pub const ALL: [Protocol; 2] = [Protocol::ChatCompletions, Protocol::Responses];
+
+    /// The spelling in the configuration file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Protocol::ChatCompletions => "chat_completions",
+            Protocol::Responses => "responses",
+        }
+    }
+
+    /// Reads the configuration file's spelling.
+    pub fn parse(text: &str) -> Option<Protocol> {
+        Protocol::ALL.into_iter().find(|p| p.as_str() == text)
+    }
+}
+
+/// How a Yandex AI Studio profile presents its secret.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum YandexAuth {
+    /// `Authorization: Api-Key …`: a service account's API key, which does not expire.
+    #[default]
+    ApiKey,
+    /// `Authorization: Bearer …`: an IAM token, which lives at most 12 hours.
+    IamToken,
+}
+
+impl YandexAuth {
+    /// Both schemes.
+    pub const ALL: [YandexAuth; 2] = [YandexAuth::ApiKey, YandexAuth::IamToken];
+
+    /// The spelling in the configuration file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            YandexAuth::ApiKey => "api_key",
+            YandexAuth::IamToken => "iam_token",
+        }
+    }
+
+    /// Reads the configuration file's spelling.
+    pub fn parse(text: &str) -> Option<YandexAuth> {
+        YandexAuth::ALL.into_iter().find(|a| a.as_str() == text)
+    }
+}
+
+/// Whose GigaChat access a key opens: individuals, or a business's prepaid or pay-as-you-go
+/// contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum GigaChatScope {
+    /// `GIGACHAT_API_PERS`: an individual, with the free allowance.
+    #[default]
+    Personal,
+    /// `GIGACHAT_API_B2B`: a business, prepaid packages.
+    Business,
+    /// `GIGACHAT_API_CORP`: a business, pay as you go.
+    Corporate,
+}
+
+impl GigaChatScope {
+    /// Every scope.
+    pub const ALL: [GigaChatScope; 3] = [
+        GigaChatScope::Personal,
+        GigaChatScope::Business,
+        GigaChatScope::Corporate,
+    ];
+
+    /// The service's own spelling, sent in the token exchange.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GigaChatScope::Personal => "GIGACHAT_API_PERS",
+            GigaChatScope::Business => "GIGACHAT_API_B2B",
+            GigaChatScope::Corporate => "GIGACHAT_API_CORP",
+        }
+    }
+
+    /// Reads the service's spelling.
+    pub fn parse(text: &str) -> Option<GigaChatScope> {
+        GigaChatScope::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+
+    /// For people.
+    pub fn title_ru(self) -> &'static str {
+        match self {
+            GigaChatScope::Personal => "физическое лицо",
+            GigaChatScope::Business => "юридическое лицо или ИП, пакеты токенов",
+            GigaChatScope::Corporate => "юридическое лицо или ИП, оплата по факту",
+        }
+    }
+}
+
+macro_rules! serialize_as_str {
+    ($($type:ty),*) => {$(
+        impl fmt::Display for $type {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl serde::Serialize for $type {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+    )*};
+}
+
+serialize_as_str!(Protocol, YandexAuth, GigaChatScope, FolderId);
+
+/// The length of a Yandex Cloud resource id.
+const FOLDER_ID_CHARS: usize = 20;
+
+/// A Yandex Cloud folder («каталог») id: 20 lowercase Latin letters and digits, such as
+/// `b1g2abcdefghijklmnop` (folder ids usually start with `b1g`, but the form is what is checked,
+/// because the prefix is not documented as fixed).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FolderId(String);
+
+impl FolderId {
+    /// Checks `text` and wraps it.
+    pub fn parse(text: &str) -> Result<FolderId, InvalidValue> {
+        FolderId::check(text)
+            .ok_or_else(|| invalid("folder_id".to_owned(), ProfileField::FolderId.expected()))
+    }
+
+    pub(super) fn check(text: &str) -> Option<FolderId> {
+        let id = text.trim();
+        let valid = id.len() == FOLDER_ID_CHARS
+            && id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+        valid.then(|| FolderId(id.to_owned()))
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The model URI Yandex AI Studio expects: a short name such as `yandexgpt-lite/latest` becomes
+/// `gpt://<folder>/yandexgpt-lite/latest`; a name that already has a scheme (`gpt://…`) is kept.
+pub fn yandex_model_uri(folder: &FolderId, model: &str) -> String {
+    let model = model.trim();
+    if model.contains("://") {
+        model.to_owned()
+    } else {
+        format!(
+            "gpt://{}/{}",
+            folder.as_str(),
+            model.trim_start_matches('/')
+        )
+    }
+}
+
+/// The folder a full Yandex model URI names, e.g. `b1g…` in `gpt://b1g…/yandexgpt/latest`.
+pub fn yandex_model_folder(model: &str) -> Option<&str> {
+    let (_, rest) = model.split_once("://")?;
+    rest.split('/').next().filter(|folder| !folder.is_empty())
 }
 
 /// A server address that `/chat/completions` is appended to.
@@ -580,5 +918,168 @@ mod tests {
             "ollama".parse::<ProviderKind>().unwrap(),
             ProviderKind::Ollama
         );
+    }
+
+    #[test]
+    fn issue_15_services_residents_in_russia_can_use_come_first() {
+        let order: Vec<&str> = ProviderKind::ALL.map(ProviderKind::as_str).to_vec();
+        assert_eq!(
+            order,
+            [
+                "gigachat",
+                "yandex",
+                "ollama",
+                "lmstudio",
+                "llamacpp",
+                "custom",
+                "openai",
+                "openrouter"
+            ]
+        );
+        for kind in ProviderKind::ALL {
+            assert!(kind.privacy_note_ru().ends_with('.'), "{kind}");
+            assert!(kind.cost_note_ru().ends_with('.'), "{kind}");
+            assert_eq!(
+                kind.runs_locally(),
+                kind.preset()
+                    .base_url
+                    .is_some_and(|url| BaseUrl::parse(url).unwrap().is_loopback()),
+                "{kind}"
+            );
+        }
+        assert!(ProviderKind::GigaChat.cost_note_ru().contains("бесплатный"));
+        assert!(ProviderKind::Yandex.cost_note_ru().contains("в рублях"));
+    }
+
+    #[test]
+    fn issue_15_presets_of_the_new_kinds() {
+        let gigachat = ProviderKind::GigaChat.preset();
+        assert_eq!(
+            gigachat.base_url,
+            Some("https://gigachat.devices.sberbank.ru/api/v1")
+        );
+        assert_eq!(gigachat.model, Some("GigaChat-2"));
+        assert_eq!(gigachat.schema_mode, SchemaMode::FunctionCall);
+        assert!(gigachat.needs_api_key);
+        assert_eq!(gigachat.currency, Some("RUB"));
+        // No official price for individuals was found: none is guessed.
+        assert_eq!(gigachat.pricing, None);
+        let yandex = ProviderKind::Yandex.preset();
+        assert_eq!(yandex.base_url, Some("https://ai.api.cloud.yandex.net/v1"));
+        assert_eq!(yandex.model, Some("yandexgpt/latest"));
+        assert!(yandex.needs_api_key);
+        let prices = yandex.pricing.unwrap();
+        assert_eq!(yandex.currency, Some("RUB"));
+        // Per million tokens: the service's 1.20 ₽ per 1,000 tokens times 1,000.
+        assert_eq!(prices.input_per_million, 1200.0);
+        assert_eq!(prices.output_per_million, 1200.0);
+        assert!(jiff::civil::Date::strptime("%Y-%m-%d", prices.as_of).is_ok());
+        assert_eq!(
+            BaseUrl::parse(GIGACHAT_AUTH_URL).unwrap().as_str(),
+            GIGACHAT_AUTH_URL
+        );
+        for kind in [
+            ProviderKind::OpenAi,
+            ProviderKind::Ollama,
+            ProviderKind::Custom,
+        ] {
+            assert_eq!(kind.preset().pricing, None, "{kind}");
+        }
+    }
+
+    #[test]
+    fn issue_15_folder_ids_are_checked_by_form() {
+        assert_eq!(
+            FolderId::parse(" b1g2abcdefghijklmn34 ").unwrap().as_str(),
+            "b1g2abcdefghijklmn34"
+        );
+        for bad in [
+            "",
+            "b1g2abcdefghijklmn3",
+            "b1g2abcdefghijklmn345",
+            "B1G2ABCDEFGHIJKLMN34",
+            "b1g2abcdefghijklmn3-",
+            "b1g2abcdefghijklmnЖ4",
+            "AQVN-not-a-folder-id-but-a-key",
+        ] {
+            let error = FolderId::parse(bad).unwrap_err();
+            assert_eq!(error.field, "folder_id", "{bad}");
+            let message = error.to_string();
+            assert!(message.contains("«folder_id»"), "{message}");
+            assert!(
+                message.contains("идентификатор каталога Yandex Cloud"),
+                "{message}"
+            );
+            assert!(message.contains("console.yandex.cloud"), "{message}");
+            assert!(!message.contains(bad) || bad.is_empty(), "{message}");
+        }
+    }
+
+    #[test]
+    fn issue_15_a_short_yandex_model_name_expands_under_the_folder() {
+        let folder = FolderId::parse("b1gaaaaaaaaaaaaaaaaa").unwrap();
+        assert_eq!(
+            yandex_model_uri(&folder, "yandexgpt-lite/latest"),
+            "gpt://b1gaaaaaaaaaaaaaaaaa/yandexgpt-lite/latest"
+        );
+        assert_eq!(
+            yandex_model_uri(&folder, YANDEX_RESPONSES_MODEL),
+            "gpt://b1gaaaaaaaaaaaaaaaaa/aliceai-llm-flash/latest"
+        );
+        assert_eq!(
+            yandex_model_uri(&folder, "gpt://b1gbbbbbbbbbbbbbbbbb/yandexgpt/rc"),
+            "gpt://b1gbbbbbbbbbbbbbbbbb/yandexgpt/rc"
+        );
+        assert_eq!(
+            yandex_model_folder("gpt://b1gbbbbbbbbbbbbbbbbb/yandexgpt/rc"),
+            Some("b1gbbbbbbbbbbbbbbbbb")
+        );
+        assert_eq!(yandex_model_folder("yandexgpt/latest"), None);
+    }
+
+    #[test]
+    fn issue_15_protocol_auth_scheme_and_scope_spellings() {
+        assert_eq!(Protocol::parse("responses"), Some(Protocol::Responses));
+        assert_eq!(Protocol::default(), Protocol::ChatCompletions);
+        assert_eq!(Protocol::parse("Responses"), None);
+        assert_eq!(YandexAuth::parse("iam_token"), Some(YandexAuth::IamToken));
+        assert_eq!(YandexAuth::default(), YandexAuth::ApiKey);
+        assert_eq!(
+            GigaChatScope::parse("GIGACHAT_API_CORP"),
+            Some(GigaChatScope::Corporate)
+        );
+        assert_eq!(GigaChatScope::default().as_str(), "GIGACHAT_API_PERS");
+        assert_eq!(GigaChatScope::parse("gigachat_api_pers"), None);
+        // None of the new field names is mistaken for a secret by the loader.
+        for field in ProfileField::ALL {
+            assert!(
+                !crate::config::looks_like_secret_field(field.as_str()),
+                "{}",
+                field.as_str()
+            );
+            assert_eq!(ProfileField::parse(field.as_str()), Some(field));
+        }
+    }
+
+    #[test]
+    fn issue_15_service_fields_belong_to_their_kinds() {
+        assert!(ProviderKind::Yandex.accepts(ProfileField::FolderId));
+        assert!(!ProviderKind::OpenAi.accepts(ProfileField::FolderId));
+        assert!(ProviderKind::GigaChat.accepts(ProfileField::Scope));
+        assert!(!ProviderKind::Yandex.accepts(ProfileField::AuthUrl));
+        for kind in [
+            ProviderKind::Yandex,
+            ProviderKind::OpenAi,
+            ProviderKind::Custom,
+        ] {
+            assert!(kind.accepts(ProfileField::Protocol), "{kind}");
+        }
+        for kind in [
+            ProviderKind::GigaChat,
+            ProviderKind::Ollama,
+            ProviderKind::OpenRouter,
+        ] {
+            assert!(!kind.accepts(ProfileField::Protocol), "{kind}");
+        }
     }
 }

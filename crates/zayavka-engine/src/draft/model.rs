@@ -10,8 +10,8 @@ use zayavka_core::{
     request_draft_schema,
 };
 use zayavka_llm::{
-    ApiKey, Attempt, Budget, CallEvent, CancellationToken, ChatRequest, Client, Endpoint,
-    ErrorKind, LlmError, Message, ResponseFormat, RetryReason, Usage,
+    ApiKey, Attempt, Budget, CallEvent, CancellationToken, ChatRequest, Client, ErrorKind,
+    LlmError, Message, ResponseFormat, RetryReason, Usage,
 };
 
 use super::record::{ContextRecord, RECORD_FORMAT_VERSION, RecordedResponse, ResponseVerdict};
@@ -133,6 +133,10 @@ pub fn failure_reason(kind: ErrorKind) -> FailureReason {
     }
 }
 
+/// What the one function of the function-call mode is for, as the model reads it.
+const FUNCTION_DESCRIPTION: &str =
+    "Записать черновик заявки жителя в управляющую компанию по правилам из системного сообщения.";
+
 /// Builds the chat request for an input.
 pub fn chat_request(
     prompt: &Prompt,
@@ -147,6 +151,13 @@ pub fn chat_request(
             strict: true,
         },
         SchemaMode::JsonObject => ResponseFormat::JsonObject,
+        // The transport schema, the one strict providers enforce, is also the function's
+        // parameters; the arguments are validated locally like any answer (ADR 21).
+        SchemaMode::FunctionCall => ResponseFormat::FunctionCall {
+            name: schema.name.to_owned(),
+            description: FUNCTION_DESCRIPTION.to_owned(),
+            parameters: schema.transport().clone(),
+        },
     };
     ChatRequest {
         model: model.to_owned(),
@@ -186,7 +197,8 @@ fn new_record(
     prompt: &Prompt,
 ) -> ContextRecord {
     let mode = provider.schema_mode;
-    let json_schema = mode == SchemaMode::JsonSchema;
+    // The transport schema is sent, and so recorded, in every mode but `json_object`.
+    let json_schema = mode != SchemaMode::JsonObject;
     ContextRecord {
         format_version: RECORD_FORMAT_VERSION,
         app_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -298,7 +310,7 @@ pub async fn draft_with_model(
 /// connection pool). `None` when the settings cannot make one; each draft then reports why.
 pub(crate) fn shared_client(settings: &ModelSettings) -> Option<Client> {
     let provider = &settings.provider;
-    let endpoint = Endpoint::new(provider.base_url.as_url().clone(), settings.api_key.clone());
+    let endpoint = provider.endpoint(settings.api_key.clone());
     Client::new(endpoint, budget(provider)).ok()
 }
 
@@ -331,7 +343,7 @@ pub(crate) async fn draft_with_client(
             record: Some(record),
         };
     }
-    let endpoint = Endpoint::new(provider.base_url.as_url().clone(), settings.api_key.clone());
+    let endpoint = provider.endpoint(settings.api_key.clone());
     let total_budget = budget(provider);
     let started = Instant::now();
     let mut outcome;
