@@ -407,7 +407,7 @@ pub fn write_document(path: &Path, bytes: &[u8]) -> Result<(), CommandError> {
 // ---------------------------------------------------------------------------------------------
 // «Настройки»
 
-/// A provider preset, with one line about privacy and cost.
+/// A provider preset, with one line about privacy and cost, in the engine's order and words.
 #[derive(Debug, Serialize)]
 pub struct PresetView {
     /// The profile name.
@@ -478,27 +478,6 @@ pub struct SettingsView {
     pub key: KeyStatusView,
 }
 
-fn preset_notes(kind: ProviderKind) -> (&'static str, &'static str) {
-    match kind {
-        ProviderKind::OpenAi => (
-            "Описание проблемы уходит на серверы OpenAI в США.",
-            "Платно: оплата за объём текста, нужен API-ключ.",
-        ),
-        ProviderKind::OpenRouter => (
-            "Описание уходит OpenRouter и владельцу выбранной модели.",
-            "Платно: оплата за объём текста, нужен API-ключ.",
-        ),
-        ProviderKind::Ollama | ProviderKind::LmStudio | ProviderKind::LlamaCpp => (
-            "Модель работает на этом компьютере: текст никуда не уходит.",
-            "Бесплатно, ключ не нужен; модель нужно установить самим.",
-        ),
-        ProviderKind::Custom => (
-            "Свой сервер, совместимый с OpenAI: текст уходит туда, куда укажете.",
-            "Стоимость и нужен ли ключ, зависит от сервера.",
-        ),
-    }
-}
-
 fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatusView {
     let environment_key =
         matches!(state.environment.overrides(false), Ok(overrides) if overrides.api_key.is_some());
@@ -551,19 +530,15 @@ pub fn settings_get(state: &AppState) -> Result<SettingsView, CommandError> {
         .into_iter()
         .map(|kind| {
             let preset = kind.preset();
-            let (privacy_note, cost_note) = preset_notes(kind);
             PresetView {
                 name: kind.as_str(),
                 label: kind.title(),
                 base_url: preset.base_url.unwrap_or(""),
                 model: preset.model.unwrap_or(""),
                 needs_api_key: preset.needs_api_key,
-                local: matches!(
-                    kind,
-                    ProviderKind::Ollama | ProviderKind::LmStudio | ProviderKind::LlamaCpp
-                ),
-                privacy_note,
-                cost_note,
+                local: kind.runs_locally(),
+                privacy_note: kind.privacy_note_ru(),
+                cost_note: kind.cost_note_ru(),
             }
         })
         .collect();

@@ -608,7 +608,27 @@ fn settings_choose_a_preset_and_refuse_bad_values() {
     let fresh = serde_json::to_value(commands::settings_get(&app.state).unwrap()).unwrap();
     assert_eq!(fresh["active_profile"], Value::Null);
     assert_eq!(fresh["effective"], Value::Null);
-    assert_eq!(fresh["presets"].as_array().unwrap().len(), 6);
+    // The engine's order (issue 15): GigaChat and Yandex AI Studio first, OpenAI and
+    // OpenRouter last.
+    let names: Vec<&str> = fresh["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|preset| preset["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "gigachat",
+            "yandex",
+            "ollama",
+            "lmstudio",
+            "llamacpp",
+            "custom",
+            "openai",
+            "openrouter"
+        ]
+    );
     for preset in fresh["presets"].as_array().unwrap() {
         assert!(!preset["privacy_note"].as_str().unwrap().is_empty());
         assert!(!preset["cost_note"].as_str().unwrap().is_empty());
