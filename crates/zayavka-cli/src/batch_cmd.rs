@@ -287,7 +287,12 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
         bar.finish_and_clear();
     }
     let summary = result.map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-    print_summary(&summary, args.json)?;
+    // The plan priced the run in the profile's currency; the summary and the cap say it too.
+    let currency = match &plan.cost {
+        PlanCost::AtMost { currency, .. } => currency.clone(),
+        PlanCost::Nothing | PlanCost::Unknown => None,
+    };
+    print_summary(&summary, currency.as_deref(), args.json)?;
     let mut stderr = std::io::stderr().lock();
     if summary.valid() == 0 {
         writeln!(
@@ -304,7 +309,7 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
                 "Отправка остановлена: следующая строка могла превысить ограничение стоимости \
                  {}. Чтобы продолжить, запустите ту же команду с большим --max-cost.",
                 args.max_cost
-                    .map_or_else(String::new, |cap| format!("{cap:.2}"))
+                    .map_or_else(String::new, |cap| money(cap, currency.as_deref()))
             )?,
             Some(StopReason::Cancelled) => writeln!(
                 stderr,
@@ -383,10 +388,7 @@ fn print_invalid(out: &mut dyn std::io::Write, invalid: &[InvalidRow]) -> std::i
 }
 
 fn money(amount: f64, currency: Option<&str>) -> String {
-    match currency {
-        Some(currency) => format!("{amount:.2} {currency}"),
-        None => format!("{amount:.2} (в валюте цен профиля)"),
-    }
+    zayavka_engine::settings::money_text(amount, currency, 2)
 }
 
 /// The plan, before anything is sent: which batch, which rows go to the model and why, which
@@ -494,15 +496,16 @@ fn confirm(plan: &BatchPlan) -> anyhow::Result<bool> {
     Ok(yes)
 }
 
-fn print_summary(summary: &BatchSummary, json: bool) -> anyhow::Result<()> {
+fn print_summary(summary: &BatchSummary, currency: Option<&str>, json: bool) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     if json {
         writeln!(stdout, "{}", serde_json::to_string_pretty(summary)?)?;
         return Ok(());
     }
-    let cost = summary
-        .cost
-        .map_or_else(|| "не рассчитана".to_owned(), |cost| format!("{cost:.4}"));
+    let cost = summary.cost.map_or_else(
+        || "не рассчитана".to_owned(),
+        |cost| zayavka_engine::settings::money_text(cost, currency, 4),
+    );
     let lines = [
         ("Пакет", summary.batch_number.to_string()),
         ("Строк в файле", summary.rows.to_string()),
@@ -620,7 +623,8 @@ fn status_command(args: &StatusArgs, paths: &Paths) -> anyhow::Result<ExitCode> 
         writeln!(stdout, "{line}")?;
     }
     drop(stdout);
-    print_summary(&summary, false)?;
+    // A batch keeps no currency of its own; the status names none rather than guess one.
+    print_summary(&summary, None, false)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -4,12 +4,14 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use zayavka_engine::config::{self, ProviderOverrides, ProviderSettings, SettingKey};
+use zayavka_engine::config::{
+    self, ProviderKind, ProviderOverrides, ProviderSettings, ServiceAccess, SettingKey, YandexAuth,
+};
 use zayavka_engine::paths::{Paths, PathsOrigin};
 use zayavka_engine::secrets::{
     self, ApiKeySource, ENV_API_KEY, KeyStatus, SecretStore, StoredKeyState,
 };
-use zayavka_engine::settings::SettingsOverview;
+use zayavka_engine::settings::{SettingsOverview, pricing_text_ru};
 
 /// `zayavka config …`
 #[derive(Debug, clap::Args)]
@@ -42,9 +44,9 @@ pub struct ConfigShowArgs {
 /// Arguments of `zayavka config set`.
 #[derive(Debug, clap::Args)]
 pub struct ConfigSetArgs {
-    /// Настройка: active_profile или profiles.ИМЯ.ПОЛЕ (kind, base_url, model, schema_mode,
-    /// needs_api_key, price_input_per_million, price_output_per_million, currency, timeout_secs,
-    /// attempts).
+    /// Настройка: active_profile или profiles.ИМЯ.ПОЛЕ (kind, folder_id, scope, protocol,
+    /// auth_scheme, base_url, auth_url, model, schema_mode, needs_api_key,
+    /// price_input_per_million, price_output_per_million, currency, timeout_secs, attempts).
     #[arg(value_name = "НАСТРОЙКА")]
     pub key: String,
     /// Новое значение; пустая строка удаляет настройку.
@@ -173,7 +175,11 @@ fn write_text(report: &SettingsOverview, out: &mut dyn Write) -> std::io::Result
             writeln!(out, "Действующий профиль: {}", settings.profile)?;
             write_settings(out, settings, "  ")?;
             if let Some(key) = &report.api_key {
-                writeln!(out, "  API-ключ: {}", describe_key(&key.status, settings))?;
+                let label = match settings.kind {
+                    ProviderKind::GigaChat => "Ключ авторизации",
+                    _ => "API-ключ",
+                };
+                writeln!(out, "  {label}: {}", describe_key(&key.status, settings))?;
             }
         }
     }
@@ -217,6 +223,29 @@ fn write_settings(
     writeln!(out, "{indent}{}", settings.kind.summary_ru())?;
     writeln!(out, "{indent}адрес: {}", settings.base_url)?;
     writeln!(out, "{indent}модель: {}", settings.model)?;
+    writeln!(out, "{indent}протокол: {}", settings.protocol)?;
+    match &settings.access {
+        ServiceAccess::Standard => {}
+        ServiceAccess::Yandex {
+            folder_id,
+            auth_scheme,
+        } => {
+            writeln!(out, "{indent}каталог (folder_id): {folder_id}")?;
+            let scheme = match auth_scheme {
+                YandexAuth::ApiKey => "API-ключ сервисного аккаунта (Api-Key)",
+                YandexAuth::IamToken => "IAM-токен (Bearer)",
+            };
+            writeln!(out, "{indent}ключ передаётся как: {scheme} [{auth_scheme}]")?;
+        }
+        ServiceAccess::GigaChat { scope, auth_url } => {
+            writeln!(
+                out,
+                "{indent}доступ (scope): {scope} — {}",
+                scope.title_ru()
+            )?;
+            writeln!(out, "{indent}адрес получения токена: {auth_url}")?;
+        }
+    }
     writeln!(out, "{indent}режим схемы: {}", settings.schema_mode)?;
     if settings.needs_api_key {
         writeln!(out, "{indent}нужен ключ: да")?;
@@ -227,18 +256,13 @@ fn write_settings(
         )?;
     }
     match &settings.pricing {
-        Some(pricing) => writeln!(
+        Some(pricing) => writeln!(out, "{indent}цены: {}", pricing_text_ru(pricing))?,
+        None => writeln!(
             out,
-            "{indent}цена за миллион токенов: ввод {}, вывод {}{}",
-            pricing.input_per_million,
-            pricing.output_per_million,
-            pricing
-                .currency
-                .as_deref()
-                .map(|currency| format!(" {currency}"))
-                .unwrap_or_default()
+            "{indent}цены: не указаны, стоимость не рассчитывается (profiles.{}.price_input_per_million \
+             и price_output_per_million)",
+            settings.profile
         )?,
-        None => writeln!(out, "{indent}цена: не указана")?,
     }
     match settings.timeout_secs {
         Some(secs) => writeln!(out, "{indent}тайм-аут попытки: {secs} с")?,
@@ -340,7 +364,7 @@ mod tests {
         assert_eq!(json["active_profile"], serde_json::Value::Null);
         assert_eq!(json["provider"], serde_json::Value::Null);
         assert_eq!(json["paths"]["config_file_exists"], false);
-        assert_eq!(json["profiles"].as_array().unwrap().len(), 5);
+        assert_eq!(json["profiles"].as_array().unwrap().len(), 7);
     }
 
     #[test]
@@ -500,5 +524,69 @@ mod tests {
         )
         .unwrap_err();
         assert!(format!("{error:#}").contains("profiles.openai.token"));
+    }
+
+    #[test]
+    fn issue_15_show_prints_the_service_fields_and_dated_ruble_prices() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        let store = MemoryStore::new();
+        run_plain(
+            &["set", "profiles.yandex.folder_id", "b1gaaaaaaaaaaaaaaaaa"],
+            &paths,
+            &store,
+        );
+        run_plain(&["set", "active_profile", "yandex"], &paths, &store);
+        let output = run_plain(&["show"], &paths, &store);
+        assert!(output.contains("Действующий профиль: yandex"), "{output}");
+        assert!(
+            output.contains("модель: gpt://b1gaaaaaaaaaaaaaaaaa/yandexgpt/latest"),
+            "{output}"
+        );
+        assert!(
+            output.contains("каталог (folder_id): b1gaaaaaaaaaaaaaaaaa"),
+            "{output}"
+        );
+        assert!(output.contains("протокол: chat_completions"), "{output}");
+        assert!(
+            output.contains("цены: ввод 1200.00 ₽, вывод 1200.00 ₽ за миллион токенов"),
+            "{output}"
+        );
+        assert!(
+            output.contains("цены по умолчанию на 2 декабря 2026 г. — проверьте актуальные"),
+            "{output}"
+        );
+        // Services residents in Russia can use come first in the profile list.
+        let gigachat = output.find("  gigachat (встроенный)").unwrap();
+        let openai = output.find("  openai (встроенный)").unwrap();
+        assert!(gigachat < openai, "{output}");
+
+        run_plain(&["set", "active_profile", "gigachat"], &paths, &store);
+        let output = run_plain(&["show"], &paths, &store);
+        assert!(
+            output.contains("доступ (scope): GIGACHAT_API_PERS — физическое лицо"),
+            "{output}"
+        );
+        assert!(output.contains("режим схемы: function_call"), "{output}");
+        assert!(output.contains("Ключ авторизации: не найден"), "{output}");
+        assert!(output.contains("цены: не указаны"), "{output}");
+    }
+
+    #[test]
+    fn issue_15_set_refuses_a_malformed_folder_id_in_russian() {
+        let home = tempfile::tempdir().unwrap();
+        let paths = Paths::under(home.path());
+        let error = run_line(
+            &["set", "profiles.yandex.folder_id", "my-folder"],
+            &paths,
+            &MemoryStore::new(),
+            &ProviderOverrides::default(),
+            false,
+        )
+        .unwrap_err();
+        let message = format!("{error:#}");
+        assert!(message.contains("«profiles.yandex.folder_id»"), "{message}");
+        assert!(message.contains("console.yandex.cloud"), "{message}");
+        assert!(!paths.config_file().exists());
     }
 }
