@@ -8,6 +8,9 @@
 //!   stated expectation and a golden snapshot, twice for determinism, and through the real
 //!   `zayavka assemble` binary.
 //! - `cli`: the command-line contract (exit codes, output forms, error messages).
+//! - `config_init`: issue 15's configuration — `config set` and `show` of the Yandex AI Studio
+//!   and GigaChat fields, `config init` without and in a terminal, and a draft through each new
+//!   kind against the stand-in playing that service.
 //! - `drafts_list`: `zayavka drafts list` and `search` as a resident reads them (issue 14) —
 //!   offline drafts titled with their own first words, a preview under every title, local time.
 //! - `draft`: `zayavka draft` against the stand-in provider — the fault matrix, what the provider
@@ -42,6 +45,7 @@ mod cli;
 mod cli_ru;
 mod collective;
 mod concurrency;
+mod config_init;
 mod doctor;
 mod documents;
 mod draft;

@@ -31,6 +31,10 @@ pub enum ConfigCommand {
     Set(ConfigSetArgs),
     /// Напечатать путь к файлу настроек.
     Path,
+    /// Настроить сервис модели по шагам, как при первом запуске приложения: выбрать сервис,
+    /// ввести нужные поля и ключ (он сохраняется в хранилище ключей ОС), проверить подключение.
+    /// Нужен терминал; в сценариях используйте `config set` и `key set --stdin`.
+    Init,
 }
 
 /// Arguments of `zayavka config show`.
@@ -56,6 +60,9 @@ pub struct ConfigSetArgs {
 
 /// Runs `zayavka config` against the real environment and standard output.
 pub fn run(args: ConfigArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+    if matches!(args.command, ConfigCommand::Init) {
+        return crate::config_init::run(paths, store);
+    }
     let mut output = std::io::stdout().lock();
     // Only `show` depends on the environment; a broken variable must not block `set` or `path`.
     let (overrides, environment_key_present) = if matches!(args.command, ConfigCommand::Show(_)) {
@@ -124,6 +131,9 @@ pub fn run_with(
         ConfigCommand::Path => {
             writeln!(output, "{}", paths.config_file().display())?;
         }
+        // The questions need the terminal's own input and a hidden prompt: `run` sends this
+        // command to `config_init::run` before output is chosen.
+        ConfigCommand::Init => anyhow::bail!("config init needs the terminal: use config_init"),
     }
     Ok(ExitCode::SUCCESS)
 }
