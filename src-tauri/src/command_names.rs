@@ -40,4 +40,7 @@ pub const COMMANDS: &[&str] = &[
     "profile_get",
     "profile_set",
     "profile_clear",
+    "window_close_watch",
+    "window_unsaved",
+    "window_close",
 ];

@@ -1180,3 +1180,17 @@ pub fn profile_clear(state: &AppState) -> Result<Profile, CommandError> {
     profile::clear(&state.paths).map_err(profile_error)?;
     Ok(Profile::default())
 }
+
+/// The page says whether it holds changes the resident has not saved (an edit on «Настройки»):
+/// while it does, closing the window asks first instead of losing them (issue 14).
+pub fn window_unsaved(state: &AppState, unsaved: bool) -> Result<(), CommandError> {
+    state.set_unsaved(unsaved);
+    Ok(())
+}
+
+/// The page heard of a close request and is about to close the window (the resident chose
+/// «Закрыть без сохранения», or nothing is unsaved after all): nothing is unsaved any more.
+pub fn window_close(state: &AppState) -> Result<(), CommandError> {
+    state.set_unsaved(false);
+    Ok(())
+}

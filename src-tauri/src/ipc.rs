@@ -279,6 +279,71 @@ pub async fn photos_drop_watch(app: AppHandle, on_drop: Channel<DropEvent>) -> A
     Ok(())
 }
 
+/// A request to close the window, as the page hears of it.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CloseEvent {
+    /// The resident asked to close the window (its close button, Alt+F4, Cmd+W) while the page
+    /// holds unsaved changes; the window stays open until the page calls `window_close`.
+    Requested,
+}
+
+/// Where the page hears of close requests, until it asks again.
+#[derive(Default)]
+pub struct CloseWatch(std::sync::Mutex<Option<Channel<CloseEvent>>>);
+
+impl CloseWatch {
+    /// Whether a page listens.
+    pub fn listens(&self) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .is_some()
+    }
+
+    /// Tells the page; `false` when no page listens or the message could not be delivered.
+    pub fn send(&self, event: CloseEvent) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            .is_some_and(|channel| channel.send(event).is_ok())
+    }
+}
+
+/// The page listens for requests to close the window. A page that starts (again) holds nothing
+/// unsaved yet.
+#[tauri::command]
+pub async fn window_close_watch(app: AppHandle, on_close: Channel<CloseEvent>) -> Answer<()> {
+    *app.state::<CloseWatch>()
+        .0
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(on_close);
+    if let Some(state) = app.try_state::<AppState>() {
+        state.set_unsaved(false);
+    }
+    Ok(())
+}
+
+/// The page says whether it holds unsaved changes; closing the window then asks first.
+#[tauri::command]
+pub async fn window_unsaved(app: AppHandle, unsaved: bool) -> Answer<()> {
+    blocking(app, move |state| commands::window_unsaved(state, unsaved)).await
+}
+
+/// Closes the window for real, without another close request: the resident chose «Закрыть без
+/// сохранения».
+#[tauri::command]
+pub async fn window_close(app: AppHandle, window: WebviewWindow) -> Answer<()> {
+    blocking(app, commands::window_close).await?;
+    window.destroy().map_err(|_| {
+        CommandError::new(
+            ErrorKind::System,
+            "Не удалось закрыть окно. Закройте его ещё раз.",
+        )
+    })
+}
+
 #[tauri::command]
 pub async fn clipboard_write(app: AppHandle, text: String) -> Answer<()> {
     app.clipboard().write_text(text).map_err(|_| {

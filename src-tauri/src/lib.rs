@@ -26,7 +26,7 @@ use tauri_plugin_dialog::{DialogExt, MessageDialogKind};
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::KeyringStore;
 
-use crate::state::{AppState, Environment};
+use crate::state::{AppState, CloseDecision, Environment, close_decision};
 
 /// Starts the app: one instance at a time (a second launch brings the first window forward).
 pub fn run() {
@@ -49,7 +49,21 @@ pub fn run() {
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_clipboard_manager::init())
         .manage(ipc::DropWatch::default())
+        .manage(ipc::CloseWatch::default())
         .on_window_event(|window, event| {
+            // Closing the window with unsaved settings asks in the page first (issue 14): the
+            // window stays open, and only the page's `window_close` closes it.
+            if let WindowEvent::CloseRequested { api, .. } = event {
+                let unsaved = window
+                    .try_state::<AppState>()
+                    .is_some_and(|state| state.has_unsaved());
+                let watch = window.state::<ipc::CloseWatch>();
+                if close_decision(unsaved, watch.listens()) == CloseDecision::AskPage
+                    && watch.send(ipc::CloseEvent::Requested)
+                {
+                    api.prevent_close();
+                }
+            }
             if let WindowEvent::DragDrop(drop) = event {
                 let watch = window.state::<ipc::DropWatch>();
                 match drop {
@@ -126,6 +140,9 @@ pub fn run() {
             ipc::profile_get,
             ipc::profile_set,
             ipc::profile_clear,
+            ipc::window_close_watch,
+            ipc::window_unsaved,
+            ipc::window_close,
         ])
         .run(tauri::generate_context!());
     if let Err(error) = result {

@@ -1,8 +1,10 @@
 //! What the commands share: the installation's folders, the keyring, the environment read once
-//! at start, the long tasks that may be cancelled, and the batch plans shown this session.
+//! at start, the long tasks that may be cancelled, the batch plans shown this session, and
+//! whether the page holds changes the resident has not saved (closing the window then asks).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use zayavka_engine::draft::EnvironmentOverrides;
@@ -50,6 +52,7 @@ pub struct AppState {
     next_check: std::sync::atomic::AtomicU64,
     chosen: Mutex<std::collections::HashSet<PathBuf>>,
     dropped: Mutex<Vec<PathBuf>>,
+    unsaved: AtomicBool,
 }
 
 impl AppState {
@@ -68,6 +71,7 @@ impl AppState {
             next_check: std::sync::atomic::AtomicU64::new(1),
             chosen: Mutex::new(std::collections::HashSet::new()),
             dropped: Mutex::new(Vec::new()),
+            unsaved: AtomicBool::new(false),
         }
     }
 
@@ -126,6 +130,17 @@ impl AppState {
         std::mem::take(&mut *self.dropped.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
+    /// Records whether the page holds changes the resident has not saved (a settings edit): the
+    /// page says so each time that changes, and closing the window then asks first.
+    pub fn set_unsaved(&self, unsaved: bool) {
+        self.unsaved.store(unsaved, Ordering::SeqCst);
+    }
+
+    /// Whether the page last said it holds unsaved changes.
+    pub fn has_unsaved(&self) -> bool {
+        self.unsaved.load(Ordering::SeqCst)
+    }
+
     /// Remembers the plan shown to the resident and returns its token: `batch_run` runs only a
     /// file whose plan the resident saw, and only while its content is the one planned.
     pub fn remember_check(&self, check: CheckedBatch) -> String {
@@ -147,6 +162,27 @@ impl AppState {
             .unwrap_or_else(PoisonError::into_inner)
             .get(token)
             .cloned()
+    }
+}
+
+/// What a request to close the window (its close button, Alt+F4, Cmd+W) does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CloseDecision {
+    /// The window closes at once, as without this app's say.
+    Close,
+    /// The window stays open and the page asks the resident whether to close without saving;
+    /// only its answer closes the window (`window_close`).
+    AskPage,
+}
+
+/// Decides what closing the window does: with unsaved changes on a page that listens for close
+/// requests, the window stays open and the page asks; otherwise it closes. A page that does not
+/// listen (it failed to start) never keeps the window open, so the window can always be closed.
+pub fn close_decision(unsaved: bool, page_listens: bool) -> CloseDecision {
+    if unsaved && page_listens {
+        CloseDecision::AskPage
+    } else {
+        CloseDecision::Close
     }
 }
 

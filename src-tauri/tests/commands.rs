@@ -1370,3 +1370,34 @@ fn issue_14_continuing_a_batch_from_the_list_continues_that_very_batch() {
         commands::batch_run(&app.state, &plan.check_token, true, false, "c", &|_| {}).unwrap();
     assert_eq!(summary.batch_number, 1);
 }
+
+#[test]
+fn issue_14_closing_the_window_with_unsaved_settings_asks_the_page_first() {
+    use zayavka_desktop::state::{CloseDecision, close_decision};
+    // Unsaved changes and a page that listens: the window stays open and the page asks.
+    assert_eq!(close_decision(true, true), CloseDecision::AskPage);
+    // Nothing unsaved: the window closes as before, with no question.
+    assert_eq!(close_decision(false, true), CloseDecision::Close);
+    // A page that never started listening cannot answer: the window still closes.
+    assert_eq!(close_decision(true, false), CloseDecision::Close);
+    assert_eq!(close_decision(false, false), CloseDecision::Close);
+
+    // The page says when it holds unsaved changes and when it no longer does.
+    let app = App::without_provider();
+    assert!(
+        !app.state.has_unsaved(),
+        "a fresh start holds nothing unsaved"
+    );
+    commands::window_unsaved(&app.state, true).unwrap();
+    assert!(app.state.has_unsaved());
+    assert_eq!(
+        close_decision(app.state.has_unsaved(), true),
+        CloseDecision::AskPage
+    );
+    commands::window_unsaved(&app.state, false).unwrap();
+    assert!(!app.state.has_unsaved());
+    // Closing for real after «Закрыть без сохранения» leaves nothing to ask about.
+    commands::window_unsaved(&app.state, true).unwrap();
+    commands::window_close(&app.state).unwrap();
+    assert!(!app.state.has_unsaved());
+}
