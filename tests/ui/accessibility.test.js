@@ -233,6 +233,18 @@ const STATES = {
       await page.waitForSelector('#leave-dialog[open]');
     },
   },
+  'settings-close-dialog': {
+    hash: 'settings',
+    reach: async (page) => {
+      await page.waitForSelector('#preset-options input');
+      await page.waitForFunction(() => window.__fake.callsOf('window_close_watch').length === 1);
+      await page.check('#preset-options input[value="ollama"]');
+      await page.fill('#profile-full_name', 'Иванова Анна Петровна');
+      await page.waitForFunction(() => window.__fake.unsaved === true);
+      await page.evaluate(() => window.__fake.requestClose());
+      await page.waitForSelector('#leave-dialog[open]');
+    },
+  },
   'settings-checked': {
     hash: 'settings',
     reach: async (page) => {

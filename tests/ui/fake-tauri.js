@@ -521,6 +521,21 @@
       fake.droppedFiles = files;
       send(fake.dropChannel, fake.dropIndex++, { kind: 'dropped', files });
     },
+    // Closing the window, as Rust decides it: with the page's last word «unsaved» and a page that
+    // listens, the window stays open and the page is told; otherwise it closes at once.
+    // `requestClose({ tell: true })` tells the page even so (a word the page has not sent yet).
+    closeChannel: null,
+    closeIndex: 0,
+    unsaved: false,
+    windowClosed: null,
+    requestClose({ tell = false } = {}) {
+      if ((fake.unsaved || tell) && fake.closeChannel !== null) {
+        send(fake.closeChannel, fake.closeIndex++, { kind: 'requested' });
+        return 'asked';
+      }
+      fake.windowClosed = 'at once';
+      return 'closed';
+    },
   };
   window.__fake = fake;
 
@@ -685,6 +700,20 @@
     },
     async photos_drop_watch({ onDrop }) {
       fake.dropChannel = onDrop;
+      return null;
+    },
+    async window_close_watch({ onClose }) {
+      fake.closeChannel = onClose;
+      fake.unsaved = false;
+      return null;
+    },
+    async window_unsaved({ unsaved }) {
+      fake.unsaved = unsaved;
+      return null;
+    },
+    async window_close() {
+      fake.unsaved = false;
+      fake.windowClosed = 'by the page';
       return null;
     },
     async clipboard_write() {

@@ -507,6 +507,93 @@ test('issue 14: leaving «Настройки» with unsaved changes asks; «Ос
   await closePage(page);
 });
 
+test('issue 14: closing the window with an unsaved settings edit asks; «Остаться» keeps it, «Закрыть без сохранения» closes', async () => {
+  const page = await openPage(harness, { hash: 'settings' });
+  await page.waitForFunction(() => window.__fake.callsOf('profile_get').length === 1);
+  await page.waitForSelector('#preset-options input');
+  await page.waitForFunction(() => window.__fake.callsOf('window_close_watch').length === 1);
+  const fakeState = () => page.evaluate(() => ({ unsaved: window.__fake.unsaved, closed: window.__fake.windowClosed }));
+  // Nothing changed: closing the window closes it at once, with no question.
+  assert.deepEqual(await fakeState(), { unsaved: false, closed: null });
+  assert.equal(await page.evaluate(() => window.__fake.requestClose()), 'closed');
+  await page.evaluate(() => {
+    window.__fake.windowClosed = null;
+  });
+
+  // An edit: Rust is told at once that closing would lose it.
+  await page.fill('#model-name', 'gpt-4.1-mini');
+  await page.waitForFunction(() => window.__fake.unsaved === true);
+  assert.equal(await page.evaluate(() => window.__fake.requestClose()), 'asked');
+  await page.waitForSelector('#leave-dialog[open]');
+  assert.equal(await page.textContent('#leave-dialog-title'), 'Закрыть приложение без сохранения?');
+  assert.equal(
+    await page.textContent('#leave-dialog-text'),
+    'Вы изменили сервис модели, но не сохранили. Если закрыть приложение, изменения пропадут.',
+  );
+  assert.equal(await page.textContent('#leave-dialog button[value="leave"]'), 'Закрыть без сохранения');
+  // The safe choice has focus; Enter keeps the window and the edit.
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Остаться');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#leave-dialog:not([open])', { state: 'attached' });
+  assert.equal(await page.inputValue('#model-name'), 'gpt-4.1-mini');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'provider-save');
+  assert.deepEqual(await callsOf(page, 'window_close'), []);
+  assert.deepEqual(await fakeState(), { unsaved: true, closed: null });
+
+  // Asked again: «Закрыть без сохранения» closes the window; nothing was written.
+  await page.evaluate(() => window.__fake.requestClose());
+  await page.waitForSelector('#leave-dialog[open]');
+  await page.click('#leave-dialog button[value="leave"]');
+  await page.waitForFunction(() => window.__fake.windowClosed !== null);
+  assert.deepEqual(await fakeState(), { unsaved: false, closed: 'by the page' });
+  assert.equal((await callsOf(page, 'window_close')).length, 1);
+  assert.deepEqual(await writes(page), []);
+  await closePage(page);
+});
+
+test('issue 14: a close request while leaving «Настройки» is asked about, saved changes close without a question', async () => {
+  const page = await openPage(harness, { hash: 'settings' });
+  await page.waitForFunction(() => window.__fake.callsOf('profile_get').length === 1);
+  await page.waitForSelector('#preset-options input');
+  await page.waitForFunction(() => window.__fake.callsOf('window_close_watch').length === 1);
+  await page.fill('#profile-full_name', 'Иванова Анна Петровна');
+  await page.waitForFunction(() => window.__fake.unsaved === true);
+  // The question about leaving the screen is open when the window is asked to close: it becomes
+  // the question about closing.
+  await page.click('a[data-screen="new"]');
+  await page.waitForSelector('#leave-dialog[open]');
+  assert.equal(await page.textContent('#leave-dialog-title'), 'Уйти без сохранения?');
+  await page.evaluate(() => window.__fake.requestClose());
+  await page.waitForFunction(() => document.querySelector('#leave-dialog-title').textContent === 'Закрыть приложение без сохранения?');
+  assert.equal(await page.isVisible('#leave-dialog'), true);
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#leave-dialog:not([open])', { state: 'attached' });
+  assert.equal(await page.inputValue('#profile-full_name'), 'Иванова Анна Петровна');
+  assert.equal(await page.evaluate(() => location.hash), '#settings');
+  // The navigation's question is worded for leaving again.
+  await page.click('a[data-screen="drafts"]');
+  await page.waitForSelector('#leave-dialog[open]');
+  assert.equal(await page.textContent('#leave-dialog-title'), 'Уйти без сохранения?');
+  assert.equal(await page.textContent('#leave-dialog button[value="leave"]'), 'Уйти без сохранения');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#leave-dialog:not([open])', { state: 'attached' });
+
+  // Saved: Rust is told, and closing closes at once.
+  await page.click('#profile-save');
+  await page.waitForFunction(() => document.querySelector('#profile-status').textContent === 'Данные сохранены.');
+  await page.waitForFunction(() => window.__fake.unsaved === false);
+  assert.equal(await page.evaluate(() => window.__fake.requestClose()), 'closed');
+  // A close request the page hears of while nothing is unsaved (its word on its way) closes
+  // the window directly, with no question.
+  await page.evaluate(() => {
+    window.__fake.windowClosed = null;
+  });
+  assert.equal(await page.evaluate(() => window.__fake.requestClose({ tell: true })), 'asked');
+  await page.waitForFunction(() => window.__fake.windowClosed === 'by the page');
+  assert.equal(await page.isVisible('#leave-dialog'), false);
+  await closePage(page);
+});
+
 test('the document header details are saved field by field, a bad e-mail is shown beside its field', async () => {
   const page = await openPage(harness, { hash: 'settings' });
   await page.waitForFunction(() => window.__fake.callsOf('profile_get').length === 1);

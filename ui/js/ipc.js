@@ -94,3 +94,8 @@ export const batchExport = (number, format, collective) => call('batch_export', 
 export const profileGet = () => call('profile_get', {});
 export const profileSet = (field, value) => call('profile_set', { field, value });
 export const profileClear = () => call('profile_clear', {});
+
+// Closing the window with unsaved changes: Rust keeps the window open and says so on the channel.
+export const windowCloseWatch = (onClose) => call('window_close_watch', { onClose: channel(onClose) });
+export const windowUnsaved = (unsaved) => call('window_unsaved', { unsaved });
+export const windowClose = () => call('window_close', {});

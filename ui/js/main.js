@@ -3,6 +3,7 @@
 // and forward keys work and every screen is reachable by a link.
 
 import { byId } from './dom.js';
+import * as ipc from './ipc.js';
 import { setUpNewRequest } from './new-request.js';
 import { setUpDrafts } from './drafts.js';
 import { setUpBatch } from './batch.js';
@@ -23,6 +24,10 @@ const navigation = {
   editInForm(input) {
     newRequest.load(input);
     navigation.show('new', 'description');
+  },
+  // A screen's unsaved changes may have changed (saved, put back, refused): Rust is told.
+  unsavedChanged() {
+    syncUnsaved();
   },
 };
 
@@ -61,24 +66,92 @@ function guardedRoute() {
       return;
     }
     screens[leaving].discard();
+    syncUnsaved();
     pendingFocus = focus;
     location.hash = target;
   });
 }
 
-function askToLeave(parts, answer) {
+// The one dialog asks before leaving a screen or closing the window, worded for each.
+const LEAVE_WORDS = {
+  screen: { title: 'Уйти без сохранения?', leave: 'Уйти без сохранения', loss: 'Если уйти, изменения пропадут.' },
+  window: { title: 'Закрыть приложение без сохранения?', leave: 'Закрыть без сохранения', loss: 'Если закрыть приложение, изменения пропадут.' },
+};
+
+function askToLeave(parts, answer, what = 'screen') {
   const dialog = byId('leave-dialog');
+  const words = LEAVE_WORDS[what];
   const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} и ${parts.at(-1)}`;
-  byId('leave-dialog-text').textContent = `Вы изменили ${list}, но не сохранили. Если уйти, изменения пропадут.`;
+  byId('leave-dialog-title').textContent = words.title;
+  byId('leave-dialog-text').textContent = `Вы изменили ${list}, но не сохранили. ${words.loss}`;
+  dialog.querySelector('button[value="leave"]').textContent = words.leave;
   dialog.returnValue = '';
   dialog.addEventListener('close', () => answer(dialog.returnValue === 'leave'), { once: true });
   dialog.showModal();
 }
 
+const unsavedNow = () => (current !== null ? (screens[current].unsavedParts?.() ?? []) : []);
+
 // Closing or reloading the window with unsaved changes: the webview's own question, where it has one.
 window.addEventListener('beforeunload', (event) => {
-  if (current !== null && (screens[current].unsavedParts?.() ?? []).length > 0) event.preventDefault();
+  if (unsavedNow().length > 0) event.preventDefault();
 });
+
+/*
+ * Closing the native window (its close button, Alt+F4, Cmd+W) is not stopped by `beforeunload`.
+ * So Rust is told whenever the page starts or stops holding unsaved changes, and while it does,
+ * it keeps the window open on a close request and tells the page, which asks in the same dialog
+ * worded for closing; only «Закрыть без сохранения» closes the window (issue 14).
+ */
+let reportedUnsaved = false;
+function syncUnsaved() {
+  const unsaved = unsavedNow().length > 0;
+  if (unsaved === reportedUnsaved) return;
+  reportedUnsaved = unsaved;
+  ipc.windowUnsaved(unsaved).catch(() => {
+    // Without the Rust side there is no window to keep open; next time it is tried again.
+    reportedUnsaved = !unsaved;
+  });
+}
+document.addEventListener('input', syncUnsaved);
+document.addEventListener('change', syncUnsaved);
+
+function closeWindow() {
+  ipc.windowClose().catch((failure) => {
+    appAlert.textContent = failure.message;
+    appAlert.hidden = false;
+  });
+}
+
+let askingToClose = false;
+async function closeRequested() {
+  const parts = unsavedNow();
+  // Rust asks only while the page said it holds changes; they may have been saved meanwhile.
+  if (parts.length === 0) {
+    closeWindow();
+    return;
+  }
+  if (askingToClose) return;
+  askingToClose = true;
+  const dialog = byId('leave-dialog');
+  if (dialog.open) {
+    // A question about leaving the screen is open: «Остаться» for it, and the question is now
+    // about closing.
+    const closed = new Promise((resolve) => dialog.addEventListener('close', resolve, { once: true }));
+    dialog.close('stay');
+    await closed;
+  }
+  const screen = current;
+  askToLeave(
+    parts,
+    (close) => {
+      askingToClose = false;
+      if (close) closeWindow();
+      else screens[screen].focusSave?.();
+    },
+    'window',
+  );
+}
 
 function route() {
   const screen = screenOf(location.hash);
@@ -113,6 +186,10 @@ watchPhotoDrops((message) => {
   appAlert.hidden = false;
 }).catch(() => {
   // Without the Rust side (the page opened in a browser) there is nothing to drop onto.
+});
+
+ipc.windowCloseWatch(() => void closeRequested()).catch(() => {
+  // Without the Rust side (the page opened in a browser) there is no window to close.
 });
 
 window.addEventListener('hashchange', guardedRoute);

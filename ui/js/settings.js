@@ -40,6 +40,9 @@ export function setUpSettings(navigation) {
   let shown = null;
   // The header details as they were last loaded or saved (profile.js owns that form).
   let profileSaved = null;
+  // What is saved or shown changed without the resident typing: the page tells Rust whether
+  // closing the window would lose anything (main.js).
+  const unsavedChanged = () => navigation.unsavedChanged?.();
 
   async function load() {
     try {
@@ -79,6 +82,7 @@ export function setUpSettings(navigation) {
       schema_mode: effective?.schema_mode ?? 'json_object',
     });
     renderKeyStatus(overview.key);
+    unsavedChanged();
   }
 
   function showFields(values) {
@@ -176,6 +180,7 @@ export function setUpSettings(navigation) {
       for (const [key, id] of SETTING_FIELDS) {
         if (byId(id).getAttribute('aria-invalid') === 'true') byId(id).value = kept[key];
       }
+      unsavedChanged();
       providerStatus.textContent = 'Не все настройки сохранены: исправьте отмеченные поля.';
       firstInvalid.focus();
       return;
@@ -203,6 +208,7 @@ export function setUpSettings(navigation) {
     profileSaved = PROFILE_FIELDS.map((field, index) =>
       field.getAttribute('aria-invalid') === 'true' ? profileSaved[index] : field.value,
     );
+    unsavedChanged();
   }).observe(byId('profile-status'), { childList: true, characterData: true, subtree: true });
 
   /** What would be lost by leaving now, in words for the question; empty when nothing. */
@@ -279,6 +285,7 @@ export function setUpSettings(navigation) {
       // The key leaves the page as soon as it is stored: the field is emptied, never refilled.
       keyInput.value = '';
       renderKeyStatus(status);
+      unsavedChanged();
     } catch (failure) {
       keyError.textContent = failure.message;
       keyError.hidden = false;
@@ -345,6 +352,7 @@ export function setUpSettings(navigation) {
       void load();
       void profile.enter().then(() => {
         profileSaved = profileValues();
+        unsavedChanged();
       });
     },
     unsavedParts,
