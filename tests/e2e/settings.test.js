@@ -5,7 +5,10 @@
 
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import {
   DESCRIPTION,
   cleanUp,
@@ -107,4 +110,124 @@ test('the provider and the key are set on the settings screen and a draft uses t
   for (const file of filesUnder(inst.home)) {
     assert.equal(readFileSync(file).includes(SECRET), false, `the key was written to ${file}`);
   }
+});
+
+// ---- Closing the window (issue 14): the close button, Alt+F4 or Cmd+W reach the app as the
+// window manager's WM_DELETE_WINDOW message. Xvfb runs no window manager, so Alt+F4 would do
+// nothing: the test sends that message itself, through libX11 from Python's ctypes (no package
+// needed), exactly as a window manager does.
+
+const run = promisify(execFile);
+
+const SEND_WM_DELETE_WINDOW = `
+import ctypes, sys
+x = ctypes.cdll.LoadLibrary('libX11.so.6')
+x.XOpenDisplay.restype = ctypes.c_void_p
+x.XOpenDisplay.argtypes = [ctypes.c_char_p]
+x.XInternAtom.restype = ctypes.c_ulong
+x.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+class ClientMessage(ctypes.Structure):
+    _fields_ = [('type', ctypes.c_int), ('serial', ctypes.c_ulong), ('send_event', ctypes.c_int),
+                ('display', ctypes.c_void_p), ('window', ctypes.c_ulong), ('message_type', ctypes.c_ulong),
+                ('format', ctypes.c_int), ('l', ctypes.c_long * 5)]
+class XEvent(ctypes.Union):
+    _fields_ = [('xclient', ClientMessage), ('pad', ctypes.c_long * 24)]
+x.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.POINTER(XEvent)]
+x.XFlush.argtypes = [ctypes.c_void_p]
+x.XCloseDisplay.argtypes = [ctypes.c_void_p]
+display = x.XOpenDisplay(None)
+if not display:
+    sys.exit('no X display')
+window = int(sys.argv[1])
+event = XEvent()
+event.xclient.type = 33  # ClientMessage
+event.xclient.window = window
+event.xclient.message_type = x.XInternAtom(display, b'WM_PROTOCOLS', 0)
+event.xclient.format = 32
+event.xclient.l[0] = x.XInternAtom(display, b'WM_DELETE_WINDOW', 0)
+x.XSendEvent(display, window, 0, 0, ctypes.byref(event))
+x.XFlush(display)
+x.XCloseDisplay(display)
+`;
+
+/** The app's window on the X screen (the one visible window of its process). */
+async function appWindow(pid) {
+  const { stdout } = await run('xdotool', ['search', '--onlyvisible', '--pid', String(pid)]);
+  const windows = stdout.split('\n').filter(Boolean);
+  assert.equal(windows.length, 1, `one visible window of the app: ${windows.join(', ')}`);
+  return windows[0];
+}
+
+/** Asks the window to close, as its close button or Alt+F4 does under a window manager. */
+async function askToClose(window) {
+  await run('python3', ['-c', SEND_WM_DELETE_WINDOW, window]);
+}
+
+const running = (pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+
+async function waitForExit(pid, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (running(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('issue 14: closing the window with unsaved settings asks first; only «Закрыть без сохранения» closes it', { timeout: 120_000 }, async () => {
+  const inst = installation({ baseUrl: null, apiKey: null });
+  const app = await launch(inst);
+  await openScreen(app, 'settings');
+  await app.session.waitFor('#preset-options input[value="openai"]');
+  await app.session.waitUntil('return document.getElementById("profile-full_name") !== null;');
+  await typeInto(app, '#profile-full_name', 'Иванова Анна Петровна');
+  // The page tells Rust as the field changes; give the message a moment to arrive.
+  await pause(500);
+  const window = await appWindow(app.pid);
+
+  await askToClose(window);
+  await app.session.waitUntil('return document.getElementById("leave-dialog").open;', { description: 'the close dialog' });
+  assert.equal(await textOf(app, '#leave-dialog-title'), 'Закрыть приложение без сохранения?');
+  assert.equal(
+    await textOf(app, '#leave-dialog-text'),
+    'Вы изменили данные для шапки документа, но не сохранили. Если закрыть приложение, изменения пропадут.',
+  );
+  assert.equal(await app.session.execute('return document.activeElement.textContent;'), 'Остаться');
+  await pause(500);
+  assert.ok(running(app.pid), 'the window stays open while the page asks');
+  await screenshot(app, 'settings-close-dialog');
+
+  // «Остаться»: the window and the edit stay.
+  await click(app, '#leave-dialog button[value="stay"]');
+  await app.session.waitUntil('return !document.getElementById("leave-dialog").open;', { description: 'the dialog to close' });
+  assert.equal(await value(app, '#profile-full_name'), 'Иванова Анна Петровна');
+  assert.ok(running(app.pid));
+
+  // Asked again, «Закрыть без сохранения» closes the window and the app; nothing was written.
+  await askToClose(window);
+  await app.session.waitUntil('return document.getElementById("leave-dialog").open;', { description: 'the close dialog again' });
+  try {
+    await click(app, '#leave-dialog button[value="leave"]');
+  } catch {
+    // The window may be gone before the driver answers the click.
+  }
+  assert.ok(await waitForExit(app.pid), 'the app exits after «Закрыть без сохранения»');
+  await close(app);
+  assert.deepEqual(
+    filesUnder(inst.home).filter((file) => /profile|config\.toml/.test(path.basename(file))),
+    [],
+    'nothing unsaved was written',
+  );
+});
+
+test('issue 14: with nothing unsaved the window closes at once, with no question', { timeout: 120_000 }, async () => {
+  const inst = installation({ baseUrl: null, apiKey: null });
+  const app = await launch(inst);
+  await openScreen(app, 'settings');
+  await app.session.waitFor('#preset-options input[value="openai"]');
+  await askToClose(await appWindow(app.pid));
+  assert.ok(await waitForExit(app.pid), 'the app exits on the first close request');
+  await close(app);
 });
