@@ -476,6 +476,48 @@ pub struct SettingsView {
     pub problem: Option<String>,
     /// The key.
     pub key: KeyStatusView,
+    /// The service settings written in the chosen profile (issue 15), `null` where the file
+    /// leaves the preset's default: the page shows the default and sends only what changed.
+    pub service: ServiceFieldsView,
+}
+
+/// The service settings of the chosen profile as written in the file.
+#[derive(Debug, Serialize, Default, PartialEq, Eq)]
+pub struct ServiceFieldsView {
+    /// The kind of the chosen profile (`gigachat`, `yandex`, …), when known.
+    pub kind: Option<&'static str>,
+    /// The Yandex Cloud folder (yandex).
+    pub folder_id: Option<String>,
+    /// Whose GigaChat access the key opens (gigachat).
+    pub scope: Option<&'static str>,
+    /// `chat_completions` or `responses` (yandex, openai, custom).
+    pub protocol: Option<&'static str>,
+}
+
+/// The kind of `profile`: the one written, else the built-in profile's own.
+fn profile_kind(config: &Config, profile: &config::ProfileName) -> Option<ProviderKind> {
+    config
+        .profiles
+        .get(profile)
+        .and_then(|written| written.kind)
+        .or_else(|| ProviderKind::parse(profile.as_str()))
+}
+
+fn service_view(state: &AppState, profile: Option<&config::ProfileName>) -> ServiceFieldsView {
+    let (Some(profile), Ok(config)) = (profile, Config::load(&state.paths.config_file())) else {
+        return ServiceFieldsView::default();
+    };
+    let written = config.profiles.get(profile);
+    ServiceFieldsView {
+        kind: profile_kind(&config, profile).map(ProviderKind::as_str),
+        folder_id: written
+            .and_then(|w| w.folder_id.as_ref())
+            .map(|folder| folder.as_str().to_owned()),
+        scope: written.and_then(|w| w.scope).map(|scope| scope.as_str()),
+        protocol: written
+            .and_then(|w| w.protocol)
+            .map(|protocol| protocol.as_str()),
+    }
 }
 
 fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatusView {
@@ -571,11 +613,24 @@ pub fn settings_get(state: &AppState) -> Result<SettingsView, CommandError> {
             .as_ref()
             .map(|error| sentence(&error.message_ru())),
         key: key_view(state, key_profile.as_ref()),
+        service: service_view(state, overview.active_profile.as_ref()),
     })
 }
 
 /// The settings the screen may change.
-pub const SETTING_KEYS: [&str; 4] = ["active_profile", "base_url", "model", "schema_mode"];
+pub const SETTING_KEYS: [&str; 7] = [
+    "active_profile",
+    "base_url",
+    "model",
+    "schema_mode",
+    "folder_id",
+    "scope",
+    "protocol",
+];
+
+/// The settings only some services use (issue 15): refused here for a profile whose kind does
+/// not use them, as the engine would refuse the profile when it is used.
+const SERVICE_KEYS: [&str; 3] = ["folder_id", "scope", "protocol"];
 
 /// Changes one setting of the chosen profile (or chooses the profile).
 pub fn settings_set(
@@ -604,12 +659,22 @@ pub fn settings_set(
         key.to_owned()
     } else {
         let config = Config::load(&file)?;
-        let Some(profile) = config.active_profile else {
+        let Some(profile) = config.active_profile.clone() else {
             return Err(CommandError::new(
                 ErrorKind::InvalidSetting,
                 "Сначала выберите сервис модели в списке выше.",
             ));
         };
+        if SERVICE_KEYS.contains(&key) {
+            let field = config::ProfileField::parse(key)
+                .ok_or_else(|| CommandError::invalid_argument("настройка"))?;
+            if !profile_kind(&config, &profile).is_some_and(|kind| kind.accepts(field)) {
+                return Err(CommandError::new(
+                    ErrorKind::InvalidSetting,
+                    "Эта настройка не относится к выбранному сервису модели.",
+                ));
+            }
+        }
         format!("profiles.{profile}.{key}")
     };
     config::set_value(&file, &dotted, value).map_err(|error| {

@@ -13,7 +13,7 @@ use zayavka_engine::config;
 use zayavka_engine::draft::EnvironmentOverrides;
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::MemoryStore;
-use zayavka_standin::{Reply, Script, StandIn};
+use zayavka_standin::{Reply, Script, Service, StandIn};
 
 const LIGHTING: &str = "common_area_premises_lighting";
 const DESCRIPTION: &str = "В подъезде неделю не горит свет на лестнице между третьим и \
@@ -654,6 +654,153 @@ fn settings_choose_a_preset_and_refuse_bad_values() {
     let custom = commands::settings_set(&app.state, "active_profile", "custom").unwrap();
     assert!(custom.effective.is_none());
     assert!(custom.problem.is_some(), "a custom server needs an address");
+}
+
+/// Issue 15: the service settings a GigaChat or Yandex AI Studio profile needs are set from the
+/// screen through the engine's checked `config set`, and read back.
+#[test]
+fn issue_15_folder_id_scope_and_protocol_are_set_checked_and_read_back() {
+    let app = App::without_provider();
+    let none = commands::settings_set(&app.state, "folder_id", FOLDER).unwrap_err();
+    assert_eq!(
+        none.kind,
+        ErrorKind::InvalidSetting,
+        "no profile chosen yet"
+    );
+
+    let yandex = commands::settings_set(&app.state, "active_profile", "yandex").unwrap();
+    assert_eq!(yandex.service.kind, Some("yandex"));
+    assert_eq!(yandex.service.folder_id, None);
+    assert!(
+        yandex.effective.is_none(),
+        "a Yandex profile needs a folder"
+    );
+    assert!(yandex.problem.unwrap().contains("folder_id"));
+
+    let bad = commands::settings_set(&app.state, "folder_id", "B1G-not-a-folder").unwrap_err();
+    let bad = error_json(bad);
+    assert_eq!(bad["kind"], "invalid_setting");
+    let message = bad["message"].as_str().unwrap();
+    assert!(message.contains("folder_id"), "{message}");
+    assert!(message.contains("20"), "the engine's own words: {message}");
+    assert!(
+        message.chars().any(|c| ('а'..='я').contains(&c)),
+        "{message}"
+    );
+    assert_eq!(
+        commands::settings_get(&app.state)
+            .unwrap()
+            .service
+            .folder_id,
+        None,
+        "a refused value changes nothing"
+    );
+
+    let good = commands::settings_set(&app.state, "folder_id", FOLDER).unwrap();
+    assert_eq!(good.service.folder_id.as_deref(), Some(FOLDER));
+    let effective = good.effective.expect("complete with a folder");
+    assert_eq!(effective.model, format!("gpt://{FOLDER}/yandexgpt/latest"));
+    let protocol = commands::settings_set(&app.state, "protocol", "responses").unwrap();
+    assert_eq!(protocol.service.protocol, Some("responses"));
+    let bad_protocol = commands::settings_set(&app.state, "protocol", "grpc").unwrap_err();
+    assert_eq!(bad_protocol.kind, ErrorKind::InvalidSetting);
+    let scope_on_yandex =
+        commands::settings_set(&app.state, "scope", "GIGACHAT_API_B2B").unwrap_err();
+    assert_eq!(scope_on_yandex.kind, ErrorKind::InvalidSetting);
+
+    let gigachat = commands::settings_set(&app.state, "active_profile", "gigachat").unwrap();
+    assert_eq!(gigachat.service.kind, Some("gigachat"));
+    assert_eq!(
+        gigachat.service.scope, None,
+        "the default, personal, is not written"
+    );
+    let scope = commands::settings_set(&app.state, "scope", "GIGACHAT_API_CORP").unwrap();
+    assert_eq!(scope.service.scope, Some("GIGACHAT_API_CORP"));
+    let bad_scope = commands::settings_set(&app.state, "scope", "corp").unwrap_err();
+    assert_eq!(bad_scope.kind, ErrorKind::InvalidSetting);
+    assert!(bad_scope.message.contains("scope"), "{}", bad_scope.message);
+    for (key, value) in [("folder_id", FOLDER), ("protocol", "responses")] {
+        let refused = commands::settings_set(&app.state, key, value).unwrap_err();
+        assert_eq!(refused.kind, ErrorKind::InvalidSetting, "{key} on gigachat");
+    }
+    let view = serde_json::to_value(commands::settings_get(&app.state).unwrap()).unwrap();
+    assert_eq!(
+        view["service"],
+        json!({"kind": "gigachat", "folder_id": null, "scope": "GIGACHAT_API_CORP",
+               "protocol": null})
+    );
+    // Nothing else loosened.
+    for key in [
+        "auth_url",
+        "auth_scheme",
+        "kind",
+        "needs_api_key",
+        "profiles.gigachat.scope",
+    ] {
+        let refused = commands::settings_set(&app.state, key, "x").unwrap_err();
+        assert_eq!(refused.kind, ErrorKind::InvalidArgument, "{key}");
+    }
+}
+
+const FOLDER: &str = "b1gexamplefolder0a1b";
+const AUTHORIZATION_KEY: &str = "Y2FuYXJ5LWNsaWVudDpjYW5hcnktc2VjcmV0LWRlc2t0b3A=";
+
+#[test]
+fn issue_15_a_gigachat_profile_set_up_on_the_screen_drafts_with_one_token_exchange() {
+    let schema_name = zayavka_core::request_draft_schema().name;
+    let stand_in = StandIn::start_as(
+        Service::GigaChat {
+            authorization_key: AUTHORIZATION_KEY.to_owned(),
+            scope: "GIGACHAT_API_B2B".to_owned(),
+            token_lifetime: Duration::from_secs(1800),
+        },
+        Script::always(Reply::function_call(schema_name, valid_draft())),
+    );
+    let app = App::without_provider();
+    commands::settings_set(&app.state, "active_profile", "gigachat").unwrap();
+    commands::settings_set(&app.state, "scope", "GIGACHAT_API_B2B").unwrap();
+    commands::settings_set(&app.state, "base_url", &stand_in.base_url()).unwrap();
+    // The token endpoint is not on the screen; the test points it at the stand-in.
+    app.set("profiles.gigachat.auth_url", &stand_in.auth_url());
+    commands::key_set(&app.state, AUTHORIZATION_KEY).unwrap();
+    let app = App {
+        stand_in: Some(stand_in),
+        ..app
+    };
+    assert_eq!(app.draft(typed(Some(LIGHTING)))["outcome"], "ready");
+    let stand_in = app.stand_in.as_ref().unwrap();
+    assert_eq!(stand_in.token_exchanges(), 1);
+}
+
+#[test]
+fn issue_15_a_yandex_profile_set_up_on_the_screen_sends_the_api_key_and_the_folder() {
+    let stand_in = StandIn::start_as(
+        Service::Yandex {
+            api_key: CANARY_KEY.to_owned(),
+            folder_id: FOLDER.to_owned(),
+        },
+        Script::always(ok()),
+    );
+    let app = App::without_provider();
+    commands::settings_set(&app.state, "active_profile", "yandex").unwrap();
+    commands::settings_set(&app.state, "folder_id", FOLDER).unwrap();
+    commands::settings_set(&app.state, "base_url", &stand_in.base_url()).unwrap();
+    commands::key_set(&app.state, CANARY_KEY).unwrap();
+    let app = App {
+        stand_in: Some(stand_in),
+        ..app
+    };
+    assert_eq!(app.draft(typed(Some(LIGHTING)))["outcome"], "ready");
+    let request = app.stand_in.as_ref().unwrap().requests().pop().unwrap();
+    assert_eq!(
+        request.header("authorization"),
+        Some(format!("Api-Key {CANARY_KEY}").as_str())
+    );
+    assert_eq!(request.header("x-folder-id"), Some(FOLDER));
+    assert_eq!(
+        request.json()["model"],
+        format!("gpt://{FOLDER}/yandexgpt/latest")
+    );
 }
 
 #[test]
