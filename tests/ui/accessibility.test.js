@@ -224,6 +224,27 @@ const STATES = {
       await page.locator('#provider-status').scrollIntoViewIfNeeded();
     },
   },
+  // Issue 15: the service's own fields, shown only for that service.
+  'settings-gigachat': {
+    hash: 'settings',
+    reach: async (page) => {
+      await page.waitForSelector('#preset-options input');
+      await page.check('#preset-options input[value="gigachat"]');
+      await page.waitForSelector('#gigachat-scope-field:not([hidden])');
+      await page.evaluate(() => document.querySelector('label[for="gigachat-scope"]').scrollIntoView({ block: 'start' }));
+    },
+  },
+  'settings-yandex': {
+    hash: 'settings',
+    reach: async (page) => {
+      await page.waitForSelector('#preset-options input');
+      await page.check('#preset-options input[value="yandex"]');
+      await page.fill('#folder-id', 'B1G-не-каталог');
+      await page.click('#provider-save');
+      await page.waitForSelector('#folder-id-error:not([hidden])');
+      await page.evaluate(() => document.querySelector('label[for="folder-id"]').scrollIntoView({ block: 'start' }));
+    },
+  },
   'settings-leave-dialog': {
     hash: 'settings',
     reach: async (page) => {

@@ -306,7 +306,10 @@
 
   // --- Settings and the key. -----------------------------------------------------------------
 
+  // In the engine's order (issue 15): GigaChat and Yandex AI Studio first.
   const PRESETS = [
+    { name: 'gigachat', label: 'GigaChat', base_url: 'https://gigachat.devices.sberbank.ru/api/v1', model: 'GigaChat-2', needs_api_key: true, local: false, privacy_note: 'Описание проблемы уходит на серверы Сбера (GigaChat) в России.', cost_note: 'Для физических лиц есть бесплатный объём токенов, сверх него — оплата в рублях; нужен ключ авторизации из личного кабинета.' },
+    { name: 'yandex', label: 'Yandex AI Studio', base_url: 'https://ai.api.cloud.yandex.net/v1', model: 'yandexgpt/latest', needs_api_key: true, local: false, privacy_note: 'Описание проблемы уходит на серверы Яндекса (Yandex Cloud) в России.', cost_note: 'Платно, в рублях за объём текста (новым аккаунтам Yandex Cloud даётся стартовый грант); нужны API-ключ сервисного аккаунта и идентификатор каталога.' },
     { name: 'openai', label: 'OpenAI', base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', needs_api_key: true, local: false, privacy_note: 'Описание уходит в OpenAI, за пределы компьютера.', cost_note: 'Оплата за каждое использование, нужен ключ доступа.' },
     { name: 'openrouter', label: 'OpenRouter', base_url: 'https://openrouter.ai/api/v1', model: 'openai/gpt-4o-mini', needs_api_key: true, local: false, privacy_note: 'Описание уходит OpenRouter и владельцу выбранной модели.', cost_note: 'Оплата за каждое использование, нужен ключ доступа.' },
     { name: 'ollama', label: 'Ollama (на этом компьютере)', base_url: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b-instruct', needs_api_key: false, local: true, privacy_note: 'Локальная модель: ничего не покидает компьютер.', cost_note: 'Бесплатно, ключ не нужен.' },
@@ -315,7 +318,14 @@
     { name: 'custom', label: 'Свой сервер', base_url: '', model: '', needs_api_key: false, local: false, privacy_note: 'Куда уходят данные, зависит от сервера.', cost_note: 'Стоимость зависит от сервера.' },
   ];
   // `noProvider`: the first start, no model service chosen yet.
-  const settings = { active_profile: config.noProvider ? null : 'openai', base_url: PRESETS[0].base_url, model: PRESETS[0].model, schema_mode: 'json_schema' };
+  const OPENAI = PRESETS.find((p) => p.name === 'openai');
+  const settings = { active_profile: config.noProvider ? null : 'openai', base_url: OPENAI.base_url, model: OPENAI.model, schema_mode: 'json_schema' };
+  // The service fields each profile has written (issue 15), as the configuration file keeps
+  // them per profile; `null` leaves the preset's default.
+  const serviceFields = {};
+  const written = (name) => (serviceFields[name] ??= { folder_id: null, scope: null, protocol: null });
+  // Which kinds use which field, as the engine's ProviderKind::accepts says.
+  const ACCEPTS = { folder_id: ['yandex'], scope: ['gigachat'], protocol: ['yandex', 'openai', 'custom'] };
   const keyState = { stored: config.keyStored ?? false, environment: false };
 
   function keyStatus() {
@@ -326,11 +336,28 @@
     return {
       active_profile: settings.active_profile,
       presets: PRESETS,
-      effective: settings.active_profile
-        ? { profile: settings.active_profile, base_url: settings.base_url, model: settings.model, schema_mode: settings.schema_mode, timeout_secs: 60, attempts: 3 }
+      effective: complete()
+        ? { profile: settings.active_profile, base_url: settings.base_url, model: effectiveModel(), schema_mode: settings.schema_mode, timeout_secs: 60, attempts: 3 }
+        : null,
+      problem: settings.active_profile === 'yandex' && !complete()
+        ? 'В профиле «yandex» не хватает поля «folder_id». Задайте его: zayavka config set profiles.yandex.folder_id ЗНАЧЕНИЕ.'
         : null,
       key: keyStatus(),
+      service: settings.active_profile
+        ? { kind: settings.active_profile, ...written(settings.active_profile) }
+        : { kind: null, folder_id: null, scope: null, protocol: null },
     };
+  }
+
+  // A Yandex profile without a folder is not complete; its model is expanded under the folder.
+  function complete() {
+    if (!settings.active_profile) return false;
+    return settings.active_profile !== 'yandex' || written('yandex').folder_id !== null;
+  }
+
+  function effectiveModel() {
+    if (settings.active_profile !== 'yandex' || settings.model.startsWith('gpt://')) return settings.model;
+    return `gpt://${written('yandex').folder_id}/${settings.model}`;
   }
 
   const reject = (kind, message) => Promise.reject({ kind, message });
@@ -735,6 +762,20 @@
         settings.model = value;
       } else if (key === 'schema_mode') {
         settings.schema_mode = value;
+      } else if (key in ACCEPTS) {
+        // The engine's own checked values and words (config set).
+        const profileName = settings.active_profile;
+        if (!profileName) return reject('invalid_setting', 'Сначала выберите сервис модели в списке выше.');
+        if (!ACCEPTS[key].includes(profileName)) return reject('invalid_setting', 'Эта настройка не относится к выбранному сервису модели.');
+        const wrong = (expected) => reject('invalid_setting', `Неверное значение для «profiles.${profileName}.${key}»: ожидается ${expected}.`);
+        if (key === 'folder_id' && !/^[a-z0-9]{20}$/.test(value)) {
+          return wrong('идентификатор каталога Yandex Cloud: 20 строчных латинских букв и цифр, обычно начинается с b1g. Его видно в консоли Yandex Cloud (console.yandex.cloud) рядом с именем каталога, где создан сервисный аккаунт');
+        }
+        if (key === 'scope' && !['GIGACHAT_API_PERS', 'GIGACHAT_API_B2B', 'GIGACHAT_API_CORP'].includes(value)) {
+          return wrong('GIGACHAT_API_PERS (физическое лицо), GIGACHAT_API_B2B или GIGACHAT_API_CORP (юридическое лицо или ИП) — как указано в личном кабинете GigaChat API');
+        }
+        if (key === 'protocol' && !['chat_completions', 'responses'].includes(value)) return wrong('chat_completions или responses');
+        written(profileName)[key] = value;
       } else {
         return reject('invalid_setting', 'Такой настройки нет.');
       }

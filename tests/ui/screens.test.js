@@ -386,9 +386,13 @@ test('settings: presets explain privacy and cost, a bad address is shown beside 
   const page = await openPage(harness, { hash: 'settings' });
   await page.waitForSelector('#preset-options input');
   const notes = await page.$$eval('#preset-options .hint', (nodes) => nodes.map((node) => node.textContent));
-  assert.equal(notes.length, 6);
-  assert.match(notes[0], /за пределы компьютера.*Оплата за каждое использование/);
-  assert.match(notes[2], /ничего не покидает компьютер.*Бесплатно/);
+  assert.equal(notes.length, 8);
+  // The engine's order (issue 15): GigaChat and Yandex AI Studio first.
+  const names = await page.$$eval('#preset-options input', (nodes) => nodes.map((node) => node.value));
+  assert.deepEqual(names.slice(0, 2), ['gigachat', 'yandex']);
+  assert.match(notes[0], /серверы Сбера.*ключ авторизации/);
+  assert.match(notes[names.indexOf('openai')], /за пределы компьютера.*Оплата за каждое использование/);
+  assert.match(notes[names.indexOf('ollama')], /ничего не покидает компьютер.*Бесплатно/);
   assert.equal(await page.isChecked('#preset-options input[value="openai"]'), true);
 
   await page.check('#preset-options input[value="ollama"]');
@@ -418,6 +422,98 @@ test('settings: presets explain privacy and cost, a bad address is shown beside 
 // Every command that changes something on disk or in the keyring.
 const WRITES = ['settings_set', 'key_set', 'key_delete', 'profile_set', 'profile_clear'];
 const writes = (page) => page.evaluate((names) => window.__fake.calls.filter((call) => names.includes(call.cmd)), WRITES);
+
+test('issue 15: choosing GigaChat shows «Тип доступа» and names the key «Ключ авторизации»; the scope is saved with the service', async () => {
+  const page = await openPage(harness, { hash: 'settings' });
+  await page.waitForSelector('#preset-options input');
+  // OpenAI saved: neither service's own field is shown; the key keeps its usual name.
+  assert.equal(await page.isHidden('#gigachat-scope-field'), true);
+  assert.equal(await page.isHidden('#folder-id-field'), true);
+  assert.equal(await page.textContent('label[for="api-key"]'), 'Новый ключ доступа (API-ключ)');
+
+  await page.check('#preset-options input[value="gigachat"]');
+  await page.waitForSelector('#gigachat-scope-field:not([hidden])');
+  assert.equal(await page.textContent('label[for="gigachat-scope"]'), 'Тип доступа');
+  const options = await page.$$eval('#gigachat-scope option', (nodes) => nodes.map((node) => [node.value, node.textContent]));
+  assert.deepEqual(options, [
+    ['GIGACHAT_API_PERS', 'Физическое лицо (GIGACHAT_API_PERS)'],
+    ['GIGACHAT_API_B2B', 'ИП и юрлица — B2B'],
+    ['GIGACHAT_API_CORP', 'Корпоративный — CORP'],
+  ]);
+  assert.equal(await page.inputValue('#gigachat-scope'), 'GIGACHAT_API_PERS', 'individuals by default');
+  assert.equal(await page.textContent('label[for="api-key"]'), 'Ключ авторизации');
+  assert.equal(await page.isHidden('#folder-id-field'), true);
+  assert.equal(await page.isHidden('#protocol-field'), true, 'GigaChat has one protocol');
+  assert.equal(await page.inputValue('#base-url'), 'https://gigachat.devices.sberbank.ru/api/v1');
+
+  await page.selectOption('#gigachat-scope', 'GIGACHAT_API_B2B');
+  assert.deepEqual(await writes(page), [], 'nothing is written before «Сохранить настройки»');
+  await page.waitForFunction(() => window.__fake.unsaved === true);
+  await page.click('#provider-save');
+  await page.waitForFunction(() => document.querySelector('#provider-status').textContent === 'Настройки сохранены.');
+  assert.deepEqual((await writes(page)).map((call) => call.args), [
+    { key: 'active_profile', value: 'gigachat' },
+    { key: 'scope', value: 'GIGACHAT_API_B2B' },
+  ]);
+  assert.equal(await page.inputValue('#gigachat-scope'), 'GIGACHAT_API_B2B');
+  assert.equal(await page.textContent('label[for="api-key"]'), 'Ключ авторизации');
+
+  // A changed scope alone is an unsaved change: leaving asks.
+  await page.selectOption('#gigachat-scope', 'GIGACHAT_API_CORP');
+  await page.waitForFunction(() => window.__fake.unsaved === true);
+  await page.click('a[data-screen="new"]');
+  await page.waitForSelector('#leave-dialog[open]');
+  assert.match(await page.textContent('#leave-dialog-text'), /сервис модели/);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#leave-dialog:not([open])', { state: 'attached' });
+  assert.equal(await page.inputValue('#gigachat-scope'), 'GIGACHAT_API_CORP');
+  await closePage(page);
+});
+
+test('issue 15: choosing Yandex AI Studio shows the folder id; a bad one is refused beside the field in the engine\'s words, a good one is saved', async () => {
+  const page = await openPage(harness, { hash: 'settings' });
+  await page.waitForSelector('#preset-options input');
+  await page.check('#preset-options input[value="yandex"]');
+  await page.waitForSelector('#folder-id-field:not([hidden])');
+  assert.equal(await page.textContent('label[for="folder-id"]'), 'Идентификатор каталога (folder_id)');
+  assert.match(await page.textContent('#folder-id-hint'), /консоли Yandex Cloud/);
+  assert.equal(await page.isHidden('#gigachat-scope-field'), true);
+  assert.equal(await page.textContent('label[for="api-key"]'), 'Новый ключ доступа (API-ключ)');
+  // The protocol is there for those who need it, behind «Подробнее».
+  assert.equal(await page.isVisible('#protocol'), false);
+  await page.click('#schema-mode-details summary');
+  assert.equal(await page.isVisible('#protocol'), true);
+  assert.equal(await page.inputValue('#protocol'), 'chat_completions');
+  assert.deepEqual(await writes(page), []);
+
+  await page.fill('#folder-id', 'B1G-not-a-folder');
+  await page.waitForFunction(() => window.__fake.unsaved === true);
+  await page.click('#provider-save');
+  await page.waitForSelector('#folder-id-error:not([hidden])');
+  assert.match(await page.textContent('#folder-id-error'), /folder_id.*20 строчных латинских букв и цифр/);
+  assert.equal(await page.getAttribute('#folder-id', 'aria-invalid'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'folder-id');
+  assert.equal(await page.inputValue('#folder-id'), 'B1G-not-a-folder', 'what was typed is kept to fix');
+  // The preset's address and model stay defaults rather than being written.
+  assert.deepEqual((await writes(page)).map((call) => call.args), [
+    { key: 'active_profile', value: 'yandex' },
+    { key: 'folder_id', value: 'B1G-not-a-folder' },
+  ]);
+
+  await page.fill('#folder-id', 'b1gexamplefolder0a1b');
+  await page.selectOption('#protocol', 'responses');
+  await page.click('#provider-save');
+  await page.waitForFunction(() => document.querySelector('#provider-status').textContent === 'Настройки сохранены.');
+  assert.equal(await page.isHidden('#folder-id-error'), true);
+  assert.deepEqual((await writes(page)).slice(2).map((call) => call.args), [
+    { key: 'folder_id', value: 'b1gexamplefolder0a1b' },
+    { key: 'protocol', value: 'responses' },
+  ]);
+  assert.equal(await page.inputValue('#folder-id'), 'b1gexamplefolder0a1b');
+  assert.equal(await page.inputValue('#model-name'), 'gpt://b1gexamplefolder0a1b/yandexgpt/latest');
+  assert.equal(await page.evaluate(() => window.__fake.unsaved), false);
+  await closePage(page);
+});
 
 test('issue 14: choosing a service only changes what the form shows; «Сохранить настройки» writes it', async () => {
   const page = await openPage(harness, { hash: 'settings' });

@@ -7,11 +7,28 @@ import { byId, h, replace } from './dom.js';
 import { CHECK_STATUS_LABELS } from './words.js';
 import { setUpProfile } from './profile.js';
 
+// In the order they are sent and shown: the service's own fields (issue 15) above the address.
 const SETTING_FIELDS = [
+  ['scope', 'gigachat-scope'],
+  ['folder_id', 'folder-id'],
   ['base_url', 'base-url'],
   ['model', 'model-name'],
   ['schema_mode', 'schema-mode'],
+  ['protocol', 'protocol'],
 ];
+
+// The fields only some services use, with the kinds that use them (the engine's
+// ProviderKind::accepts) and what the form shows when the profile leaves them unwritten.
+const SERVICE_FIELDS = {
+  scope: { kinds: ['gigachat'], shown: 'GIGACHAT_API_PERS' },
+  folder_id: { kinds: ['yandex'], shown: '' },
+  protocol: { kinds: ['yandex', 'openai', 'custom'], shown: 'chat_completions' },
+};
+
+const KEY_LABELS = {
+  gigachat: 'Ключ авторизации',
+  default: 'Новый ключ доступа (API-ключ)',
+};
 
 export function setUpSettings(navigation) {
   const profile = setUpProfile();
@@ -75,14 +92,36 @@ export function setUpSettings(navigation) {
         );
       }),
     );
-    const effective = overview.effective;
-    showFields({
-      base_url: effective?.base_url ?? '',
-      model: effective?.model ?? '',
-      schema_mode: effective?.schema_mode ?? 'json_object',
-    });
+    showFields(savedValues());
     renderKeyStatus(overview.key);
     unsavedChanged();
+  }
+
+  /** The kind of a service on the list: the saved profile's own, else the preset's name. */
+  function kindOf(name) {
+    if (name !== null && name === overview?.active_profile) return overview.service?.kind ?? name;
+    return name;
+  }
+
+  /** Whether the chosen service uses `key` (every field but the service's own ones). */
+  function uses(key) {
+    const field = SERVICE_FIELDS[key];
+    return field === undefined || field.kinds.includes(kindOf(chosen));
+  }
+
+  /** What is saved, as the form shows it. */
+  function savedValues() {
+    const effective = overview.effective;
+    const service = overview.service ?? {};
+    // A saved profile that is not complete yet (a Yandex one without its folder) shows its
+    // preset's address and model, and leaves the format to the service.
+    const preset = effective ? null : overview.presets.find((candidate) => candidate.name === overview.active_profile);
+    return {
+      base_url: effective?.base_url ?? preset?.base_url ?? '',
+      model: effective?.model ?? preset?.model ?? '',
+      schema_mode: effective?.schema_mode ?? (preset ? '' : 'json_object'),
+      ...Object.fromEntries(Object.entries(SERVICE_FIELDS).map(([key, field]) => [key, service[key] ?? field.shown])),
+    };
   }
 
   function showFields(values) {
@@ -91,6 +130,14 @@ export function setUpSettings(navigation) {
     byId('model-name').value = values.model;
     setServiceDefaultOption(values.schema_mode === '');
     schemaMode.value = values.schema_mode;
+    byId('gigachat-scope').value = values.scope;
+    byId('folder-id').value = values.folder_id;
+    byId('protocol').value = values.protocol;
+    // Only the fields the chosen service uses are shown, named as that service names them.
+    byId('gigachat-scope-field').hidden = !uses('scope');
+    byId('folder-id-field').hidden = !uses('folder_id');
+    byId('protocol-field').hidden = !uses('protocol');
+    byId('api-key').labels[0].textContent = KEY_LABELS[kindOf(chosen)] ?? KEY_LABELS.default;
   }
 
   // While a service is chosen but not saved, the page does not know how that service keeps the
@@ -112,26 +159,31 @@ export function setUpSettings(navigation) {
     clearFieldErrors();
     chosen = name;
     if (name === overview.active_profile) {
-      const effective = overview.effective;
-      showFields({ base_url: effective?.base_url ?? '', model: effective?.model ?? '', schema_mode: effective?.schema_mode ?? 'json_object' });
+      showFields(savedValues());
       providerStatus.textContent = 'Выбран сохранённый сервис. Изменений нет.';
       return;
     }
     const preset = overview.presets.find((candidate) => candidate.name === name);
-    showFields({ base_url: preset?.base_url ?? '', model: preset?.model ?? '', schema_mode: '' });
-    const fields = preset?.base_url ? 'Адрес и модель показаны по умолчанию — их можно изменить.' : 'Впишите адрес сервера и модель.';
+    showFields({
+      base_url: preset?.base_url ?? '',
+      model: preset?.model ?? '',
+      schema_mode: '',
+      ...Object.fromEntries(Object.entries(SERVICE_FIELDS).map(([key, field]) => [key, field.shown])),
+    });
+    let fields = preset?.base_url ? 'Адрес и модель показаны по умолчанию — их можно изменить.' : 'Впишите адрес сервера и модель.';
+    if (uses('folder_id')) fields = `Впишите идентификатор каталога. ${fields}`;
     providerStatus.textContent = `Выбран сервис «${presetLabel(name)}», но он ещё не сохранён. ${fields} Чтобы пользоваться этим сервисом, нажмите «Сохранить настройки».`;
   }
 
   function typedProvider() {
-    return { base_url: byId('base-url').value, model: byId('model-name').value, schema_mode: schemaMode.value };
+    return Object.fromEntries(SETTING_FIELDS.map(([key, id]) => [key, byId(id).value]));
   }
 
   function providerChanged() {
     if (overview === null) return false;
     if (chosen !== overview.active_profile) return true;
     const typed = typedProvider();
-    return SETTING_FIELDS.some(([key]) => typed[key] !== (shown?.[key] ?? ''));
+    return SETTING_FIELDS.some(([key]) => uses(key) && typed[key] !== (shown?.[key] ?? ''));
   }
 
   providerForm.addEventListener('submit', async (event) => {
@@ -152,14 +204,23 @@ export function setUpSettings(navigation) {
         return;
       }
     }
-    const effective = overview.effective ?? {};
     for (const [key, id] of SETTING_FIELDS) {
+      if (!uses(key)) continue;
       const control = byId(id);
-      const value = typed[key];
+      const value = key === 'folder_id' ? typed[key].trim() : typed[key];
       // What the form shows is what is saved; «Как принято для выбранного сервиса» and the
-      // empty fields of «Свой сервер» leave the service's own value.
+      // empty fields of «Свой сервер» leave the service's own value. A folder saved just
+      // before completes a Yandex profile, so what is saved is read again for each field.
+      const saved = savedValues();
       if (key === 'schema_mode' && value === '') continue;
-      if (value === (effective[key] ?? '')) continue;
+      if (value === (key in SERVICE_FIELDS ? saved[key] : (overview.effective?.[key] ?? ''))) continue;
+      // A profile not complete yet (a Yandex one whose folder was refused) keeps the preset's
+      // address and model as defaults rather than writing them.
+      const preset = overview.presets.find((candidate) => candidate.name === chosen);
+      if (overview.effective === null && (key === 'base_url' || key === 'model') && value === preset?.[key]) continue;
+      // A Yandex model's short name is the same model as its full name under the folder (the
+      // engine expands it, ADR 23).
+      if (key === 'model' && overview.effective?.model === `gpt://${overview.service?.folder_id}/${value}`) continue;
       if (switching && value === '' && shown?.[key] === '') continue;
       try {
         overview = await ipc.settingsSet(key, value);
@@ -169,7 +230,7 @@ export function setUpSettings(navigation) {
         error.textContent = failure.message;
         error.hidden = false;
         control.setAttribute('aria-invalid', 'true');
-        if (key === 'schema_mode') byId('schema-mode-details').open = true;
+        if (key === 'schema_mode' || key === 'protocol') byId('schema-mode-details').open = true;
         firstInvalid ??= control;
       }
     }
