@@ -73,17 +73,18 @@ pub struct BatchRow {
     row_number: u32,
     raw: RawInput,
     header: RowHeader,
-    checked: Result<ResidentInput, InputErrors>,
+    /// Checked on first use: a file refused for its number of rows is never checked row by
+    /// row (a 50 MB spreadsheet is refused in the time it takes to read it).
+    checked: std::sync::OnceLock<Result<ResidentInput, InputErrors>>,
 }
 
 impl BatchRow {
     fn new(row_number: u32, raw: RawInput, header: RowHeader) -> BatchRow {
-        let checked = ResidentInput::parse(&raw);
         BatchRow {
             row_number,
             raw,
             header,
-            checked,
+            checked: std::sync::OnceLock::new(),
         }
     }
 
@@ -106,12 +107,14 @@ impl BatchRow {
 
     /// The checked input, or every problem found in it.
     pub fn checked(&self) -> Result<&ResidentInput, &InputErrors> {
-        self.checked.as_ref()
+        self.checked
+            .get_or_init(|| ResidentInput::parse(&self.raw))
+            .as_ref()
     }
 
     /// Whether the row's input passed every check.
     pub fn is_valid(&self) -> bool {
-        self.checked.is_ok()
+        self.checked().is_ok()
     }
 }
 
@@ -285,7 +288,7 @@ impl BatchFile {
         self.rows
             .iter()
             .filter_map(|row| {
-                let errors = row.checked.as_ref().err()?;
+                let errors = row.checked().err()?;
                 Some(InvalidRow {
                     row: row.row_number,
                     errors: errors
@@ -739,7 +742,7 @@ fn jsonl_row(line_number: u32, line: &str) -> BatchRow {
             row_number: line_number,
             raw: RawInput::default(),
             header: RowHeader::default(),
-            checked: ResidentInput::from_json_str(line),
+            checked: ResidentInput::from_json_str(line).into(),
         };
     };
     let mut header = RowHeader::default();
@@ -778,7 +781,8 @@ fn jsonl_row(line_number: u32, line: &str) -> BatchRow {
         // The object read above kept one value of a repeated name; the line as written says
         // which names were repeated.
         checked: ResidentInput::refuse_duplicate_fields(line)
-            .and_then(|()| ResidentInput::from_json_str(&rest)),
+            .and_then(|()| ResidentInput::from_json_str(&rest))
+            .into(),
     }
 }
 
