@@ -677,10 +677,18 @@ pub fn settings_set(
         }
         format!("profiles.{profile}.{key}")
     };
-    config::set_value(&file, &dotted, value).map_err(|error| {
-        CommandError::new(ErrorKind::InvalidSetting, sentence(&error.message_ru()))
-    })?;
+    config::set_value(&file, &dotted, value).map_err(setting_error)?;
     settings_get(state)
+}
+
+/// A refused setting in the resident's words: the page shows it beside the field it names, so a
+/// wrong value says only what a right one looks like, never the configuration's dotted path.
+fn setting_error(error: config::ConfigError) -> CommandError {
+    let message = match &error {
+        config::ConfigError::InvalidValue { expected, .. } => format!("Ожидается {expected}."),
+        other => other.message_ru(),
+    };
+    CommandError::new(ErrorKind::InvalidSetting, sentence(&message))
 }
 
 fn key_profile(state: &AppState) -> Result<config::ProfileName, CommandError> {

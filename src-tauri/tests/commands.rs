@@ -681,8 +681,13 @@ fn issue_15_folder_id_scope_and_protocol_are_set_checked_and_read_back() {
     let bad = error_json(bad);
     assert_eq!(bad["kind"], "invalid_setting");
     let message = bad["message"].as_str().unwrap();
-    assert!(message.contains("folder_id"), "{message}");
-    assert!(message.contains("20"), "the engine's own words: {message}");
+    // Shown beside the field it is about: what a right value looks like, in the engine's own
+    // words, and no configuration path («profiles.yandex.folder_id»).
+    assert!(
+        message.starts_with("Ожидается идентификатор каталога Yandex Cloud: 20 строчных"),
+        "{message}"
+    );
+    assert!(!message.contains("profiles."), "{message}");
     assert!(
         message.chars().any(|c| ('а'..='я').contains(&c)),
         "{message}"
@@ -718,7 +723,13 @@ fn issue_15_folder_id_scope_and_protocol_are_set_checked_and_read_back() {
     assert_eq!(scope.service.scope, Some("GIGACHAT_API_CORP"));
     let bad_scope = commands::settings_set(&app.state, "scope", "corp").unwrap_err();
     assert_eq!(bad_scope.kind, ErrorKind::InvalidSetting);
-    assert!(bad_scope.message.contains("scope"), "{}", bad_scope.message);
+    assert!(
+        bad_scope
+            .message
+            .starts_with("Ожидается GIGACHAT_API_PERS (физическое лицо)"),
+        "{}",
+        bad_scope.message
+    );
     for (key, value) in [("folder_id", FOLDER), ("protocol", "responses")] {
         let refused = commands::settings_set(&app.state, key, value).unwrap_err();
         assert_eq!(refused.kind, ErrorKind::InvalidSetting, "{key} on gigachat");

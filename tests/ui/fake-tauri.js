@@ -767,7 +767,7 @@
         const profileName = settings.active_profile;
         if (!profileName) return reject('invalid_setting', 'Сначала выберите сервис модели в списке выше.');
         if (!ACCEPTS[key].includes(profileName)) return reject('invalid_setting', 'Эта настройка не относится к выбранному сервису модели.');
-        const wrong = (expected) => reject('invalid_setting', `Неверное значение для «profiles.${profileName}.${key}»: ожидается ${expected}.`);
+        const wrong = (expected) => reject('invalid_setting', `Ожидается ${expected}.`);
         if (key === 'folder_id' && !/^[a-z0-9]{20}$/.test(value)) {
           return wrong('идентификатор каталога Yandex Cloud: 20 строчных латинских букв и цифр, обычно начинается с b1g. Его видно в консоли Yandex Cloud (console.yandex.cloud) рядом с именем каталога, где создан сервисный аккаунт');
         }

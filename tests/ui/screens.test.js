@@ -490,7 +490,7 @@ test('issue 15: choosing Yandex AI Studio shows the folder id; a bad one is refu
   await page.waitForFunction(() => window.__fake.unsaved === true);
   await page.click('#provider-save');
   await page.waitForSelector('#folder-id-error:not([hidden])');
-  assert.match(await page.textContent('#folder-id-error'), /folder_id.*20 строчных латинских букв и цифр/);
+  assert.match(await page.textContent('#folder-id-error'), /^Ожидается идентификатор каталога Yandex Cloud: 20 строчных латинских букв и цифр/);
   assert.equal(await page.getAttribute('#folder-id', 'aria-invalid'), 'true');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'folder-id');
   assert.equal(await page.inputValue('#folder-id'), 'B1G-not-a-folder', 'what was typed is kept to fix');
