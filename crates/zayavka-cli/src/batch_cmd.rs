@@ -548,6 +548,7 @@ fn list_command(args: &ListArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
             "Пакетов пока нет. Запустите `zayavka batch ФАЙЛ`, чтобы составить заявки по файлу."
         )?;
     }
+    let zone = jiff::tz::TimeZone::system();
     for batch in &batches {
         let state = if batch.complete() {
             "завершён".to_owned()
@@ -558,26 +559,13 @@ fn list_command(args: &ListArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
             stdout,
             "Пакет {}  {}  строк: {}, готово: {}, {state}  {}",
             batch.number,
-            local_time(&batch.updated_at),
+            crate::drafts_cmd::local_time_ru(&batch.updated_at, &zone),
             batch.rows,
             batch.ready,
             batch.file_name
         )?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// An RFC 3339 moment as the resident's local time, «02.12.2026 14:05».
-fn local_time(rfc3339: &str) -> String {
-    rfc3339
-        .parse::<jiff::Timestamp>()
-        .map(|moment| {
-            moment
-                .to_zoned(jiff::tz::TimeZone::system())
-                .strftime("%d.%m.%Y %H:%M")
-                .to_string()
-        })
-        .unwrap_or_else(|_| rfc3339.to_owned())
 }
 
 /// The batch a person named, by its number.

@@ -657,7 +657,7 @@ fn preview_line(item: &DraftListItem) -> Option<String> {
 /// A stored moment (RFC 3339, UTC) as the resident's clock shows it, in Russian form:
 /// «2 декабря 2026 г., 14:05», in `zone`: the system's time zone (`TZ` when set), looked up
 /// once per command.
-fn local_time_ru(rfc3339: &str, zone: &jiff::tz::TimeZone) -> String {
+pub(crate) fn local_time_ru(rfc3339: &str, zone: &jiff::tz::TimeZone) -> String {
     let Ok(timestamp) = rfc3339.parse::<jiff::Timestamp>() else {
         return rfc3339.to_owned();
     };
