@@ -4,9 +4,10 @@
 //! CSV (UTF-8 with or without a byte order mark, or Windows-1251, with `,`, `;` or a tab between
 //! cells), the workbook itself (XLSX, first sheet), or JSON Lines with one `zayavka draft --input`
 //! object per line. [`BatchFile::read`] detects which by the content and the extension, maps the
-//! header row to input fields, and checks every row with [`ResidentInput::parse`], so that the
-//! caller knows every invalid row, by the number a spreadsheet shows for it, before anything is
-//! sent. The file's SHA-256 is the batch's identity: the same bytes are the same batch (ADR 13).
+//! header row to input fields, and checks every row with [`ResidentInput::parse`] (on first use,
+//! so a file refused for its size is not checked row by row), so that the caller knows every
+//! invalid row, by the number a spreadsheet shows for it, before anything is sent. The file's
+//! path and SHA-256 let a later run find its batch again (ADRs 13 and 14).
 //!
 //! The file is read once into memory (under [`FileRole::BATCH_MAX_BYTES`]) and decoded at most
 //! once more (Windows-1251); rows hold only their own cells.

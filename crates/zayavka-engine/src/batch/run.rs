@@ -3,8 +3,8 @@
 //! provider answers `429`, and an optional cap on the priced cost — resumable after a crash,
 //! Ctrl-C or `kill -9` (ADR 14).
 //!
-//! The batch's id is the file's content hash, so running the same file again finds the same
-//! stored batch. A row's draft is created in the transaction that claims the row, and a row is
+//! Running the same file again (by its path, or its bytes when it was moved) finds the same
+//! stored batch, and its rows are recognised by their input ([`super::plan`]). A row's draft is created in the transaction that claims the row, and a row is
 //! marked done only after its draft has finished; every state a kill can leave behind is one of
 //! those the next run knows what to do with:
 //!
