@@ -137,6 +137,8 @@ export function setUpSettings(navigation) {
     byId('gigachat-scope-field').hidden = !uses('scope');
     byId('folder-id-field').hidden = !uses('folder_id');
     byId('protocol-field').hidden = !uses('protocol');
+    // The example address is for a server of one's own; a hosted service's address is given.
+    byId('base-url-hint').hidden = ['gigachat', 'yandex'].includes(kindOf(chosen));
     byId('api-key').labels[0].textContent = KEY_LABELS[kindOf(chosen)] ?? KEY_LABELS.default;
   }
 
