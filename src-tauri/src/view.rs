@@ -66,6 +66,34 @@ pub struct DraftResult {
     pub attempts: u32,
     /// Whether a model wrote the description.
     pub model_used: bool,
+    /// For a technical failure: what the page shows under «Подробности». Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<FailureDetails>,
+}
+
+/// The technical side of a failure, for «Подробности»: the engine's detail in Russian and the
+/// server's own reason, redacted and bounded by the engine (ADR 24).
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct FailureDetails {
+    /// What failed, in Russian, such as «сервер модели не принял ключ доступа (HTTP 401)»;
+    /// null when there is nothing to add to the message.
+    pub detail: Option<String>,
+    /// What the server answered, such as «Payment Required»; null when no server answered.
+    pub server_reason: Option<String>,
+}
+
+impl FailureDetails {
+    fn of(outcome: &Outcome) -> Option<FailureDetails> {
+        let Outcome::Failed(failure) = outcome else {
+            return None;
+        };
+        let detail = (!failure.detail.is_empty()).then(|| failure.detail.clone());
+        let server_reason = failure.advice.server_reason.clone();
+        (detail.is_some() || server_reason.is_some()).then_some(FailureDetails {
+            detail,
+            server_reason,
+        })
+    }
 }
 
 impl DraftResult {
@@ -102,6 +130,7 @@ impl DraftResult {
             retryable,
             attempts,
             model_used,
+            details: FailureDetails::of(outcome),
         }
     }
 
@@ -137,6 +166,7 @@ impl DraftResult {
                 retryable: true,
                 attempts,
                 model_used: draft.model_used,
+                details: None,
             },
         })
     }

@@ -410,10 +410,30 @@ class ResultView {
         ),
       );
     }
+    if (result.details) parts.push(failureDetails(result.details));
     parts.push(nextStepsView(result.next_steps, (step) => this.options.onNextStep?.(step, result)));
     parts.push(h('p', { class: 'note' }, 'Всё, что вы написали, осталось в форме и сохранено.'));
     return h('div', { class: `panel panel-${result.outcome}`, role: 'region', 'aria-labelledby': this.headingId }, parts);
   }
+}
+
+/**
+ * «Подробности» of a technical failure: what failed and what the server answered, closed until
+ * the resident opens it. The server's words are set as text, never as markup.
+ */
+function failureDetails(details) {
+  const lines = [];
+  if (details.detail) lines.push(h('p', {}, sentence(details.detail)));
+  if (details.server_reason) {
+    lines.push(h('p', {}, 'Ответ сервера: ', h('span', { class: 'server-reason' }, details.server_reason)));
+  }
+  return h('details', { class: 'failure-details' }, h('summary', {}, 'Подробности'), lines);
+}
+
+/** A detail as a sentence: capitalised, ending in one full stop. */
+function sentence(text) {
+  const trimmed = text.trim().replace(/\.+$/, '');
+  return trimmed.length === 0 ? '' : `${trimmed[0].toUpperCase()}${trimmed.slice(1)}.`;
 }
 
 /** A quiet provenance marker: visible and read aloud, but never selected or copied. */

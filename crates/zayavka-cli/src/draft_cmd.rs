@@ -15,7 +15,7 @@ use zayavka_engine::secrets::SecretStore;
 use zayavka_llm::CancellationToken;
 
 use crate::USAGE;
-use crate::output::{Rerun, exit_code, print_outcome};
+use crate::output::{Rerun, exit_code, print_failure_details, print_outcome, sentence};
 
 /// Arguments of `zayavka draft`.
 #[derive(Debug, clap::Args)]
@@ -237,10 +237,8 @@ pub fn execute(
     let rerun = rerun_command(options, &result.kept_input, paths);
     print_outcome(outcome, &result.report(), options.json, Some(&rerun))?;
     let mut stderr = std::io::stderr().lock();
-    if let Outcome::Failed(failure) = outcome
-        && !failure.detail.is_empty()
-    {
-        writeln!(stderr, "Подробности: {}", sentence(&failure.detail))?;
+    if let Outcome::Failed(failure) = outcome {
+        print_failure_details(&mut stderr, failure)?;
     }
     if let Some(error) = &result.store_error {
         writeln!(
@@ -282,16 +280,6 @@ pub fn execute(
         }
     }
     Ok(ExitCode::from(code))
-}
-
-/// A detail as a sentence: capitalised, with exactly one full stop at the end.
-fn sentence(detail: &str) -> String {
-    let detail = detail.trim().trim_end_matches('.');
-    let mut chars = detail.chars();
-    match chars.next() {
-        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
-        None => String::new(),
-    }
 }
 
 /// The input flags of a typed draft, as given.

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use zayavka_core::{NextStep, Outcome};
+use zayavka_core::{Failure, NextStep, Outcome};
 use zayavka_engine::config::{ConfigError, ProfileName, SettingSource};
 use zayavka_engine::secrets::SecretError;
 
@@ -191,6 +191,29 @@ pub fn print_outcome(
         print_next_steps(&mut stderr, &next_steps, rerun)?;
     }
     Ok(())
+}
+
+/// Prints the technical lines under a failure: «Подробности: …», the adapter's detail in
+/// Russian, and «Ответ сервера: …», the server's own reason (redacted and bounded by the
+/// engine), each when there is one.
+pub fn print_failure_details(out: &mut dyn Write, failure: &Failure) -> std::io::Result<()> {
+    if !failure.detail.is_empty() {
+        writeln!(out, "Подробности: {}", sentence(&failure.detail))?;
+    }
+    if let Some(reason) = &failure.advice.server_reason {
+        writeln!(out, "Ответ сервера: {reason}")?;
+    }
+    Ok(())
+}
+
+/// A detail as a sentence: capitalised, with exactly one full stop at the end.
+pub fn sentence(detail: &str) -> String {
+    let detail = detail.trim().trim_end_matches('.');
+    let mut chars = detail.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
 }
 
 /// Prints «Что можно сделать:» and one line per step that has a wording here.

@@ -43,7 +43,7 @@ pub use legal::{
     catalogue as legal_catalogue, parse_catalogue,
 };
 pub use outcome::{
-    Failure, FailureReason, NeedsUserReason, NextStep, Outcome, Report, ReportError,
+    Failure, FailureAdvice, FailureReason, NeedsUserReason, NextStep, Outcome, Report, ReportError,
 };
 pub use policy::{LegalDecision, OmissionReason, decide_legal_module};
 pub use preview::{OFFLINE_TITLE_MAX, PREVIEW_MAX, first_words, offline_title};

@@ -184,6 +184,44 @@ pub struct Failure {
     pub retryable: bool,
     /// A technical detail for the record, in Russian, with every secret already removed.
     pub detail: String,
+    /// What the service in use says to do about it, and what its server answered; empty where
+    /// only the reason is known (ADR 24).
+    pub advice: FailureAdvice,
+}
+
+/// The words of a failure that depend on the service in use, which only the engine knows: the
+/// core keeps them so that every front end shows the same.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FailureAdvice {
+    /// What happened and what to do, for this service, in Russian, naming no command or
+    /// button: where in the service's personal account a new key is made, which setting to
+    /// change and to what. Replaces [`FailureReason::message_ru`] when present.
+    pub message_ru: Option<String>,
+    /// The server's own reason for the last failed attempt, as one line: its error message,
+    /// or the start of its body, with every key, token and `Authorization` value removed and
+    /// bounded in length. Shown under «Подробности»; absent when no server answered.
+    pub server_reason: Option<String>,
+}
+
+impl Failure {
+    /// A failure with no service-specific advice: the reason's own message is shown.
+    pub fn new(reason: FailureReason, retryable: bool, detail: String) -> Failure {
+        Failure {
+            reason,
+            retryable,
+            detail,
+            advice: FailureAdvice::default(),
+        }
+    }
+
+    /// What happened and what to do, in Russian: the service's advice when there is one,
+    /// otherwise the reason's generic message.
+    pub fn message_ru(&self) -> &str {
+        self.advice
+            .message_ru
+            .as_deref()
+            .unwrap_or(self.reason.message_ru())
+    }
 }
 
 /// How one run ended.
@@ -308,6 +346,10 @@ impl Outcome {
                 _ => None,
             },
             attempts: None,
+            server_reason: match self {
+                Outcome::Failed(failure) => failure.advice.server_reason.clone(),
+                _ => None,
+            },
         }
     }
 
@@ -341,7 +383,7 @@ impl Outcome {
             ),
             Outcome::Failed(failure) => format!(
                 "{} Это техническая неудача, а не оценка вашей проблемы.",
-                failure.reason.message_ru()
+                failure.message_ru()
             ),
             Outcome::InvalidInput(errors) => {
                 let mut message = "Заявку нельзя составить, пока не исправлены поля:".to_owned();
@@ -414,6 +456,9 @@ pub struct Report<'a> {
     /// For runs that called a model: how many HTTP attempts were made.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attempts: Option<u32>,
+    /// For a technical failure: the server's own reason, redacted and bounded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_reason: Option<String>,
 }
 
 #[cfg(test)]
@@ -438,11 +483,7 @@ mod tests {
     }
 
     fn failed(reason: FailureReason) -> Outcome {
-        Outcome::Failed(Failure {
-            reason,
-            retryable: true,
-            detail: String::new(),
-        })
+        Outcome::Failed(Failure::new(reason, true, String::new()))
     }
 
     #[test]

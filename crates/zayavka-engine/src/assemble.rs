@@ -23,11 +23,8 @@ pub fn reply_from_response_text(text: &str) -> Result<ModelReply, Failure> {
             finish_reason: None,
         });
     }
-    let completion = zayavka_llm::parse_chat_completion(text).map_err(|error| Failure {
-        reason: FailureReason::InvalidResponse,
-        retryable: false,
-        detail: error.to_string(),
-    })?;
+    let completion = zayavka_llm::parse_chat_completion(text)
+        .map_err(|error| Failure::new(FailureReason::InvalidResponse, false, error.to_string()))?;
     Ok(ModelReply {
         content: completion.content,
         refusal: completion.refusal,

@@ -596,16 +596,26 @@ pub fn stored_outcome(draft: &StoredDraft) -> Result<Option<Outcome>, DraftsErro
             // model refuses that before assembling).
             Ok(input) => zayavka_core::offline_request(&input, zayavka_core::legal_catalogue()),
         },
-        DraftOutcome::Failed => Outcome::Failed(zayavka_core::Failure {
-            reason: draft
-                .summary
-                .reason
-                .as_deref()
-                .and_then(zayavka_core::FailureReason::from_code)
-                .ok_or_else(damaged)?,
-            retryable: draft.retryable.unwrap_or(false),
-            detail: String::new(),
-        }),
+        DraftOutcome::Failed => {
+            let mut failure = zayavka_core::Failure::new(
+                draft
+                    .summary
+                    .reason
+                    .as_deref()
+                    .and_then(zayavka_core::FailureReason::from_code)
+                    .ok_or_else(damaged)?,
+                draft.retryable.unwrap_or(false),
+                String::new(),
+            );
+            // The server's reason is in the record's attempts; the service's advice needed the
+            // settings of the run, which the record does not keep, so the reason's own message
+            // is shown again.
+            if let Ok(Some(record)) = stored_record(draft) {
+                failure.advice.server_reason =
+                    crate::draft::advice::server_reason(&record.attempts, None);
+            }
+            Outcome::Failed(failure)
+        }
         DraftOutcome::NeedsUser | DraftOutcome::Rejected => {
             let record = stored_record(draft)?.ok_or_else(damaged)?;
             crate::draft::reevaluate(&record, &checked_stored_input(draft)?)?

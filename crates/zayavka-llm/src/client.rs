@@ -956,7 +956,8 @@ pub(crate) fn error_for_status(
     let quota_exhausted = status == 402
         || provider_error
             .as_ref()
-            .is_some_and(ProviderError::is_insufficient_quota);
+            .is_some_and(ProviderError::is_insufficient_quota)
+        || (matches!(status, 400 | 403) && crate::error::says_account_unpaid(body));
 
     let error = match status {
         _ if quota_exhausted && (400..500).contains(&status) => {

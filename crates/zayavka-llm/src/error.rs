@@ -89,7 +89,8 @@ pub enum LlmError {
         /// The provider's explanation, shortened.
         message: String,
     },
-    /// The account has no quota or credit left (`insufficient_quota`, or `402`).
+    /// The account has no quota or credit left (`insufficient_quota`, `402`, or a `400`/`403`
+    /// that blames the billing account or the balance, as Yandex Cloud's does).
     #[error("the provider account has no quota left (HTTP {status}): {message}")]
     InsufficientQuota {
         /// The HTTP status.
@@ -125,6 +126,30 @@ pub enum LlmError {
         /// What is wrong.
         message: String,
     },
+}
+
+/// Words with which a service says that the account, not the request, is at fault: no money
+/// or grant left, or the billing account suspended or not linked. Yandex Cloud answers `403
+/// PERMISSION_DENIED` when the cloud's billing account is not active (its AI Studio «Error
+/// codes» page), and a cloud suspended for debt is deactivated; GigaChat answers `402 Payment
+/// Required`, which the status alone already says. Compared in lower case, for `400` and `403`
+/// only: a `429` that mentions billing is a rate limit of a free tier.
+const UNPAID_ACCOUNT_WORDS: [&str; 9] = [
+    "billing",
+    "balance",
+    "insufficient funds",
+    "payment required",
+    "not enough money",
+    "suspended",
+    "deactivated",
+    "баланс",
+    "задолженност",
+];
+
+/// Whether an error body says that the account has no money, grant or active billing left.
+pub(crate) fn says_account_unpaid(body: &str) -> bool {
+    let body = body.to_lowercase();
+    UNPAID_ACCOUNT_WORDS.iter().any(|word| body.contains(word))
 }
 
 fn context_numbers(requested: Option<u64>, context: Option<u64>) -> String {
@@ -483,6 +508,18 @@ mod tests {
             retryable,
             ["timeout", "rate_limited", "unavailable", "invalid_response"]
         );
+    }
+
+    #[test]
+    fn issue_15_an_unpaid_account_is_told_apart_from_a_refused_key() {
+        assert!(says_account_unpaid(
+            r#"{"error":{"grpc_code":7,"http_code":403,"message":"Billing account is not active"}}"#
+        ));
+        assert!(says_account_unpaid("The cloud is DEACTIVATED"));
+        assert!(!says_account_unpaid(
+            r#"{"error":{"grpc_code":16,"http_code":401,"message":"Unknown api key"}}"#
+        ));
+        assert!(!says_account_unpaid("Permission denied to folder b1g"));
     }
 
     #[test]

@@ -64,10 +64,17 @@ pub fn redact(text: &str, secrets: &[&str]) -> String {
         }
     }
     let redacted = redact_authorization_values(&redacted);
-    let redacted = redact_scheme_tokens(&redacted, b"bearer");
+    let redacted = redact_scheme_tokens(&redacted, b"bearer", 1);
+    // GigaChat's authorization key travels as `Basic <key>`. Only a value long enough to be a
+    // credential is taken, so that «Basic authentication failed» keeps its words.
+    let redacted = redact_scheme_tokens(&redacted, b"basic", BASIC_CREDENTIAL_MIN_LEN);
     // Yandex AI Studio's scheme for service-account API keys.
-    redact_scheme_tokens(&redacted, b"api-key")
+    redact_scheme_tokens(&redacted, b"api-key", 1)
 }
+
+/// The shortest value after `Basic` that is taken for a credential: base64 of a user and a
+/// password is longer than any English word that follows «Basic» in an error message.
+const BASIC_CREDENTIAL_MIN_LEN: usize = 16;
 
 /// [`redact`] for a provider's body, which stays JSON when it was JSON.
 ///
@@ -207,8 +214,8 @@ fn redact_authorization_values(text: &str) -> String {
 }
 
 /// Replaces the token after the scheme word `word` (lower case), such as `Bearer` (RFC 6750
-/// token characters).
-fn redact_scheme_tokens(text: &str, word: &[u8]) -> String {
+/// token characters), when it is at least `min_len` bytes long.
+fn redact_scheme_tokens(text: &str, word: &[u8], min_len: usize) -> String {
     let bytes = text.as_bytes();
     let mut output = String::with_capacity(text.len());
     let mut copied = 0;
@@ -224,7 +231,7 @@ fn redact_scheme_tokens(text: &str, word: &[u8]) -> String {
             .iter()
             .position(|&byte| !is_token_byte(byte))
             .map_or(bytes.len(), |offset| token_start + offset);
-        if token_end > token_start {
+        if token_end > token_start && token_end - token_start >= min_len {
             output.push_str(&text[copied..token_start]);
             output.push_str(REDACTED);
             copied = token_end;
@@ -298,6 +305,19 @@ mod tests {
         assert_eq!(
             redact("the authorization failed", &[]),
             "the authorization failed"
+        );
+    }
+
+    #[test]
+    fn issue_15_removes_basic_credentials_but_keeps_the_word() {
+        let text = "rejected Authorization Basic Y2xpZW50LWlkOmNsaWVudC1zZWNyZXQ= for scope";
+        assert_eq!(
+            redact(text, &[]),
+            "rejected Authorization Basic [redacted] for scope"
+        );
+        assert_eq!(
+            redact("Basic authentication failed", &[]),
+            "Basic authentication failed"
         );
     }
 

@@ -213,6 +213,36 @@ impl Reply {
         }
     }
 
+    /// An error in Yandex AI Studio's envelope, `{"error": {"grpc_code", "http_code",
+    /// "message"}}`, with the gRPC code its «Error codes» page pairs with `status` (`400`
+    /// INVALID_ARGUMENT 3, `401` UNAUTHENTICATED 16, `403` PERMISSION_DENIED 7, `429`
+    /// RESOURCE_EXHAUSTED 8, `500` INTERNAL 13, `503` UNAVAILABLE 14).
+    pub fn yandex_error(status: u16, message: &str) -> Reply {
+        let grpc_code = match status {
+            401 => 16,
+            403 => 7,
+            429 => 8,
+            500 => 13,
+            503 => 14,
+            _ => 3,
+        };
+        Reply::json(
+            status,
+            serde_json::json!({
+                "error": {"grpc_code": grpc_code, "http_code": status, "message": message}
+            }),
+        )
+    }
+
+    /// An error in GigaChat's envelope, `{"status", "message"}`, such as its `402` «Payment
+    /// Required» when the project's tokens are spent (its «Описание ошибок» page).
+    pub fn gigachat_error(status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            serde_json::json!({"status": status, "message": message}),
+        )
+    }
+
     /// Any status with a plain-text body; change the content type with [`Reply::with_header`].
     pub fn status(status: u16, body: impl Into<Vec<u8>>) -> Reply {
         Reply::Http {

@@ -38,6 +38,15 @@ impl Script {
         self
     }
 
+    /// The next reply, or `None` once the queue is empty (the last reply repeating if
+    /// [`Script::repeat_last`] was called).
+    pub(crate) fn take_next(&mut self) -> Option<Reply> {
+        if self.repeat_last && self.replies.len() == 1 {
+            return Some(self.replies[0].clone());
+        }
+        self.replies.pop_front()
+    }
+
     /// The reply for the next request.
     pub(crate) fn next_reply(&mut self) -> Reply {
         if self.repeat_last && self.replies.len() == 1 {
@@ -70,6 +79,16 @@ mod tests {
         assert_eq!(script.next_reply(), Reply::status(503, "busy"));
         assert_eq!(script.next_reply(), Reply::completion("ok"));
         assert_eq!(script.next_reply(), Reply::completion("ok"));
+    }
+
+    #[test]
+    fn take_next_runs_out_unless_the_last_repeats() {
+        let mut once = Script::new().then(Reply::status(503, "busy"));
+        assert_eq!(once.take_next(), Some(Reply::status(503, "busy")));
+        assert_eq!(once.take_next(), None);
+        let mut always = Script::always(Reply::status(500, "down"));
+        assert_eq!(always.take_next(), Some(Reply::status(500, "down")));
+        assert_eq!(always.take_next(), Some(Reply::status(500, "down")));
     }
 
     #[test]

@@ -42,6 +42,8 @@ pub struct StandIn {
 #[derive(Debug)]
 struct Shared {
     script: Mutex<Script>,
+    /// Replies the GigaChat token endpoint serves before it exchanges keys itself.
+    token_script: Mutex<Script>,
     service: Option<Service>,
     service_state: Mutex<ServiceState>,
     requests: Mutex<Vec<RecordedRequest>>,
@@ -94,7 +96,23 @@ impl StandIn {
     ///
     /// Panics as [`StandIn::start`] does.
     pub fn start_as(service: Service, script: Script) -> StandIn {
-        StandIn::start_with(0, script, None, Some(service))
+        StandIn::start_as_with_token_script(service, Script::new(), script)
+    }
+
+    /// [`StandIn::start_as`] with replies for the GigaChat token endpoint: each request to it
+    /// is answered with the next reply of `token_script` while there is one (a `503`, a
+    /// `401`, a reset), and by the service's own exchange after that. The credentials are
+    /// not checked while the token script answers.
+    ///
+    /// # Panics
+    ///
+    /// Panics as [`StandIn::start`] does.
+    pub fn start_as_with_token_script(
+        service: Service,
+        token_script: Script,
+        script: Script,
+    ) -> StandIn {
+        StandIn::start_with(0, script, None, Some((service, token_script)))
             .expect("zayavka-standin could not start on 127.0.0.1")
     }
 
@@ -114,8 +132,12 @@ impl StandIn {
         port: u16,
         script: Script,
         tls: Option<TlsAcceptor>,
-        service: Option<Service>,
+        service: Option<(Service, Script)>,
     ) -> io::Result<StandIn> {
+        let (service, token_script) = match service {
+            Some((service, token_script)) => (Some(service), token_script),
+            None => (None, Script::new()),
+        };
         let https = tls.is_some();
         let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
         listener.set_nonblocking(true)?;
@@ -125,6 +147,7 @@ impl StandIn {
             .build()?;
         let shared = Arc::new(Shared {
             script: Mutex::new(script),
+            token_script: Mutex::new(token_script),
             service,
             service_state: Mutex::new(ServiceState::default()),
             requests: Mutex::new(Vec::new()),
@@ -215,10 +238,17 @@ impl Shared {
         // The reply is chosen under the same ordering as the count, so that concurrent
         // requests consume the script in the order they were counted.
         let mut script = lock(&self.script);
-        let answered = self
-            .service
-            .as_ref()
-            .and_then(|service| service.answer(&request, &mut lock(&self.service_state)));
+        let scripted_token = match &self.service {
+            Some(Service::GigaChat { .. }) if request.path == GIGACHAT_OAUTH_PATH => {
+                lock(&self.token_script).take_next()
+            }
+            _ => None,
+        };
+        let answered = scripted_token.or_else(|| {
+            self.service
+                .as_ref()
+                .and_then(|service| service.answer(&request, &mut lock(&self.service_state)))
+        });
         {
             let mut requests = lock(&self.requests);
             if requests.len() < MAX_RECORDED_REQUESTS {

@@ -33,7 +33,8 @@ pub enum Service {
     },
     /// GigaChat: `POST /api/v2/oauth` exchanges `Authorization: Basic <authorization_key>`
     /// (else `401`), a uuid4 `RqUID` (else `400`) and the form body `scope=<scope>` (else
-    /// `400`) for a token valid for `token_lifetime`; every other request needs `Authorization:
+    /// `400`) for a token valid for `token_lifetime` (unless a token script given to
+    /// [`crate::StandIn::start_as_with_token_script`] answers first); every other request needs `Authorization:
     /// Bearer <token>` with a token issued here and not expired (else `401`). A
     /// `response_format` of type `json_schema` must carry `schema` directly (else `422`).
     GigaChat {
@@ -95,15 +96,7 @@ impl Service {
 }
 
 fn yandex_error(status: u16, message: &str) -> Reply {
-    let grpc_code = match status {
-        401 => 16,
-        403 => 7,
-        _ => 3,
-    };
-    Reply::json(
-        status,
-        json!({"error": {"grpc_code": grpc_code, "http_code": status, "message": message}}),
-    )
+    Reply::yandex_error(status, message)
 }
 
 fn yandex(request: &RecordedRequest, api_key: &str, folder_id: &str) -> Option<Reply> {
@@ -121,6 +114,11 @@ fn yandex(request: &RecordedRequest, api_key: &str, folder_id: &str) -> Option<R
             403,
             &format!("Permission denied to folder {folder}"),
         ));
+    }
+    // The model list (`GET /v1/models`, «listModels» in Yandex's OpenAI-compatible API) names
+    // no model: with the key and folder accepted, the script answers it.
+    if request.method == "GET" {
+        return None;
     }
     let body = request.json();
     let model = body.get("model").and_then(Value::as_str).unwrap_or("");

@@ -7,6 +7,7 @@
 //! - [`replay`]: a recorded draft evaluated again offline;
 //! - [`pending`]: keeping typed input that did not end in a request.
 
+pub mod advice;
 mod model;
 mod pending;
 mod record;
@@ -227,11 +228,7 @@ impl EnvironmentOverrides {
 }
 
 fn technical(reason: FailureReason, detail: String) -> Failure {
-    Failure {
-        reason,
-        retryable: false,
-        detail,
-    }
+    Failure::new(reason, false, detail)
 }
 
 /// The provider settings and the key of a model-backed run: the configuration file, the

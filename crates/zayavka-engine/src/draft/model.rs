@@ -68,15 +68,15 @@ impl DraftRun {
 /// status, if there was one.
 pub fn failure_from(error: &LlmError) -> Failure {
     tracing::debug!(%error, "model call failed");
-    Failure {
-        reason: failure_reason(error.kind()),
-        retryable: error.is_retryable(),
-        detail: detail_ru(error),
-    }
+    Failure::new(
+        failure_reason(error.kind()),
+        error.is_retryable(),
+        detail_ru(error),
+    )
 }
 
 /// A technical detail of a transport error, in Russian, without a final full stop.
-fn detail_ru(error: &LlmError) -> String {
+pub(super) fn detail_ru(error: &LlmError) -> String {
     let what = match error.kind() {
         ErrorKind::Timeout => "сервер модели не ответил за отведённое время".to_owned(),
         ErrorKind::RateLimited => "сервер модели ограничил частоту запросов".to_owned(),
@@ -330,14 +330,14 @@ pub(crate) async fn draft_with_client(
     let mut request = chat_request(&prompt, &provider.model, provider.schema_mode, schema);
     let mut record = new_record(input, provider, &request, schema, &prompt);
     if provider.needs_api_key && settings.api_key.is_none() {
-        let outcome = Outcome::Failed(Failure {
-            reason: FailureReason::NoApiKey,
-            retryable: false,
-            detail: format!(
+        let outcome = Outcome::Failed(Failure::new(
+            FailureReason::NoApiKey,
+            false,
+            format!(
                 "для профиля «{}» не задан ключ доступа",
                 provider.profile.as_str()
             ),
-        });
+        ));
         return DraftRun {
             outcome,
             record: Some(record),
@@ -391,7 +391,7 @@ pub(crate) async fn draft_with_client(
                     .await
             }
             Err(error) => {
-                outcome = Outcome::Failed(failure_from(&error));
+                outcome = Outcome::Failed(failure_of_call(&error, settings, &record.attempts));
                 break;
             }
         };
@@ -399,7 +399,7 @@ pub(crate) async fn draft_with_client(
         let completion = match report.result {
             Ok(completion) => completion,
             Err(error) => {
-                outcome = Outcome::Failed(failure_from(&error));
+                outcome = Outcome::Failed(failure_of_call(&error, settings, &record.attempts));
                 break;
             }
         };
@@ -449,6 +449,17 @@ pub(crate) async fn draft_with_client(
         outcome,
         record: Some(record),
     }
+}
+
+/// The failure of a call, worded for the service in use, with the server's own reason from
+/// the attempts so far (ADR 24).
+fn failure_of_call(error: &LlmError, settings: &ModelSettings, attempts: &[Attempt]) -> Failure {
+    super::advice::failure_for(
+        error,
+        settings.provider.kind,
+        attempts,
+        settings.api_key.as_ref(),
+    )
 }
 
 fn total_usage(attempts: &[Attempt]) -> Option<Usage> {
