@@ -439,6 +439,51 @@ impl From<&FiledDocument> for DocumentView {
 mod tests {
     use super::*;
 
+    /// Issue 15: a failed draft's «Подробности» carry the engine's detail and the server's
+    /// reason; the message is the service's advice; other outcomes have no details at all.
+    #[test]
+    fn issue_15_a_failure_sends_its_details_and_the_service_s_advice() {
+        let mut failure = zayavka_core::Failure::new(
+            zayavka_core::FailureReason::InsufficientQuota,
+            false,
+            "на счёте у провайдера закончилась квота (HTTP 402)".to_owned(),
+        );
+        failure.advice = zayavka_core::FailureAdvice {
+            message_ru: Some("В GigaChat закончились токены (HTTP 402).".to_owned()),
+            server_reason: Some("Payment Required".to_owned()),
+        };
+        let result =
+            DraftResult::from_outcome(&Outcome::Failed(failure), Some(7), 1, false, true, None);
+        let json = serde_json::to_value(&result).unwrap();
+        assert_eq!(
+            json["details"],
+            serde_json::json!({
+                "detail": "на счёте у провайдера закончилась квота (HTTP 402)",
+                "server_reason": "Payment Required",
+            })
+        );
+        assert!(
+            result
+                .message
+                .starts_with("В GigaChat закончились токены (HTTP 402)."),
+            "{}",
+            result.message
+        );
+        let plain = zayavka_core::Failure::new(
+            zayavka_core::FailureReason::Cancelled,
+            false,
+            String::new(),
+        );
+        let plain =
+            DraftResult::from_outcome(&Outcome::Failed(plain), Some(7), 0, false, true, None);
+        assert!(
+            serde_json::to_value(&plain)
+                .unwrap()
+                .get("details")
+                .is_none()
+        );
+    }
+
     /// Regression (issue 14): «Проверить подключение» spoke to residents in internal module ids
     /// («…сопровождающими: common, common_area_roof»). The app now shows one plain line; the ids
     /// stay in the detail that `zayavka doctor` prints, which never reaches the page.

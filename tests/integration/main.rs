@@ -34,6 +34,9 @@
 //!   key-refusing providers.
 //! - `optional_key`: a server profile that requires no key gets one exactly when one is stored
 //!   or given, and `doctor`, `key status`, `key set` and `config show` say so.
+//! - `provider_failures`: a failed draft with GigaChat, Yandex AI Studio or llama.cpp through
+//!   the binary (issue 15) — the service's advice, «Ответ сервера: …», the reason in the record,
+//!   and the key nowhere.
 //! - `pipes`: every printing command into a pipe whose reader has gone (`| head`) stops
 //!   quietly with 141, with standard error closed too, and no source prints with a panicking
 //!   macro.
@@ -57,4 +60,5 @@ mod optional_key;
 mod photos;
 mod pipes;
 mod profile;
+mod provider_failures;
 mod support;

@@ -601,7 +601,7 @@ fn issue_15_a_context_too_small_says_what_to_change_on_each_local_server() {
             "llamacpp",
             llama_cpp_context_error(),
             vec![
-                "нужно 6834 токенов, а сервер даёт 4096",
+                "нужно 6834 токена, а сервер даёт 4096",
                 "--ctx-size",
                 "-c 8192",
             ],
@@ -623,7 +623,7 @@ fn issue_15_a_context_too_small_says_what_to_change_on_each_local_server() {
                 json!({"error": {"message": "This model's maximum context length is 4096 tokens. However, you requested 6834 tokens."}}),
             ),
             vec![
-                "нужно 6834 токенов, а сервер даёт 4096",
+                "нужно 6834 токена, а сервер даёт 4096",
                 "«Context Length»",
                 "--context-length 8192",
             ],

@@ -135,7 +135,7 @@ pub fn advice_ru(error: &LlmError, kind: ProviderKind) -> Option<String> {
         {
             Some(format!(
                 "Сервер авторизации GigaChat не выдал токен доступа{status}: он недоступен или \
-                 не ответил вовремя. Заявка уже пробовала ещё раз. Попробуйте снова чуть позже."
+                 не ответил вовремя. Попробуйте снова чуть позже."
             ))
         }
         (ErrorKind::BadRequest, ProviderKind::GigaChat) if mentions(error, "scope") => {
@@ -158,10 +158,13 @@ fn context_advice(error: &LlmError, kind: ProviderKind) -> String {
     let suggested = suggested_context(requested);
     let numbers = match (requested, available) {
         (Some(requested), Some(available)) => {
-            format!(": нужно {requested} токенов, а сервер даёт {available}")
+            format!(
+                ": нужно {}, а сервер даёт {available}",
+                tokens_ru(requested)
+            )
         }
-        (Some(requested), None) => format!(": нужно {requested} токенов"),
-        (None, Some(available)) => format!(": сервер даёт {available} токенов"),
+        (Some(requested), None) => format!(": нужно {}", tokens_ru(requested)),
+        (None, Some(available)) => format!(": сервер даёт {}", tokens_ru(available)),
         (None, None) => String::new(),
     };
     let what = format!("Запрос Заявки не помещается в контекст модели{numbers}.");
@@ -192,6 +195,17 @@ fn context_advice(error: &LlmError, kind: ProviderKind) -> String {
         ),
     };
     format!("{what} {how}")
+}
+
+/// A number of tokens with the noun in the form Russian needs after it: «1 токен»,
+/// «6834 токена», «4096 токенов».
+fn tokens_ru(count: u64) -> String {
+    let noun = match (count % 10, count % 100) {
+        (1, hundred) if hundred != 11 => "токен",
+        (2..=4, hundred) if !(12..=14).contains(&hundred) => "токена",
+        _ => "токенов",
+    };
+    format!("{count} {noun}")
 }
 
 /// A context size that fits a request of `requested` tokens: the next power of two, and never
@@ -329,6 +343,93 @@ mod tests {
         let reason = server_reason(&[attempt(Some(&long))], None).unwrap();
         assert_eq!(reason.chars().count(), SERVER_REASON_MAX_CHARS + 1);
         assert!(reason.ends_with('…'));
+    }
+
+    /// Every service's words for every failure it has advice for, in one reviewed snapshot:
+    /// a change of wording shows in review, next to `docs/providers.md`.
+    #[test]
+    fn issue_15_the_advice_of_every_service() {
+        let errors = [
+            LlmError::Auth {
+                status: 401,
+                message: "Unknown api key".to_owned(),
+            },
+            LlmError::Auth {
+                status: 403,
+                message: "Permission denied".to_owned(),
+            },
+            LlmError::Auth {
+                status: 403,
+                message: "Permission denied to folder b1gbbbbbbbbbbbbbbbbb".to_owned(),
+            },
+            LlmError::InsufficientQuota {
+                status: 402,
+                message: "Payment Required".to_owned(),
+            },
+            LlmError::RateLimited {
+                status: 429,
+                message: "Too many requests".to_owned(),
+            },
+            LlmError::Unavailable {
+                status: Some(503),
+                message: "token exchange: Service Unavailable".to_owned(),
+            },
+            LlmError::BadRequest {
+                status: 400,
+                message: "token exchange: 7: scope from db not fully includes consumed scope"
+                    .to_owned(),
+            },
+            LlmError::ContextTooSmall {
+                status: 400,
+                requested_tokens: Some(6834),
+                context_tokens: Some(4096),
+                message: "request (6834 tokens) exceeds the available context size".to_owned(),
+            },
+            LlmError::ContextTooSmall {
+                status: 400,
+                requested_tokens: None,
+                context_tokens: None,
+                message: "the input length exceeds the context length".to_owned(),
+            },
+        ];
+        let mut table = String::new();
+        for kind in ProviderKind::ALL {
+            for error in &errors {
+                let failure = failure_for(error, kind, &[], None);
+                if failure.advice.message_ru.is_none() {
+                    continue;
+                }
+                table.push_str(&format!(
+                    "{} / {} (HTTP {}) → {}\n{}\n\n",
+                    kind.as_str(),
+                    error.kind(),
+                    error.status().unwrap_or_default(),
+                    failure.reason,
+                    failure.message_ru()
+                ));
+            }
+        }
+        insta::assert_snapshot!(table);
+    }
+
+    #[test]
+    fn token_counts_take_the_russian_plural() {
+        let forms = [1, 2, 5, 11, 12, 21, 22, 111, 4096, 6834].map(tokens_ru);
+        assert_eq!(
+            forms,
+            [
+                "1 токен",
+                "2 токена",
+                "5 токенов",
+                "11 токенов",
+                "12 токенов",
+                "21 токен",
+                "22 токена",
+                "111 токенов",
+                "4096 токенов",
+                "6834 токена",
+            ]
+        );
     }
 
     #[test]
