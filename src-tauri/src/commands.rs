@@ -23,7 +23,9 @@ use zayavka_engine::batch::{
 };
 use zayavka_engine::config::{self, Config, ProviderKind, ProviderOverrides};
 use zayavka_engine::document::{CoSigners, DocumentFormat, FiledDocument};
-use zayavka_engine::draft::{DraftCommand, DraftEvent, InputSource, KeptInput, run_draft_command};
+use zayavka_engine::draft::{
+    DraftCommand, DraftEvent, InputSource, KeptInput, run_draft_command_in,
+};
 use zayavka_engine::drafts::{self, DraftListItem};
 use zayavka_engine::profile::{self, Profile};
 use zayavka_engine::secrets::{ApiKey, ApiKeySource, StoredKeyState};
@@ -121,7 +123,8 @@ pub fn draft_run(
         offline,
         overrides: ProviderOverrides::default(),
     };
-    let result = block_on(run_draft_command(
+    let result = block_on(run_draft_command_in(
+        &state.clients,
         command,
         &state.paths,
         state.secrets.as_ref(),
@@ -984,6 +987,9 @@ pub struct BatchSummaryView {
     pub tokens: u64,
     /// Priced cost of the whole batch.
     pub cost: Option<f64>,
+    /// The currency of `cost` as the batch recorded it (`RUB`, `USD`); `None` when it named
+    /// none.
+    pub currency: Option<String>,
     /// Why the run stopped early: `cancelled`, `provider_refused`, `cost_cap`; `None` when it
     /// went through.
     pub stopped: Option<StopReason>,
@@ -1105,6 +1111,8 @@ pub fn batch_run(
     };
     let settings = BatchSettings {
         batch_number: check.batch_number,
+        // The session's client: a batch after a draft reuses GigaChat's access token.
+        session: state.clients.clone(),
         ..BatchSettings::new(offline)
     };
     let summary = block_on(run_batch(
@@ -1126,6 +1134,7 @@ pub fn batch_run(
         sent: summary.sent,
         tokens: summary.tokens,
         cost: summary.cost,
+        currency: summary.currency.clone(),
         stopped: summary.stopped,
         unfinished: summary.unfinished,
         complete: summary.complete(),

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use zayavka_engine::draft::EnvironmentOverrides;
+use zayavka_engine::draft::{EnvironmentOverrides, SessionClients};
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
 use zayavka_llm::CancellationToken;
@@ -47,6 +47,10 @@ pub struct AppState {
     pub secrets: Arc<dyn SecretStore + Send + Sync>,
     /// The environment.
     pub environment: Environment,
+    /// The model clients of this run of the app: drafts and batches with the same settings and
+    /// key share one, so GigaChat's access token is exchanged once per lifetime, not once per
+    /// draft (issue 15).
+    pub clients: SessionClients,
     tasks: Mutex<HashMap<String, CancellationToken>>,
     checks: Mutex<HashMap<String, CheckedBatch>>,
     next_check: std::sync::atomic::AtomicU64,
@@ -66,6 +70,7 @@ impl AppState {
             paths,
             secrets,
             environment,
+            clients: SessionClients::new(),
             tasks: Mutex::new(HashMap::new()),
             checks: Mutex::new(HashMap::new()),
             next_check: std::sync::atomic::AtomicU64::new(1),

@@ -781,6 +781,40 @@ fn issue_15_a_gigachat_profile_set_up_on_the_screen_drafts_with_one_token_exchan
     assert_eq!(app.draft(typed(Some(LIGHTING)))["outcome"], "ready");
     let stand_in = app.stand_in.as_ref().unwrap();
     assert_eq!(stand_in.token_exchanges(), 1);
+
+    // The session keeps the token: more drafts and a batch of three rows exchange none.
+    assert_eq!(app.draft(typed(Some(LIGHTING)))["outcome"], "ready");
+    assert_eq!(app.draft(typed(Some(LIGHTING)))["outcome"], "ready");
+    let rows = [1, 2, 3].map(|flat| resident_row("Иванова", flat, "Подъезд."));
+    let file = batch_file(&app, "дом.csv", &[&rows[0], &rows[1], &rows[2]]);
+    let plan = commands::batch_check(&app.state, &file).unwrap();
+    let summary = commands::batch_run(&app.state, &plan.check_token, false, true, "b", &|_| {});
+    assert_eq!(serde_json::to_value(summary.unwrap()).unwrap()["ready"], 3);
+    let chats = |stand_in: &StandIn| {
+        stand_in
+            .requests()
+            .iter()
+            .filter(|request| request.path.ends_with("/chat/completions"))
+            .count()
+    };
+    assert_eq!(chats(stand_in), 6, "three drafts and three rows");
+    assert_eq!(stand_in.token_exchanges(), 1, "one token for the session");
+
+    // A token that ran out is exchanged again, once, and the next draft uses the new one.
+    stand_in.expire_tokens();
+    assert_eq!(app.draft(typed(Some(LIGHTING)))["outcome"], "ready");
+    assert_eq!(app.draft(typed(Some(LIGHTING)))["outcome"], "ready");
+    assert_eq!(stand_in.token_exchanges(), 2);
+
+    // Another key is another client, with a token of its own; the old key's is not sent.
+    let other = "b3RoZXItY2xpZW50Om90aGVyLXNlY3JldC1kZXNrdG9w";
+    commands::key_set(&app.state, other).unwrap();
+    assert_eq!(app.draft(typed(Some(LIGHTING)))["outcome"], "failed");
+    assert_eq!(
+        stand_in.token_exchanges(),
+        2,
+        "the refused exchange issued no token"
+    );
 }
 
 #[test]

@@ -15,6 +15,10 @@
 //!   offline drafts titled with their own first words, a preview under every title, local time.
 //! - `draft`: `zayavka draft` against the stand-in provider — the fault matrix, what the provider
 //!   received, cancellation, kept input, replay, and the canary key.
+//! - `gigachat`: GigaChat through the binary (issue 15) — a 20-row batch with exactly one
+//!   token exchange, one row at a time, and the canary: the authorization key, its secret and
+//!   the access tokens, echoed back by a misbehaving service, are in no output, log, record,
+//!   database, backup or export.
 //! - `keyring`: the API key's whole path through the real OS keyring (in the throw-away keyring
 //!   session the test command provides).
 //! - `profile`: `zayavka profile` — set, show, clear, refused values that change nothing, and
@@ -54,6 +58,7 @@ mod documents;
 mod draft;
 mod drafts_list;
 mod files;
+mod gigachat;
 mod keyring;
 mod libreoffice;
 mod optional_key;

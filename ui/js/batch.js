@@ -302,7 +302,7 @@ export function setUpBatch(navigation) {
       }
     }
     if (summary !== null && summary.cost !== null) {
-      const currency = plan?.cost?.kind === 'at_most' ? plan.cost.currency : null;
+      const currency = summary.currency ?? (plan?.cost?.kind === 'at_most' ? plan.cost.currency : null);
       parts.push(h('p', { class: 'note' }, `Стоимость пакета по данным сервиса и ценам из настроек: ${money(summary.cost, currency)}.`));
     }
     try {

@@ -65,9 +65,10 @@ pub struct RunArgs {
     /// сделать», «Предмет».
     #[arg(value_name = "ФАЙЛ", required = true)]
     file: Option<PathBuf>,
-    /// Сколько строк отправлять одновременно (от 1 до 64).
-    #[arg(long, value_name = "N", default_value = "4", value_parser = concurrency)]
-    concurrency: NonZeroUsize,
+    /// Сколько строк отправлять одновременно (от 1 до 64). По умолчанию по одной для GigaChat
+    /// физических лиц и для сервера на этом компьютере, по четыре для остальных сервисов.
+    #[arg(long, value_name = "N", value_parser = concurrency)]
+    concurrency: Option<NonZeroUsize>,
     /// Не больше стольких запросов в минуту.
     #[arg(long, value_name = "N", value_parser = rpm)]
     rpm: Option<NonZeroU32>,
@@ -233,6 +234,8 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
         max_rows: args.max_rows,
         // The CLI names no batch: a file continues the batch last run from it.
         batch_number: None,
+        // One command is one session.
+        session: zayavka_engine::draft::SessionClients::new(),
     };
     let plan =
         plan_batch(&file, &settings, paths, secrets, environment.clone()).map_err(|error| {
@@ -611,8 +614,9 @@ fn status_command(args: &StatusArgs, paths: &Paths) -> anyhow::Result<ExitCode> 
         writeln!(stdout, "{line}")?;
     }
     drop(stdout);
-    // A batch keeps no currency of its own; the status names none rather than guess one.
-    print_summary(&summary, None, false)?;
+    // The currency the batch's first priced run recorded; an older batch recorded none, and
+    // the status then names none rather than guess one.
+    print_summary(&summary, summary.currency.as_deref(), false)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -3,9 +3,10 @@
 
 use serde::Serialize;
 use zayavka_core::{NextStep, legal_catalogue, request_draft_schema, schema_registry};
-use zayavka_llm::{Budget, CancellationToken, Client, ModeSupport};
+use zayavka_llm::{Budget, CancellationToken, Client, LlmError, ModeSupport};
 
-use crate::config::{Config, ProviderOverrides, resolve_provider};
+use crate::config::{Config, ProviderOverrides, ServiceAccess, resolve_provider};
+use crate::draft::advice::failure_for;
 use crate::draft::{EnvironmentOverrides, failure_from};
 use crate::paths::Paths;
 use crate::secrets::{ApiKeySource, SecretStore};
@@ -47,6 +48,7 @@ impl Check {
             "config" => "Файл настроек",
             "provider" => "Сервис модели",
             "api_key" => "Ключ доступа",
+            "token_exchange" => "Обмен ключа на токен GigaChat",
             "schema_mode" => "Формат ответа модели",
             "schemas" => "Проверка ответов модели",
             "legal_modules_valid" => "Нормативные абзацы",
@@ -241,6 +243,72 @@ async fn provider_checks(
             ];
         }
     };
+    let failure_of = |error: &LlmError| failure_for(error, provider.kind, &[], None);
+    let mut checks = vec![key_check];
+    if !has_key && provider.access != ServiceAccess::Standard {
+        // Nothing of these services can be checked without the key they need.
+        checks.insert(0, unchecked_provider(&provider));
+        return checks;
+    }
+    // GigaChat: the authorization key is exchanged for an access token before anything else,
+    // and that exchange is its own line, so that a refused key is told apart from a service
+    // that does not answer.
+    if let ServiceAccess::GigaChat { scope, auth_url } = &provider.access {
+        let exchange = match client.ensure_credentials(cancel).await {
+            Ok(_) => Check::new(
+                "token_exchange",
+                CheckStatus::Ok,
+                "GigaChat принял ключ авторизации и выдал токен доступа.",
+            )
+            .detail(format!("{}, {}", scope.as_str(), auth_url.host())),
+            Err(error) => problem_from(failure_of(&error), "token_exchange"),
+        };
+        let refused = exchange.status == CheckStatus::Problem;
+        checks.push(exchange);
+        if refused {
+            checks.insert(0, unchecked_provider(&provider));
+            return checks;
+        }
+    }
+    // Yandex AI Studio: no model list is documented for its OpenAI-compatible API, so one tiny
+    // structured call to the folder's model is the whole check: it proves the key, the folder
+    // and the model together.
+    if let ServiceAccess::Yandex { folder_id, .. } = &provider.access {
+        let report = schema_mode_report(&client, &provider, cancel).await;
+        let configured = provider.response_format_kind();
+        let reach = match report.support(configured) {
+            Some(ModeSupport::Failed(error)) => {
+                let mut check = problem_from(failure_of(error), "provider");
+                check.detail = Some(format!(
+                    "каталог {}, модель {}; {}",
+                    folder_id.as_str(),
+                    provider.model,
+                    check.detail.take().unwrap_or_default()
+                ));
+                check
+            }
+            None => Check::new(
+                "provider",
+                CheckStatus::Warning,
+                "Проверка подключения к Yandex AI Studio прервана.",
+            ),
+            Some(_) => Check::new(
+                "provider",
+                CheckStatus::Ok,
+                format!(
+                    "Yandex AI Studio отвечает: каталог {} и модель подходят к ключу.",
+                    folder_id.as_str()
+                ),
+            )
+            .detail(format!("модель {}", provider.model)),
+        };
+        let answered = reach.status == CheckStatus::Ok;
+        checks.insert(0, reach);
+        if answered {
+            checks.push(judge_schema_modes(&report, &provider));
+        }
+        return checks;
+    }
     let host = provider.base_url.host();
     let reach = match client.probe(cancel).await {
         Ok(401 | 403) => Check::new(
@@ -260,39 +328,75 @@ async fn provider_checks(
             provider.model
         )),
         Err(error) => {
-            let failure = failure_from(&error);
+            let failure = failure_of(&error);
             Check::new(
                 "provider",
                 CheckStatus::Problem,
                 format!(
                     "Сервис модели {host} не отвечает как нужно. {}",
-                    failure.reason.message_ru()
+                    failure.message_ru()
                 ),
             )
-            .detail(failure.detail)
+            .detail(failure_detail(&failure))
             .then(&failure.reason.next_steps())
         }
     };
-    let mut checks = vec![reach.clone(), key_check];
-    // Only a server that answered, with a key when it needs one, is asked about schema modes:
-    // each probe is a tiny chat request.
-    if reach.status == CheckStatus::Ok && has_key {
-        checks.push(schema_mode_check(&client, &provider, cancel).await);
+    let answered = reach.status == CheckStatus::Ok;
+    checks.insert(0, reach);
+    // Only a server that answered is asked about schema modes: each probe is a tiny chat
+    // request.
+    if answered {
+        let report = schema_mode_report(&client, &provider, cancel).await;
+        checks.push(judge_schema_modes(&report, &provider));
     }
     checks
 }
 
-/// Asks the server which ways of requesting structured output it takes, and compares them with
-/// the profile's.
-async fn schema_mode_check(
+/// The service's line when it could not be reached because the key is missing or refused.
+fn unchecked_provider(provider: &crate::config::ProviderSettings) -> Check {
+    Check::new(
+        "provider",
+        CheckStatus::Warning,
+        format!(
+            "{}: подключение не проверено — сначала нужен ключ, который сервис примет.",
+            provider.kind.title()
+        ),
+    )
+}
+
+/// A problem check with a failure's message, detail and next steps.
+fn problem_from(failure: zayavka_core::Failure, name: &'static str) -> Check {
+    Check::new(name, CheckStatus::Problem, failure.message_ru())
+        .detail(failure_detail(&failure))
+        .then(&failure.reason.next_steps())
+}
+
+/// The failure's technical detail with the server's own reason, when it gave one.
+fn failure_detail(failure: &zayavka_core::Failure) -> String {
+    match &failure.advice.server_reason {
+        Some(reason) => format!("{}; ответ сервера: {reason}", failure.detail),
+        None => failure.detail.clone(),
+    }
+}
+
+/// Asks the server which ways of requesting structured output it takes: one tiny structured
+/// call per mode.
+async fn schema_mode_report(
     client: &Client,
     provider: &crate::config::ProviderSettings,
     cancel: &CancellationToken,
-) -> Check {
+) -> zayavka_llm::SchemaModeReport {
     let schema = request_draft_schema();
-    let report = client
+    client
         .probe_schema_modes(&provider.model, schema.name, schema.transport(), cancel)
-        .await;
+        .await
+}
+
+/// Compares the modes the server took with the profile's.
+fn judge_schema_modes(
+    report: &zayavka_llm::SchemaModeReport,
+    provider: &crate::config::ProviderSettings,
+) -> Check {
     let configured = provider.response_format_kind();
     // GigaChat's pair is json_schema and function calling, everyone else's the two formats.
     let other = provider.llm_protocol().alternative_mode(configured);

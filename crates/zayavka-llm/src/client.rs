@@ -367,6 +367,37 @@ impl Client {
         result.map_err(|error| error.redacted(&as_strs(&secrets)))
     }
 
+    /// Makes sure the client holds credentials it can send, for `zayavka doctor`: for GigaChat,
+    /// exchanges the authorization key for an access token unless a valid one is held (once,
+    /// under the per-attempt timeout, never retried). `Ok(true)` when an exchange was made now,
+    /// `Ok(false)` when none was needed (a token is held, or the endpoint has no token
+    /// exchange). A failed exchange is its error: [`LlmError::Auth`] for a rejected key,
+    /// [`LlmError::Unavailable`] or [`LlmError::Timeout`] for an unreachable token endpoint.
+    pub async fn ensure_credentials(&self, cancel: &CancellationToken) -> Result<bool, LlmError> {
+        let Credentials::GigaChat(_) = &self.credentials else {
+            return Ok(false);
+        };
+        let mut exchange = None;
+        let result = tokio::select! {
+            () = cancel.cancelled() => Err(LlmError::Cancelled),
+            timed = tokio::time::timeout(
+                self.budget.attempt_timeout,
+                self.authorization(&mut exchange),
+            ) => match timed {
+                Err(_elapsed) => Err(LlmError::Timeout {
+                    message: format!(
+                        "the token endpoint did not answer within the attempt timeout of {:?}",
+                        self.budget.attempt_timeout
+                    ),
+                }),
+                Ok(Ok(_)) => Ok(exchange.is_some()),
+                Ok(Err(failed)) => Err(failed.error),
+            },
+        };
+        let secrets = self.secrets();
+        result.map_err(|error| error.redacted(&as_strs(&secrets)))
+    }
+
     /// Finds out which response formats the server takes, for `zayavka doctor`: one tiny
     /// request per mode the protocol offers ([`Protocol::schema_modes`]: `json_schema` with
     /// `schema` under `schema_name` and `strict: true`, then `json_object`, or for GigaChat

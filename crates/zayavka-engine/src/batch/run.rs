@@ -35,7 +35,8 @@ use zayavka_store::{
 use super::file::{BatchFile, InvalidRow, RowError};
 use crate::config::{Pricing, ProviderOverrides};
 use crate::draft::{
-    DraftEvent, DraftRun, EnvironmentOverrides, MAX_TOKENS, ModelSettings, chat_request,
+    DraftEvent, DraftRun, EnvironmentOverrides, MAX_TOKENS, ModelSettings, SessionClients,
+    chat_request,
 };
 use crate::paths::Paths;
 use crate::secrets::SecretStore;
@@ -54,8 +55,10 @@ const REASK_ALLOWANCE_TOKENS: u64 = 2_000;
 /// How a batch runs.
 #[derive(Debug, Clone)]
 pub struct BatchSettings {
-    /// How many rows are sent at once.
-    pub concurrency: NonZeroUsize,
+    /// How many rows are sent at once; `None` leaves the service's own default
+    /// ([`crate::config::ProviderSettings::default_concurrency`]: one for GigaChat's
+    /// individuals and for a server on this computer, four otherwise).
+    pub concurrency: Option<NonZeroUsize>,
     /// At most this many requests a minute, over all rows.
     pub rpm: Option<NonZeroU32>,
     /// Stop sending before the priced total of the batch would pass this amount.
@@ -73,14 +76,19 @@ pub struct BatchSettings {
     /// Refuse a file with more data rows than this ([`super::plan::DEFAULT_MAX_ROWS`]
     /// unless raised on purpose).
     pub max_rows: u32,
+    /// The front end's session: a batch run from the desktop app uses the client (and
+    /// GigaChat's access token) its drafts use, so the session exchanges a token once per
+    /// lifetime however many drafts and batches it sends.
+    pub session: SessionClients,
 }
 
 impl BatchSettings {
-    /// The settings of a run with everything at its default: four rows at once, no rate limit
-    /// or cost cap, the configured provider, the batch last run from the same file continued.
+    /// The settings of a run with everything at its default: the service's own number of rows
+    /// at once, no rate limit or cost cap, the configured provider, the batch last run from the
+    /// same file continued, a client of its own.
     pub fn new(offline: bool) -> BatchSettings {
         BatchSettings {
-            concurrency: NonZeroUsize::new(4).expect("4 is not zero"),
+            concurrency: None,
             rpm: None,
             max_cost: None,
             offline,
@@ -88,6 +96,7 @@ impl BatchSettings {
             new_batch: false,
             batch_number: None,
             max_rows: super::plan::DEFAULT_MAX_ROWS,
+            session: SessionClients::new(),
         }
     }
 }
@@ -145,6 +154,10 @@ pub struct BatchSummary {
     pub tokens: u64,
     /// The priced cost of the batch, all runs together, when the profile has prices.
     pub cost: Option<f64>,
+    /// The currency of [`BatchSummary::cost`] (`RUB`, `USD`), as the batch's first priced run
+    /// recorded it; `None` when it named none (batches stored before it was recorded, or
+    /// prices without a currency).
+    pub currency: Option<String>,
     /// The largest upper bound this run estimated for one row's cost, which the cost cap is
     /// checked with; `None` when nothing was priced.
     pub row_cost_bound: Option<f64>,
@@ -705,6 +718,7 @@ pub async fn run_batch(
             sent: 0,
             tokens: 0,
             cost: None,
+            currency: None,
             row_cost_bound: None,
             stopped: None,
             no_longer_in_file: 0,
@@ -742,10 +756,14 @@ pub async fn run_batch(
                 file_name: file.file_name().to_owned(),
                 row_count: rows,
                 settings_json: serde_json::json!({
-                    "concurrency": settings.concurrency.get(),
+                    "concurrency": settings.concurrency.map(NonZeroUsize::get),
                     "rpm": settings.rpm.map(NonZeroU32::get),
                     "max_cost": settings.max_cost,
                     "offline": settings.offline,
+                    // The currency the batch's costs are priced in, for `status` later.
+                    "currency": (!settings.offline)
+                        .then(|| pricing_currency(paths, &settings.overrides, &environment))
+                        .flatten(),
                 })
                 .to_string(),
             };
@@ -785,7 +803,14 @@ pub async fn run_batch(
         )),
         _ => None,
     };
-    let client = model.as_ref().and_then(crate::draft::shared_client);
+    let client = model
+        .as_ref()
+        .and_then(|model| settings.session.client_for(model));
+    let concurrency = match (settings.concurrency, &model) {
+        (Some(concurrency), _) => concurrency,
+        (None, Some(model)) => model.provider.default_concurrency(),
+        (None, None) => NonZeroUsize::MIN,
+    };
     let shared = Arc::new(Shared {
         store: Mutex::new(store),
         batch_id: batch_id.clone(),
@@ -802,7 +827,7 @@ pub async fn run_batch(
         }),
         stopped: Mutex::new(None),
         sent: AtomicU64::new(0),
-        sending: Arc::new(tokio::sync::Semaphore::new(settings.concurrency.get())),
+        sending: Arc::new(tokio::sync::Semaphore::new(concurrency.get())),
         queue: tokio::sync::watch::Sender::new(0),
     });
     let mut report = BatchProgress {
@@ -814,7 +839,7 @@ pub async fn run_batch(
     // Rows in hand: those talking to the provider, and as many again claimed and waiting for
     // their turn or being stored, so that a turn never waits for a claim.
     let semaphore = Arc::new(tokio::sync::Semaphore::new(
-        settings.concurrency.get().saturating_mul(2),
+        concurrency.get().saturating_mul(2),
     ));
     let mut tasks = tokio::task::JoinSet::new();
     let mut first_error: Option<StoreError> = None;
@@ -872,6 +897,21 @@ pub async fn run_batch(
     Ok(summary)
 }
 
+/// The currency of the configured profile's prices, read from the configuration alone (no
+/// keyring): `None` when nothing is configured or priced in a named currency.
+fn pricing_currency(
+    paths: &Paths,
+    overrides: &ProviderOverrides,
+    environment: &EnvironmentOverrides,
+) -> Option<String> {
+    let config = crate::config::Config::load(&paths.config_file()).ok()?;
+    let overrides = overrides.clone().or(environment.provider.clone());
+    crate::config::resolve_provider(&config, &overrides)
+        .ok()??
+        .pricing?
+        .currency
+}
+
 /// The totals of a stored batch, read from the database: rows by their draft's outcome, the
 /// invalid rows with their errors, tokens and cost.
 pub fn batch_summary(store: &Store, batch_id: &str) -> Result<BatchSummary, BatchError> {
@@ -896,6 +936,9 @@ pub fn batch_summary(store: &Store, batch_id: &str) -> Result<BatchSummary, Batc
         sent: 0,
         tokens: status.total_tokens,
         cost: status.cost,
+        currency: serde_json::from_str::<serde_json::Value>(&batch.settings_json)
+            .ok()
+            .and_then(|settings| settings.get("currency")?.as_str().map(str::to_owned)),
         row_cost_bound: None,
         stopped: None,
         no_longer_in_file: status.removed_rows,

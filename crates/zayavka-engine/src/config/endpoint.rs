@@ -44,6 +44,23 @@ impl ProviderSettings {
         }
     }
 
+    /// How many rows of a batch go to this service at once unless the activist says otherwise:
+    /// one for GigaChat's individuals, whose access serves one request at a time (Sber, «Квоты и
+    /// ограничения»), and for a server on this computer, which answers one request at a time
+    /// and lets the others wait into their timeouts; four for every other service.
+    pub fn default_concurrency(&self) -> std::num::NonZeroUsize {
+        let one_at_a_time = self.kind.runs_locally()
+            || matches!(
+                self.access,
+                ServiceAccess::GigaChat {
+                    scope: super::values::GigaChatScope::Personal,
+                    ..
+                }
+            );
+        let rows = if one_at_a_time { 1 } else { 4 };
+        std::num::NonZeroUsize::new(rows).unwrap_or(std::num::NonZeroUsize::MIN)
+    }
+
     /// The wire protocol the adapter speaks to this service.
     pub fn llm_protocol(&self) -> zayavka_llm::Protocol {
         match (&self.access, self.protocol) {

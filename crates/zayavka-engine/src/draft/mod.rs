@@ -12,6 +12,7 @@ mod model;
 mod pending;
 mod record;
 mod replay;
+mod session;
 
 use std::path::PathBuf;
 
@@ -21,15 +22,16 @@ use zayavka_core::{
 };
 use zayavka_llm::CancellationToken;
 
+pub(crate) use model::draft_with_client;
 pub use model::{
     DraftEvent, DraftRun, MAX_REASKS, MAX_TOKENS, ModelSettings, TEMPERATURE, chat_request,
     draft_with_model, failure_from, failure_reason,
 };
-pub(crate) use model::{draft_with_client, shared_client};
 pub use pending::KeepError;
 pub(crate) use pending::private_dir;
 pub use record::{ContextRecord, RECORD_FORMAT_VERSION, RecordedResponse, ResponseVerdict};
 pub use replay::{Replay, ReplayError, reevaluate, replay};
+pub use session::SessionClients;
 
 /// Where the resident's input of a draft comes from.
 #[derive(Debug, Clone)]
@@ -142,6 +144,30 @@ pub async fn run_draft_command(
     cancel: &CancellationToken,
     observe: &(dyn Fn(DraftEvent) + Send + Sync),
 ) -> DraftCommandResult {
+    let session = SessionClients::new();
+    run_draft_command_in(
+        &session,
+        command,
+        paths,
+        store,
+        environment,
+        cancel,
+        observe,
+    )
+    .await
+}
+
+/// [`run_draft_command`] within a front end's session: the model client (and GigaChat's access
+/// token) of an earlier draft with the same settings and key is used again.
+pub async fn run_draft_command_in(
+    session: &SessionClients,
+    command: DraftCommand,
+    paths: &crate::paths::Paths,
+    store: &dyn crate::secrets::SecretStore,
+    environment: EnvironmentOverrides,
+    cancel: &CancellationToken,
+    observe: &(dyn Fn(DraftEvent) + Send + Sync),
+) -> DraftCommandResult {
     // The input is committed before the model is called: a crash, a timeout, Ctrl-C or a kill
     // during the call leaves a pending draft that can be sent again.
     let json = command.input.json_text();
@@ -159,8 +185,16 @@ pub async fn run_draft_command(
         }
         Err(error) => (None, None, Some(error)),
     };
-    let (run, model_used, pricing) =
-        draft_for_command(&command, paths, store, environment, cancel, observe).await;
+    let (run, model_used, pricing) = draft_for_command(
+        &command,
+        session,
+        paths,
+        store,
+        environment,
+        cancel,
+        observe,
+    )
+    .await;
     let mut store_error = store_error;
     let mut draft_id = stored;
     if let (Some(database), Some(id)) = (&database, stored)
@@ -270,6 +304,7 @@ pub(crate) fn model_settings(
 
 async fn draft_for_command(
     command: &DraftCommand,
+    session: &SessionClients,
     paths: &crate::paths::Paths,
     store: &dyn crate::secrets::SecretStore,
     environment: EnvironmentOverrides,
@@ -307,6 +342,7 @@ async fn draft_for_command(
             return (run, false, None);
         }
     };
-    let run = draft_with_model(&input, &settings, cancel, observe).await;
+    let client = session.client_for(&settings);
+    let run = draft_with_client(&input, &settings, client.as_ref(), cancel, observe).await;
     (run, true, settings.provider.pricing)
 }

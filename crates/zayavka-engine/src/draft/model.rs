@@ -343,8 +343,16 @@ pub(crate) async fn draft_with_client(
             record: Some(record),
         };
     }
-    let endpoint = provider.endpoint(settings.api_key.clone());
     let total_budget = budget(provider);
+    // One client for the whole draft, re-asks included: GigaChat's access token is then
+    // exchanged once per draft (or once per session, with a shared client), never per call.
+    let own_client = match shared {
+        Some(client) => Ok(client.clone()),
+        None => Client::new(
+            provider.endpoint(settings.api_key.clone()),
+            total_budget.clone(),
+        ),
+    };
     let started = Instant::now();
     let mut outcome;
     let mut asks = 0;
@@ -358,10 +366,10 @@ pub(crate) async fn draft_with_client(
             .saturating_sub(started.elapsed());
         // Attempt numbers continue across re-asks, so each is unique in the record.
         let first_number = record.attempts.len() as u32 + 1;
-        let client = match shared {
-            Some(client) => client.with_budget(call_budget),
-            None => Client::new(endpoint.clone(), call_budget),
-        };
+        let client = own_client
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|client| client.with_budget(call_budget));
         let reask_call = asks > 1;
         let on_call = |event: CallEvent| {
             observe(match event {

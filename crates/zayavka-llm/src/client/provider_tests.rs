@@ -1069,3 +1069,32 @@ async fn a_wrong_authorization_key_is_refused_by_the_gigachat_stand_in_and_not_r
     let shown = everything_shown(&report, &events);
     assert!(!shown.contains("d3JvbmctY2FuYXJ5LWtleQ=="), "{shown}");
 }
+
+/// `zayavka doctor` checks the token exchange on its own (issue 15): one exchange, then the
+/// token held is enough; a wrong key is an `auth` error naming no secret.
+#[tokio::test]
+async fn ensure_credentials_exchanges_once_and_reports_a_refused_key() {
+    let stand_in = StandIn::start_as(
+        gigachat_service(Duration::from_secs(1800)),
+        Script::always(Reply::completion("{}")),
+    );
+    let cancel = CancellationToken::new();
+    let client = gigachat_client(&stand_in, GIGACHAT_KEY);
+    assert_eq!(client.ensure_credentials(&cancel).await, Ok(true));
+    assert_eq!(client.clone().ensure_credentials(&cancel).await, Ok(false));
+    assert_eq!(stand_in.token_exchanges(), 1);
+
+    let wrong = gigachat_client(&stand_in, "d3Jvbmc6a2V5");
+    let error = wrong.ensure_credentials(&cancel).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Auth, "{error}");
+    assert!(!error.to_string().contains("d3Jvbmc6a2V5"), "{error}");
+    assert_eq!(stand_in.token_exchanges(), 1);
+
+    // Other services have nothing to exchange.
+    let plain = Client::new(
+        Endpoint::new(Url::parse(&stand_in.base_url()).unwrap(), None),
+        budget(),
+    )
+    .unwrap();
+    assert_eq!(plain.ensure_credentials(&cancel).await, Ok(false));
+}
