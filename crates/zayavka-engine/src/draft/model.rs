@@ -275,6 +275,11 @@ impl DraftEvent {
                 ..
             } => {
                 let what = match (http_status, reason) {
+                    // GigaChat's access token was refused (it ran out or was revoked): a new
+                    // one is asked for at once; the service is not busy.
+                    (_, RetryReason::TokenRejected) => {
+                        "Токен доступа устарел, получаем новый".to_owned()
+                    }
                     (Some(429), _) => "Сервис модели просит подождать (HTTP 429)".to_owned(),
                     (Some(status), _) => format!("Сервис модели занят (HTTP {status})"),
                     (None, RetryReason::Timeout | RetryReason::ConnectTimeout) => {
@@ -511,6 +516,7 @@ mod tests {
             waiting(Some(429), RetryReason::RetryAfter, 0),
             waiting(None, RetryReason::Timeout, 2_000),
             waiting(None, RetryReason::ConnectError, 500),
+            waiting(Some(401), RetryReason::TokenRejected, 0),
         ]
         .map(|event| event.message_ru());
         assert_eq!(
@@ -523,6 +529,7 @@ mod tests {
                 "Сервис модели просит подождать (HTTP 429), пробуем ещё раз…",
                 "Сервис модели не ответил вовремя, пробуем ещё раз через 2 с…",
                 "Не удалось связаться с сервисом модели, пробуем ещё раз через 1 с…",
+                "Токен доступа устарел, получаем новый, пробуем ещё раз…",
             ]
         );
     }
