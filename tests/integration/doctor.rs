@@ -156,3 +156,191 @@ fn a_provider_that_refuses_the_key_is_a_problem() {
     assert_eq!(code, Some(1));
     assert_eq!(status_of(&checks, "provider"), "problem");
 }
+
+mod services {
+    //! Issue 15: `doctor` checks GigaChat and Yandex AI Studio end to end — the key, GigaChat's
+    //! token exchange, Yandex's folder, one tiny structured call — and says what to change.
+
+    use std::path::Path;
+
+    use serde_json::Value;
+    use zayavka_standin::{Reply, Script, Service, StandIn};
+
+    use super::status_of;
+    use crate::support::{run, zayavka};
+
+    const AUTHORIZATION_KEY: &str = "ZG9jdG9yLWNsaWVudDpkb2N0b3Itc2VjcmV0LTAwMQ==";
+    const YANDEX_KEY: &str = "AQVN-doctor-yandex-key-0123456789abcdef";
+    const FOLDER: &str = "b1gdoctorfolder00001";
+    const OTHER_FOLDER: &str = "b1gdoctorfolder00002";
+
+    fn set(home: &Path, key: &str, value: &str) {
+        let (output, _, stderr) = run(zayavka()
+            .env("ZAYAVKA_HOME", home)
+            .args(["config", "set", key, value]));
+        assert!(output.status.success(), "config set {key}: {stderr}");
+    }
+
+    fn doctor(home: &Path, key: &str) -> (Vec<Value>, String) {
+        let (_, stdout, stderr) = run(zayavka()
+            .env("ZAYAVKA_HOME", home)
+            .env("ZAYAVKA_API_KEY", key)
+            .args(["doctor", "--json"]));
+        let checks: Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+        let (_, text, _) = run(zayavka()
+            .env("ZAYAVKA_HOME", home)
+            .env("ZAYAVKA_API_KEY", key)
+            .arg("doctor"));
+        assert!(!stdout.contains(key) && !text.contains(key) && !stderr.contains(key));
+        (checks.as_array().unwrap().clone(), text)
+    }
+
+    fn message<'a>(checks: &'a [Value], name: &str) -> &'a str {
+        checks.iter().find(|check| check["name"] == name).unwrap()["message"]
+            .as_str()
+            .unwrap()
+    }
+
+    fn gigachat_home(stand_in: &StandIn) -> tempfile::TempDir {
+        let home = tempfile::tempdir().unwrap();
+        set(
+            home.path(),
+            "profiles.gigachat.base_url",
+            &stand_in.base_url(),
+        );
+        set(
+            home.path(),
+            "profiles.gigachat.auth_url",
+            &stand_in.auth_url(),
+        );
+        set(home.path(), "active_profile", "gigachat");
+        home
+    }
+
+    fn gigachat() -> StandIn {
+        let schema = zayavka_core::request_draft_schema().name;
+        StandIn::start_as(
+            Service::GigaChat {
+                authorization_key: AUTHORIZATION_KEY.to_owned(),
+                scope: "GIGACHAT_API_PERS".to_owned(),
+                token_lifetime: std::time::Duration::from_secs(1800),
+            },
+            Script::always(Reply::function_call(
+                schema,
+                serde_json::json!({"ok": true}),
+            )),
+        )
+    }
+
+    #[test]
+    fn gigachat_exchanges_the_key_once_and_takes_the_function_call() {
+        let stand_in = gigachat();
+        let home = gigachat_home(&stand_in);
+        let (checks, text) = doctor(home.path(), AUTHORIZATION_KEY);
+        for name in ["provider", "api_key", "token_exchange", "schema_mode"] {
+            assert_eq!(status_of(&checks, name), "ok", "{name}: {checks:?}");
+        }
+        assert_eq!(
+            stand_in.token_exchanges(),
+            2,
+            "one token for each whole check: doctor ran as JSON and as text"
+        );
+        assert!(text.contains("GigaChat принял ключ авторизации"), "{text}");
+    }
+
+    #[test]
+    fn a_refused_gigachat_key_says_where_to_get_a_new_one_and_goes_no_further() {
+        let stand_in = gigachat();
+        let home = gigachat_home(&stand_in);
+        let wrong = "d3JvbmctZG9jdG9yOndyb25nLXNlY3JldA==";
+        let (checks, text) = doctor(home.path(), wrong);
+        assert_eq!(status_of(&checks, "token_exchange"), "problem");
+        assert!(
+            message(&checks, "token_exchange").contains("developers.sber.ru"),
+            "{checks:?}"
+        );
+        assert_eq!(status_of(&checks, "provider"), "warning");
+        assert!(checks.iter().all(|check| check["name"] != "schema_mode"));
+        let chats = stand_in
+            .requests()
+            .iter()
+            .filter(|request| !request.path.contains("oauth"))
+            .count();
+        assert_eq!(chats, 0, "nothing is sent to the API without a token");
+        assert!(text.contains("zayavka key set"), "{text}");
+    }
+
+    fn yandex() -> StandIn {
+        StandIn::start_as(
+            Service::Yandex {
+                api_key: YANDEX_KEY.to_owned(),
+                folder_id: FOLDER.to_owned(),
+            },
+            Script::always(Reply::completion("{\"ok\": true}")),
+        )
+    }
+
+    fn yandex_home(stand_in: &StandIn, folder: &str) -> tempfile::TempDir {
+        let home = tempfile::tempdir().unwrap();
+        set(
+            home.path(),
+            "profiles.yandex.base_url",
+            &stand_in.base_url(),
+        );
+        set(home.path(), "profiles.yandex.folder_id", folder);
+        set(home.path(), "active_profile", "yandex");
+        home
+    }
+
+    #[test]
+    fn yandex_is_checked_by_one_structured_call_to_the_folders_model() {
+        let stand_in = yandex();
+        let home = yandex_home(&stand_in, FOLDER);
+        let (checks, _) = doctor(home.path(), YANDEX_KEY);
+        for name in ["provider", "api_key", "schema_mode"] {
+            assert_eq!(status_of(&checks, name), "ok", "{name}: {checks:?}");
+        }
+        assert!(message(&checks, "provider").contains(FOLDER), "{checks:?}");
+        let requests = stand_in.requests();
+        assert!(
+            requests.iter().all(|request| request.method == "POST"),
+            "no model list"
+        );
+        assert_eq!(
+            requests[0].json()["model"],
+            format!("gpt://{FOLDER}/yandexgpt/latest")
+        );
+        assert_eq!(
+            requests[0].header("authorization"),
+            Some(&*format!("Api-Key {YANDEX_KEY}"))
+        );
+        assert_eq!(requests[0].header("x-folder-id"), Some(FOLDER));
+    }
+
+    #[test]
+    fn a_wrong_yandex_folder_names_the_folder_field() {
+        let stand_in = yandex();
+        let home = yandex_home(&stand_in, OTHER_FOLDER);
+        let (checks, _) = doctor(home.path(), YANDEX_KEY);
+        assert_eq!(status_of(&checks, "provider"), "problem", "{checks:?}");
+        let said = message(&checks, "provider");
+        assert!(
+            said.contains("folder_id") || said.contains("каталог"),
+            "{said}"
+        );
+        assert!(checks.iter().all(|check| check["name"] != "schema_mode"));
+    }
+
+    #[test]
+    fn a_wrong_yandex_key_is_a_problem_with_where_to_get_one() {
+        let stand_in = yandex();
+        let home = yandex_home(&stand_in, FOLDER);
+        let (checks, _) = doctor(home.path(), "AQVN-not-the-right-key-000000000000000");
+        assert_eq!(status_of(&checks, "provider"), "problem", "{checks:?}");
+        assert!(
+            message(&checks, "provider").contains("console.yandex.cloud"),
+            "{checks:?}"
+        );
+    }
+}

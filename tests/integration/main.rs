@@ -35,7 +35,9 @@
 //!   files refused with nothing changed, nothing left after detaching or deleting, and the
 //!   request to the provider unchanged by attaching.
 //! - `doctor`: `zayavka doctor` on a fresh install and against reachable, unreachable and
-//!   key-refusing providers.
+//!   key-refusing providers; GigaChat (its token exchange as a check of its own, a refused key
+//!   with where to get a new one) and Yandex AI Studio (one structured call to the folder's
+//!   model, a wrong folder and a wrong key).
 //! - `optional_key`: a server profile that requires no key gets one exactly when one is stored
 //!   or given, and `doctor`, `key status`, `key set` and `config show` say so.
 //! - `provider_failures`: a failed draft with GigaChat, Yandex AI Studio or llama.cpp through
