@@ -107,7 +107,7 @@ fn issue_15_gigachat_out_of_tokens_prints_the_advice_and_the_server_s_answer() {
     let printed = draft(home.path(), CANARY_KEY, false);
     assert_eq!(printed.code, Some(5), "{}", printed.stderr);
     for words in [
-        "В GigaChat закончились токены (HTTP 402)",
+        "В GigaChat закончились токены:",
         "Купите пакет токенов в личном кабинете developers.sber.ru",
         "Это техническая неудача, а не оценка вашей проблемы.",
         "Подробности: На счёте у провайдера закончилась квота (HTTP 402).",

@@ -47,7 +47,7 @@ pub fn failure_for(
         detail: detail_ru(error),
         advice: FailureAdvice {
             message_ru: if folder_refused {
-                Some(yandex_folder_advice(error.status()))
+                Some(yandex_folder_advice())
             } else {
                 advice_ru(error, kind)
             },
@@ -71,79 +71,79 @@ fn refuses_the_folder(error: &LlmError) -> bool {
     }
 }
 
-fn yandex_folder_advice(status: Option<u16>) -> String {
-    format!(
-        "Yandex AI Studio не принимает идентификатор каталога из настроек{}: ключ создан для \
-         сервисного аккаунта другого каталога, или каталога с таким идентификатором нет. \
-         Проверьте поле «Идентификатор каталога (folder_id)»: это должен быть каталог, в \
-         котором создан сервисный аккаунт с ключом. В консоли console.yandex.cloud \
-         идентификатор написан под именем каталога и виден в адресе страницы, обычно он \
-         начинается с b1g.",
-        status_ru(status)
-    )
+/// The HTTP status stays in the failure's detail, under «Подробности»: the advice is for the
+/// resident and carries no status code.
+fn yandex_folder_advice() -> String {
+    "Yandex AI Studio не принимает идентификатор каталога из настроек: ключ создан для \
+     сервисного аккаунта другого каталога, или каталога с таким идентификатором нет. Проверьте \
+     поле «Идентификатор каталога (folder_id)»: это должен быть каталог, в котором создан \
+     сервисный аккаунт с ключом. В консоли console.yandex.cloud идентификатор написан под \
+     именем каталога и виден в адресе страницы, обычно он начинается с b1g."
+        .to_owned()
 }
 
 /// The advice for `error` with the service of `kind`, or `None` where the reason's generic
 /// message says all there is.
 pub fn advice_ru(error: &LlmError, kind: ProviderKind) -> Option<String> {
-    let status = status_ru(error.status());
     let from_token_exchange = kind == ProviderKind::GigaChat && came_from_token_exchange(error);
     match (error.kind(), kind) {
-        (ErrorKind::Auth, ProviderKind::GigaChat) => Some(format!(
-            "GigaChat не принял ключ авторизации{status}. Получите новый ключ в личном \
+        (ErrorKind::Auth, ProviderKind::GigaChat) => Some(String::from(
+            "GigaChat не принял ключ авторизации. Получите новый ключ в личном \
              кабинете: developers.sber.ru → Studio → ваш проект → «Настройки API» → «Получить \
              ключ», скопируйте значение Authorization Key (оно показывается один раз) и \
-             сохраните его в Заявке вместо старого."
+             сохраните его в Заявке вместо старого.",
         )),
-        (ErrorKind::Auth, ProviderKind::Yandex) if error.status() == Some(403) => Some(format!(
-            "Yandex AI Studio отказал в доступе{status}. У сервисного аккаунта должна быть роль \
+        (ErrorKind::Auth, ProviderKind::Yandex) if error.status() == Some(403) => {
+            Some(String::from(
+                "Yandex AI Studio отказал в доступе. У сервисного аккаунта должна быть роль \
              ai.languageModels.user в каталоге, а у API-ключа — область действия \
              yc.ai.languageModels.execute. Проверьте роль в консоли console.yandex.cloud \
              (каталог → «Права доступа») или создайте новый ключ: Identity and Access \
              Management → «Сервисные аккаунты» → ваш аккаунт → «Создать новый ключ» → \
-             «Создать API-ключ», и сохраните его в Заявке вместо старого."
-        )),
-        (ErrorKind::Auth, ProviderKind::Yandex) => Some(format!(
-            "Yandex AI Studio не принял API-ключ{status}. Создайте новый ключ в консоли \
+             «Создать API-ключ», и сохраните его в Заявке вместо старого.",
+            ))
+        }
+        (ErrorKind::Auth, ProviderKind::Yandex) => Some(String::from(
+            "Yandex AI Studio не принял API-ключ. Создайте новый ключ в консоли \
              console.yandex.cloud: Identity and Access Management → «Сервисные аккаунты» → \
              ваш аккаунт → «Создать новый ключ» → «Создать API-ключ» с областью действия \
-             yc.ai.languageModels.execute, и сохраните его в Заявке вместо старого."
+             yc.ai.languageModels.execute, и сохраните его в Заявке вместо старого.",
         )),
-        (ErrorKind::InsufficientQuota, ProviderKind::GigaChat) => Some(format!(
-            "В GigaChat закончились токены{status}: бесплатный объём или купленный пакет \
+        (ErrorKind::InsufficientQuota, ProviderKind::GigaChat) => Some(String::from(
+            "В GigaChat закончились токены: бесплатный объём или купленный пакет \
              израсходован. Купите пакет токенов в личном кабинете developers.sber.ru → Studio \
              → ваш проект или дождитесь нового бесплатного объёма по условиям вашего тарифа. \
-             Пока можно составить заявку без модели."
+             Пока можно составить заявку без модели.",
         )),
-        (ErrorKind::InsufficientQuota, ProviderKind::Yandex) => Some(format!(
+        (ErrorKind::InsufficientQuota, ProviderKind::Yandex) => Some(String::from(
             "Yandex AI Studio не выполняет запросы: на платёжном аккаунте закончились средства \
-             или грант, или аккаунт не активен{status}. Пополните платёжный аккаунт в консоли \
+             или грант, или аккаунт не активен. Пополните платёжный аккаунт в консоли \
              console.yandex.cloud → «Биллинг»; он должен быть привязан к облаку и быть в \
-             статусе ACTIVE или TRIAL_ACTIVE. Пока можно составить заявку без модели."
+             статусе ACTIVE или TRIAL_ACTIVE. Пока можно составить заявку без модели.",
         )),
-        (ErrorKind::RateLimited, ProviderKind::GigaChat) => Some(format!(
-            "GigaChat попросил подождать{status}. Физическим лицам GigaChat обрабатывает один \
+        (ErrorKind::RateLimited, ProviderKind::GigaChat) => Some(String::from(
+            "GigaChat попросил подождать. Физическим лицам GigaChat обрабатывает один \
              запрос за раз: пока идёт другой запрос с этим ключом (например, из другой \
-             программы), новый не принимается. Подождите минуту и попробуйте снова."
+             программы), новый не принимается. Подождите минуту и попробуйте снова.",
         )),
-        (ErrorKind::RateLimited, ProviderKind::Yandex) => Some(format!(
-            "Yandex AI Studio ограничил число запросов: превышена квота каталога{status}. \
-             Подождите минуту и попробуйте снова."
+        (ErrorKind::RateLimited, ProviderKind::Yandex) => Some(String::from(
+            "Yandex AI Studio ограничил число запросов: превышена квота каталога. \
+             Подождите минуту и попробуйте снова.",
         )),
         (ErrorKind::Unavailable | ErrorKind::Timeout, ProviderKind::GigaChat)
             if from_token_exchange =>
         {
-            Some(format!(
-                "Сервер авторизации GigaChat не выдал токен доступа{status}: он недоступен или \
-                 не ответил вовремя. Попробуйте снова чуть позже."
+            Some(String::from(
+                "Сервер авторизации GigaChat не выдал токен доступа: он недоступен или \
+                 не ответил вовремя. Попробуйте снова чуть позже.",
             ))
         }
         (ErrorKind::BadRequest, ProviderKind::GigaChat) if mentions(error, "scope") => {
-            Some(format!(
-                "GigaChat не принял scope из настроек{status}: ключ авторизации выдан для \
+            Some(String::from(
+                "GigaChat не принял scope из настроек: ключ авторизации выдан для \
                  другой версии API. Впишите в поле scope значение из поля Scope вашего проекта \
                  в личном кабинете developers.sber.ru (у физических лиц это \
-                 GIGACHAT_API_PERS)."
+                 GIGACHAT_API_PERS).",
             ))
         }
         (ErrorKind::ContextTooSmall, _) => Some(context_advice(error, kind)),
@@ -224,10 +224,6 @@ fn came_from_token_exchange(error: &LlmError) -> bool {
 
 fn mentions(error: &LlmError, word: &str) -> bool {
     error.to_string().to_lowercase().contains(word)
-}
-
-fn status_ru(status: Option<u16>) -> String {
-    status.map_or_else(String::new, |status| format!(" (HTTP {status})"))
 }
 
 /// The server's own reason for the last failed attempt that has an answer: the error message
