@@ -645,3 +645,29 @@ fn issue_15_a_context_too_small_says_what_to_change_on_each_local_server() {
         failed.assert_server_reason(reason);
     }
 }
+
+#[test]
+fn issue_15_gigachat_payload_too_large_is_read_as_a_context_too_small() {
+    let stand_in = StandIn::start_as(
+        gigachat(RIGHT_KEY),
+        Script::always(Reply::gigachat_error(413, "Payload too large")),
+    );
+    let failed = failed(&run(&gigachat_settings(
+        &stand_in,
+        &stand_in.auth_url(),
+        RIGHT_KEY,
+        3,
+    )));
+    assert_eq!(failed.reason, FailureReason::BadRequest);
+    assert!(!failed.retryable);
+    assert_eq!(failed.attempts, 1);
+    assert!(
+        failed
+            .message
+            .contains("Выберите в настройках модель с контекстом не меньше 8192 токенов"),
+        "{}",
+        failed.message
+    );
+    failed.assert_server_reason("Payload too large");
+    failed.assert_no_secret(&[RIGHT_KEY]);
+}

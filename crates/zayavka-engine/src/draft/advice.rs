@@ -146,6 +146,11 @@ pub fn advice_ru(error: &LlmError, kind: ProviderKind) -> Option<String> {
                  GIGACHAT_API_PERS).",
             ))
         }
+        // GigaChat answers `413 Payload too large` to a prompt longer than the model's
+        // context (its «Описание ошибок» page).
+        (ErrorKind::BadRequest, ProviderKind::GigaChat) if error.status() == Some(413) => {
+            Some(context_advice(error, kind))
+        }
         (ErrorKind::ContextTooSmall, _) => Some(context_advice(error, kind)),
         _ => None,
     }
@@ -185,11 +190,10 @@ fn context_advice(error: &LlmError, kind: ProviderKind) -> String {
              Length» в настройках загрузки модели или команда lms load <модель> \
              --context-length {suggested}."
         ),
-        ProviderKind::GigaChat
-        | ProviderKind::Yandex
-        | ProviderKind::Custom
-        | ProviderKind::OpenAi
-        | ProviderKind::OpenRouter => format!(
+        ProviderKind::GigaChat | ProviderKind::Yandex => {
+            format!("Выберите в настройках модель с контекстом не меньше {suggested} токенов.")
+        }
+        ProviderKind::Custom | ProviderKind::OpenAi | ProviderKind::OpenRouter => format!(
             "Выберите модель с контекстом не меньше {suggested} токенов или увеличьте размер \
              контекста в настройках сервера модели."
         ),
@@ -374,6 +378,10 @@ mod tests {
                 status: 400,
                 message: "token exchange: 7: scope from db not fully includes consumed scope"
                     .to_owned(),
+            },
+            LlmError::BadRequest {
+                status: 413,
+                message: "Payload too large".to_owned(),
             },
             LlmError::ContextTooSmall {
                 status: 400,
