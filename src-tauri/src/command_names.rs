@@ -29,6 +29,8 @@ pub const COMMANDS: &[&str] = &[
     "key_set",
     "key_delete",
     "connection_check",
+    "setup_check",
+    "setup_skip",
     "batch_choose_file",
     "batch_check",
     "batch_list",

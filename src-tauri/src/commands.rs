@@ -482,6 +482,10 @@ pub struct SettingsView {
     /// The service settings written in the chosen profile (issue 15), `null` where the file
     /// leaves the preset's default: the page shows the default and sends only what changed.
     pub service: ServiceFieldsView,
+    /// Whether the page opens on the first-run setup (issue 15): no service chosen, none given
+    /// by a `ZAYAVKA_*` variable, and «Пока без модели» not chosen before
+    /// ([`crate::setup::first_run`]).
+    pub first_run: bool,
 }
 
 /// The service settings of the chosen profile as written in the file.
@@ -617,6 +621,11 @@ pub fn settings_get(state: &AppState) -> Result<SettingsView, CommandError> {
             .map(|error| sentence(&error.message_ru())),
         key: key_view(state, key_profile.as_ref()),
         service: service_view(state, overview.active_profile.as_ref()),
+        first_run: crate::setup::first_run(
+            &state.paths,
+            overview.active_profile.is_some(),
+            &environment.provider,
+        ),
     })
 }
 

@@ -389,6 +389,16 @@ pub async fn connection_check(app: AppHandle) -> Answer<DoctorReport> {
 }
 
 #[tauri::command]
+pub async fn setup_check(app: AppHandle) -> Answer<crate::setup::SetupCheckView> {
+    blocking(app, crate::setup::setup_check).await
+}
+
+#[tauri::command]
+pub async fn setup_skip(app: AppHandle) -> Answer<()> {
+    blocking(app, crate::setup::setup_skip).await
+}
+
+#[tauri::command]
 pub async fn batch_choose_file(app: AppHandle) -> Answer<Option<String>> {
     let dialogs = app.clone();
     blocking(app, move |state| {

@@ -6,6 +6,7 @@
 //!   temporary data folder and the stand-in provider;
 //! - [`ipc`]: the Tauri commands, which run those off the window's thread and open the native
 //!   dialogs and the clipboard;
+//! - [`setup`]: the first-run setup's own commands (its check and «Пока без модели»);
 //! - [`view`]: the values the page receives, shaped as docs/desktop-ipc.md says;
 //! - [`error`]: the one `{kind, message}` error.
 
@@ -14,6 +15,7 @@ pub mod error;
 // Each command is documented, with its arguments and answer, in docs/desktop-ipc.md.
 #[allow(missing_docs)]
 pub mod ipc;
+pub mod setup;
 pub mod state;
 pub mod view;
 
@@ -129,6 +131,8 @@ pub fn run() {
             ipc::key_set,
             ipc::key_delete,
             ipc::connection_check,
+            ipc::setup_check,
+            ipc::setup_skip,
             ipc::batch_choose_file,
             ipc::batch_check,
             ipc::batch_list,

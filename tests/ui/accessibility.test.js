@@ -80,7 +80,7 @@ const STATES = {
   },
   'new-no-model': {
     hash: 'new',
-    fake: { noProvider: true },
+    fake: { noProvider: true, setupSkipped: true },
     reach: async (page) => {
       await page.waitForSelector('#subject-offline-note:not([hidden])');
       await page.check('input[name="confirmed_subject"][value="common_area_premises_lighting"]');
@@ -90,7 +90,7 @@ const STATES = {
   },
   'new-offline-result': {
     hash: 'new',
-    fake: { noProvider: true },
+    fake: { noProvider: true, setupSkipped: true },
     reach: async (page) => {
       await page.fill('#description', 'в подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами');
       await page.click('#draft-offline');

@@ -306,16 +306,17 @@
 
   // --- Settings and the key. -----------------------------------------------------------------
 
-  // In the engine's order (issue 15): GigaChat and Yandex AI Studio first.
+  // Exactly as settings_get answers (ProviderKind::ALL with its title, preset and notes): a
+  // Rust test (src-tauri/tests/setup.rs) holds this list to the engine's order and words.
   const PRESETS = [
     { name: 'gigachat', label: 'GigaChat', base_url: 'https://gigachat.devices.sberbank.ru/api/v1', model: 'GigaChat-2', needs_api_key: true, local: false, privacy_note: 'Описание проблемы уходит на серверы Сбера (GigaChat) в России.', cost_note: 'Для физических лиц есть бесплатный объём токенов, сверх него — оплата в рублях; нужен ключ авторизации из личного кабинета.' },
     { name: 'yandex', label: 'Yandex AI Studio', base_url: 'https://ai.api.cloud.yandex.net/v1', model: 'yandexgpt/latest', needs_api_key: true, local: false, privacy_note: 'Описание проблемы уходит на серверы Яндекса (Yandex Cloud) в России.', cost_note: 'Платно, в рублях за объём текста (новым аккаунтам Yandex Cloud даётся стартовый грант); нужны API-ключ сервисного аккаунта и идентификатор каталога.' },
-    { name: 'openai', label: 'OpenAI', base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', needs_api_key: true, local: false, privacy_note: 'Описание уходит в OpenAI, за пределы компьютера.', cost_note: 'Оплата за каждое использование, нужен ключ доступа.' },
-    { name: 'openrouter', label: 'OpenRouter', base_url: 'https://openrouter.ai/api/v1', model: 'openai/gpt-4o-mini', needs_api_key: true, local: false, privacy_note: 'Описание уходит OpenRouter и владельцу выбранной модели.', cost_note: 'Оплата за каждое использование, нужен ключ доступа.' },
-    { name: 'ollama', label: 'Ollama (на этом компьютере)', base_url: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b-instruct', needs_api_key: false, local: true, privacy_note: 'Локальная модель: ничего не покидает компьютер.', cost_note: 'Бесплатно, ключ не нужен.' },
-    { name: 'lmstudio', label: 'LM Studio (на этом компьютере)', base_url: 'http://127.0.0.1:1234/v1', model: 'qwen2.5-7b-instruct', needs_api_key: false, local: true, privacy_note: 'Локальная модель: ничего не покидает компьютер.', cost_note: 'Бесплатно, ключ не нужен.' },
-    { name: 'llamacpp', label: 'llama.cpp (на этом компьютере)', base_url: 'http://127.0.0.1:8080/v1', model: 'qwen2.5-7b-instruct', needs_api_key: false, local: true, privacy_note: 'Локальная модель: ничего не покидает компьютер.', cost_note: 'Бесплатно, ключ не нужен.' },
-    { name: 'custom', label: 'Свой сервер', base_url: '', model: '', needs_api_key: false, local: false, privacy_note: 'Куда уходят данные, зависит от сервера.', cost_note: 'Стоимость зависит от сервера.' },
+    { name: 'ollama', label: 'Ollama', base_url: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b-instruct', needs_api_key: false, local: true, privacy_note: 'Модель работает на этом компьютере: текст никуда не уходит.', cost_note: 'Бесплатно, ключ не нужен; модель нужно установить самим, и нужен мощный компьютер.' },
+    { name: 'lmstudio', label: 'LM Studio', base_url: 'http://127.0.0.1:1234/v1', model: 'qwen2.5-7b-instruct', needs_api_key: false, local: true, privacy_note: 'Модель работает на этом компьютере: текст никуда не уходит.', cost_note: 'Бесплатно, ключ не нужен; модель нужно установить самим, и нужен мощный компьютер.' },
+    { name: 'llamacpp', label: 'llama.cpp', base_url: 'http://127.0.0.1:8080/v1', model: 'qwen2.5-7b-instruct', needs_api_key: false, local: true, privacy_note: 'Модель работает на этом компьютере: текст никуда не уходит.', cost_note: 'Бесплатно, ключ не нужен; модель нужно установить самим, и нужен мощный компьютер.' },
+    { name: 'custom', label: 'Свой сервер', base_url: '', model: '', needs_api_key: false, local: false, privacy_note: 'Свой сервер, совместимый с OpenAI: текст уходит туда, куда укажете.', cost_note: 'Стоимость и нужен ли ключ, зависит от сервера.' },
+    { name: 'openai', label: 'OpenAI', base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', needs_api_key: true, local: false, privacy_note: 'Описание проблемы уходит на серверы OpenAI в США.', cost_note: 'Платно, в долларах за объём текста, картой не из России обычно не оплатить; нужен API-ключ.' },
+    { name: 'openrouter', label: 'OpenRouter', base_url: 'https://openrouter.ai/api/v1', model: 'openai/gpt-4o-mini', needs_api_key: true, local: false, privacy_note: 'Описание уходит OpenRouter и владельцу выбранной модели, за пределы России.', cost_note: 'Платно, в долларах за объём текста, картой не из России обычно не оплатить; нужен API-ключ.' },
   ];
   // `noProvider`: the first start, no model service chosen yet.
   const OPENAI = PRESETS.find((p) => p.name === 'openai');
@@ -346,7 +347,51 @@
       service: settings.active_profile
         ? { kind: settings.active_profile, ...written(settings.active_profile) }
         : { kind: null, folder_id: null, scope: null, protocol: null },
+      // As crate::setup::first_run: no service chosen, no ZAYAVKA_* override, not skipped.
+      first_run: !settings.active_profile && !setupSkipped(),
     };
+  }
+
+  // «Пока без модели» is a file in the configuration folder for Rust; here it outlives a reload
+  // of the page the way that file outlives a restart (the page itself keeps nothing).
+  // `setupSkipped: true` starts as an installation whose resident skipped the setup before.
+  const SKIP_KEY = '__fake_setup_skipped';
+  const setupSkipped = () => Boolean(config.setupSkipped) || sessionStorage.getItem(SKIP_KEY) === 'yes';
+
+  // What the engine's run_provider_checks says, for the cases the setup shows. `setupFailure`
+  // ('key' or 'unreachable') makes the service refuse the key or not answer.
+  function providerChecks() {
+    const name = settings.active_profile;
+    if (!name) {
+      return [{ id: 'provider', status: 'warning', title: 'Сервис модели', message: 'Сервис модели не выбран: заявки составляются только без модели, из ваших слов. Чтобы описание составляла модель, выберите сервис модели.', next_step: 'configure_provider' }];
+    }
+    const preset = PRESETS.find((p) => p.name === name);
+    const host = (() => {
+      try {
+        return new URL(settings.base_url).hostname;
+      } catch {
+        return settings.base_url;
+      }
+    })();
+    const keyCheck = !preset.needs_api_key
+      ? { id: 'api_key', status: 'ok', title: 'Ключ доступа', message: 'Ключ не обязателен: если он сохранён, он отправляется серверу. Сейчас ключа нет, и запросы идут без него.', next_step: null }
+      : keyState.stored
+        ? { id: 'api_key', status: 'ok', title: 'Ключ доступа', message: 'Ключ доступа сохранён в хранилище ключей (Secret Service).', next_step: null }
+        : { id: 'api_key', status: 'problem', title: 'Ключ доступа', message: `Для профиля «${name}» не сохранён ключ доступа.`, next_step: 'store_api_key' };
+    if (fake.setupFailure === 'unreachable') {
+      return [
+        { id: 'provider', status: 'problem', title: 'Сервис модели', message: `Сервис модели ${host} не отвечает как нужно. Не удалось подключиться к сервису модели. Проверьте, что он запущен и адрес в настройках верный.`, next_step: 'check_provider_settings' },
+        keyCheck,
+      ];
+    }
+    if (fake.setupFailure === 'key' || (preset.needs_api_key && !keyState.stored)) {
+      return [{ id: 'provider', status: 'problem', title: 'Сервис модели', message: `Сервис модели ${host} отвечает, но не принимает ключ доступа.`, next_step: 'store_api_key' }, keyCheck];
+    }
+    return [
+      { id: 'provider', status: 'ok', title: 'Сервис модели', message: `Сервис модели ${host} отвечает.`, next_step: null },
+      keyCheck,
+      { id: 'schema_mode', status: 'ok', title: 'Формат ответа модели', message: 'Сервис принимает выбранный формат ответа.', next_step: null },
+    ];
   }
 
   // A Yandex profile without a folder is not complete; its model is expanded under the folder.
@@ -527,6 +572,8 @@
     settings,
     keyState,
     restored: config.restored ?? null,
+    // How the next setup_check ends: null (as the state says), 'key' or 'unreachable'.
+    setupFailure: config.setupFailure ?? null,
     autosaved: null,
     releaseBatchRow() {
       const gate = fake.batchGate;
@@ -808,6 +855,16 @@
     async profile_clear() {
       for (const field of PROFILE_FIELDS) profile[field] = null;
       return { ...profile };
+    },
+    async setup_check() {
+      await tick(config.slowSetupCheck ? 400 : 5);
+      const checks = providerChecks();
+      const ready = checks.some((check) => check.id === 'provider' && check.status === 'ok') && checks.every((check) => check.status !== 'problem');
+      return { ready, checks };
+    },
+    async setup_skip() {
+      sessionStorage.setItem(SKIP_KEY, 'yes');
+      return null;
     },
     async connection_check() {
       return {

@@ -146,7 +146,7 @@ test('the resident\'s own request is marked as theirs; drafting without a model 
 });
 
 test('issue 14: with no model set up, the subject choice says the legal paragraph needs the model', async () => {
-  const page = await openPage(harness, { fake: { noProvider: true } });
+  const page = await openPage(harness, { fake: { noProvider: true, setupSkipped: true } });
   await page.waitForSelector('#subject-offline-note:not([hidden])');
   assert.equal(
     await page.textContent('#subject-offline-note'),
@@ -163,13 +163,14 @@ test('issue 14: with no model set up, the subject choice says the legal paragrap
 
   // With a model set up the line is not there.
   const configured = await openPage(harness);
-  await configured.waitForFunction(() => window.__fake.callsOf('settings_get').length === 1);
+  // Once at start (is this a first run? issue 15), once for «Новая заявка».
+  await configured.waitForFunction(() => window.__fake.callsOf('settings_get').length === 2);
   assert.equal(await configured.isHidden('#subject-offline-note'), true);
   await closePage(configured);
 });
 
 test('issue 14: a draft without a model says truthfully what was done to the resident\'s words', async () => {
-  const page = await openPage(harness, { fake: { noProvider: true } });
+  const page = await openPage(harness, { fake: { noProvider: true, setupSkipped: true } });
   await page.fill('#description', 'в подъезде неделю не горит свет\nна лестнице');
   await page.click('#draft-offline');
   await page.waitForSelector('.document');

@@ -80,6 +80,9 @@ export const keyStatus = () => call('key_status', {});
 export const keySet = (secret) => call('key_set', { secret });
 export const keyDelete = () => call('key_delete', {});
 export const connectionCheck = () => call('connection_check', {});
+// The first-run setup (issue 15): the provider's checks only, and «Пока без модели» remembered.
+export const setupCheck = () => call('setup_check', {});
+export const setupSkip = () => call('setup_skip', {});
 
 export const batchChooseFile = () => call('batch_choose_file', {});
 export const batchCheck = (path) => call('batch_check', { path });

@@ -8,9 +8,11 @@ import { setUpNewRequest } from './new-request.js';
 import { setUpDrafts } from './drafts.js';
 import { setUpBatch } from './batch.js';
 import { setUpSettings } from './settings.js';
+import { setUpSetup } from './setup.js';
 import { watchPhotoDrops } from './result.js';
 
-const SCREENS = ['new', 'drafts', 'batch', 'settings'];
+// «setup» is the first-run setup (issue 15): no link of its own, reached from «Настройки».
+const SCREENS = ['new', 'drafts', 'batch', 'settings', 'setup'];
 
 // Where focus goes after a screen switch asked for a particular control (e.g. «Задать ключ»).
 let pendingFocus = null;
@@ -37,6 +39,7 @@ const screens = {
   drafts: setUpDrafts(navigation),
   batch: setUpBatch(navigation),
   settings: setUpSettings(navigation),
+  setup: setUpSetup(navigation),
 };
 
 let current = null;
@@ -192,7 +195,22 @@ ipc.windowCloseWatch(() => void closeRequested()).catch(() => {
   // Without the Rust side (the page opened in a browser) there is no window to close.
 });
 
+/**
+ * With no model service set up (settings_get's `first_run`: none chosen, none from the
+ * environment, the setup not skipped), the app opens on the setup instead of the form (issue 15).
+ * Rust decides; the page keeps nothing of its own about it.
+ */
+async function firstScreen() {
+  try {
+    const overview = await ipc.settingsGet();
+    if (overview.first_run) history.replaceState(null, '', '#setup');
+  } catch {
+    // Without the Rust side (or with settings unreadable) the form opens, as it always may.
+  }
+}
+
 window.addEventListener('hashchange', guardedRoute);
+await firstScreen();
 route();
 void newRequest.restore();
 document.documentElement.dataset.ready = 'yes';

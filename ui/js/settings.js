@@ -366,6 +366,9 @@ export function setUpSettings(navigation) {
     }
   });
 
+  // The first-run setup again, with its steps for each service (issue 15).
+  byId('setup-open').addEventListener('click', () => navigation.show('setup'));
+
   byId('connection-check').addEventListener('click', async () => {
     doctorStatus.textContent = 'Проверяем…';
     replace(doctorChecks);

@@ -40,6 +40,9 @@ enum DraftsCommand {
     Export(ExportArgs),
     /// Записать согласованную копию всей базы черновиков в файл (можно при открытом приложении).
     Backup(BackupArgs),
+    /// Восстановить черновики из копии, сделанной `drafts backup` (например, на новом
+    /// компьютере); существующая база не заменяется без --replace.
+    Restore(RestoreArgs),
     /// Отправить модели ещё раз черновик, который не был составлен (сбой, отмена, прерванный
     /// запуск).
     Retry(Box<RetryArgs>),
@@ -187,6 +190,17 @@ struct BackupArgs {
     /// Файл копии; существующий файл не перезаписывается.
     #[arg(value_name = "ФАЙЛ")]
     file: std::path::PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct RestoreArgs {
+    /// Файл копии, сделанной командой `zayavka drafts backup`.
+    #[arg(value_name = "ФАЙЛ")]
+    file: std::path::PathBuf,
+    /// Если база черновиков уже есть, сохранить её рядом под другим именем и поставить копию
+    /// на её место (закройте приложение перед этим).
+    #[arg(long)]
+    replace: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -460,6 +474,23 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                 stdout,
                 "Копия базы черновиков записана в {}.",
                 backup.file.display()
+            )?;
+        }
+        DraftsCommand::Restore(restore) => {
+            let restored =
+                drafts::restore(paths, &restore.file, restore.replace).map_err(drafts_error)?;
+            if let Some(aside) = &restored.set_aside {
+                writeln!(
+                    stdout,
+                    "Прежняя база черновиков сохранена как {}.",
+                    aside.display()
+                )?;
+            }
+            writeln!(
+                stdout,
+                "Черновики восстановлены из {}: {} шт.",
+                restore.file.display(),
+                restored.drafts
             )?;
         }
         DraftsCommand::Retry(retry) => {

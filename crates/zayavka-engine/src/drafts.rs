@@ -527,6 +527,51 @@ pub fn backup(store: &Store, target: &std::path::Path) -> Result<(), DraftsError
     Ok(store.backup_to(target)?)
 }
 
+/// What [`restore`] did: how many drafts the restored database holds, and where the database
+/// that was in place went, if there was one.
+#[derive(Debug, Clone, Serialize)]
+pub struct Restored {
+    /// The drafts in the restored database.
+    pub drafts: usize,
+    /// The database that was in place, kept under this name beside the restored one.
+    pub set_aside: Option<std::path::PathBuf>,
+}
+
+/// Puts a backup written by [`backup`] (on this computer or another) in place as the data
+/// folder's database. A database already there is never replaced silently: without `replace`
+/// the restore is refused with nothing changed; with it, that database is kept beside the
+/// restored one as `zayavka.sqlite3.before-restore-YYYYMMDD-HHMMSS`. Close the app first: a
+/// running app keeps writing to the database it opened.
+pub fn restore(
+    paths: &Paths,
+    backup_file: &std::path::Path,
+    replace: bool,
+) -> Result<Restored, DraftsError> {
+    let target = paths.database_file();
+    let set_aside = replace.then(|| free_set_aside_name(&target));
+    let store = Store::restore_backup(backup_file, &target, set_aside.as_deref())?;
+    let drafts = store.list_drafts(&DraftFilter::default())?.len();
+    let set_aside = set_aside.filter(|aside| aside.exists());
+    Ok(Restored { drafts, set_aside })
+}
+
+/// `zayavka.sqlite3.before-restore-<local time>`, with a number added if that name is taken
+/// (a rename would replace it).
+fn free_set_aside_name(database: &std::path::Path) -> std::path::PathBuf {
+    let stamp = jiff::Zoned::now().strftime("%Y%m%d-%H%M%S").to_string();
+    let name = database
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut candidate = database.with_file_name(format!("{name}.before-restore-{stamp}"));
+    let mut number = 2;
+    while candidate.exists() {
+        candidate = database.with_file_name(format!("{name}.before-restore-{stamp}-{number}"));
+        number += 1;
+    }
+    candidate
+}
+
 /// The typed input of a stored draft, to send again.
 pub fn stored_input(draft: &StoredDraft) -> RawInput {
     serde_json::from_str(&draft.summary.raw_input_json).unwrap_or_default()

@@ -116,6 +116,13 @@ pub enum StoreError {
         /// The target.
         path: PathBuf,
     },
+    /// A restore found a database already in place and was not told to set it aside; a restore
+    /// never replaces a database silently.
+    #[error("{} already exists; a restore does not replace it", path.display())]
+    RestoreTargetExists {
+        /// The database in place.
+        path: PathBuf,
+    },
     /// Attaching would give the draft more photos than the limit the caller set. Nothing was
     /// attached.
     #[error(
@@ -166,6 +173,7 @@ impl StoreError {
             StoreError::InvalidCode { .. } => "invalid_code",
             StoreError::ValueTooLarge { .. } => "value_too_large",
             StoreError::BackupTargetExists { .. } => "backup_target_exists",
+            StoreError::RestoreTargetExists { .. } => "restore_target_exists",
             StoreError::TooManyAttachments { .. } => "too_many_attachments",
             StoreError::AttachmentNotFound { .. } => "attachment_not_found",
             StoreError::Database(_) => "database",
@@ -241,6 +249,12 @@ impl StoreError {
             StoreError::BackupTargetExists { path } => format!(
                 "Файл {} уже существует, а резервная копия никогда не записывается поверх \
                  файла. Укажите новое имя файла.",
+                path.display()
+            ),
+            StoreError::RestoreTargetExists { path } => format!(
+                "В папке данных уже есть база черновиков {}, и восстановление не записывает \
+                 копию поверх неё. Закройте приложение и повторите с --replace: нынешняя база \
+                 будет сохранена рядом под другим именем.",
                 path.display()
             ),
             StoreError::TooManyAttachments {
@@ -379,6 +393,7 @@ mod tests {
             StoreError::InvalidCode { field: "x" },
             StoreError::ValueTooLarge { field: "x" },
             StoreError::BackupTargetExists { path: "/x".into() },
+            StoreError::RestoreTargetExists { path: "/x".into() },
             StoreError::TooManyAttachments {
                 draft_id: DraftId::new(3),
                 existing: 9,

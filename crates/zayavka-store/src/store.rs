@@ -131,6 +131,86 @@ impl Store {
         result
     }
 
+    /// Puts a copy of the backup file `backup` (written by [`Store::backup_to`], by any
+    /// version of Zayavka) in place as the database `target`, and returns the restored store.
+    ///
+    /// The backup is copied, never moved, and opened like any database first: a file that is
+    /// not a Zayavka database or comes from a newer version is refused with nothing changed,
+    /// and an older one is migrated. An existing `target` is refused
+    /// ([`StoreError::RestoreTargetExists`]) unless `set_aside` names where to move it — the
+    /// database with its write-ahead log and shared-memory files, renamed together so that
+    /// they stay one database. The restored file appears under `target` in one step (a hard
+    /// link), or not at all.
+    pub fn restore_backup(
+        backup: &Path,
+        target: &Path,
+        set_aside: Option<&Path>,
+    ) -> Result<Store, StoreError> {
+        let target_exists = fs::symlink_metadata(target).is_ok();
+        if target_exists && set_aside.is_none() {
+            return Err(StoreError::RestoreTargetExists {
+                path: target.to_owned(),
+            });
+        }
+        let mut staging = target.as_os_str().to_owned();
+        staging.push(".restoring");
+        let staging = PathBuf::from(staging);
+        // A restore interrupted earlier may have left its staging copy: it was never in place,
+        // so it is only removed.
+        remove_database_files(&staging);
+        let result = (|| {
+            if let Some(folder) = staging.parent().filter(|p| !p.as_os_str().is_empty()) {
+                create_private_folders(folder).map_err(|e| io_error(e, folder))?;
+            }
+            let mut source = fs::File::open(backup).map_err(|e| io_error(e, backup))?;
+            if !source
+                .metadata()
+                .map_err(|e| io_error(e, backup))?
+                .is_file()
+            {
+                return Err(StoreError::NotAFile {
+                    path: backup.to_owned(),
+                });
+            }
+            let mut copy = create_private_file(&staging).map_err(|e| io_error(e, &staging))?;
+            std::io::copy(&mut source, &mut copy).map_err(|e| io_error(e, &staging))?;
+            copy.sync_all().map_err(|e| io_error(e, &staging))?;
+            drop(copy);
+            // Opening checks and migrates the copy; closing the only connection folds its
+            // write-ahead log back into the file.
+            let opened = Store::open(&staging).map_err(|error| match error {
+                StoreError::NotOurDatabase { .. } => StoreError::NotOurDatabase {
+                    path: backup.to_owned(),
+                },
+                other => other,
+            })?;
+            opened.checkpoint()?;
+            drop(opened);
+            if target_exists && let Some(aside) = set_aside {
+                for suffix in ["", "-wal", "-shm"] {
+                    let mut from = target.as_os_str().to_owned();
+                    from.push(suffix);
+                    let mut to = aside.as_os_str().to_owned();
+                    to.push(suffix);
+                    if fs::symlink_metadata(&from).is_ok() {
+                        fs::rename(&from, &to).map_err(|e| io_error(e, Path::new(&from)))?;
+                    }
+                }
+            }
+            // A hard link never replaces a file, so a database created meanwhile is kept.
+            fs::hard_link(&staging, target).map_err(|error| match error.kind() {
+                ErrorKind::AlreadyExists => StoreError::RestoreTargetExists {
+                    path: target.to_owned(),
+                },
+                _ => io_error(error, target),
+            })?;
+            Ok(())
+        })();
+        remove_database_files(&staging);
+        result?;
+        Store::open(target)
+    }
+
     /// Moves every committed change into the database file and empties the write-ahead log.
     /// Returns `false` when another connection still reads an older snapshot, so the log could
     /// not be emptied yet.
@@ -268,6 +348,15 @@ fn create_private_file(path: &Path) -> std::io::Result<fs::File> {
         .write(true)
         .create_new(true)
         .open(path)
+}
+
+/// Removes a database file and its write-ahead log and shared-memory files, where present.
+fn remove_database_files(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut file = path.as_os_str().to_owned();
+        file.push(suffix);
+        let _ = fs::remove_file(file);
+    }
 }
 
 fn io_error(source: std::io::Error, path: &Path) -> StoreError {

@@ -1,0 +1,91 @@
+//! The first-run setup (issue 15): whether the app opens on it, its «Проверить подключение»,
+//! and «Пока без модели», which must not bring the setup back on every start.
+//!
+//! The setup saves the resident's choices through the ordinary settings commands
+//! ([`crate::commands::settings_set`], [`crate::commands::key_set`]); what it adds is only what
+//! those do not do: a check of the provider alone (the doctor's other checks — the data folder,
+//! the legal catalogue — say nothing about whether drafting with the chosen service will work),
+//! and a durable record that the resident chose to go on without a model.
+
+use serde::Serialize;
+use zayavka_engine::config::ProviderOverrides;
+use zayavka_engine::doctor::{self, CheckStatus};
+use zayavka_engine::paths::Paths;
+
+use crate::error::{CommandError, ErrorKind};
+use crate::state::AppState;
+use crate::view::CheckView;
+
+/// The marker «Пока без модели» leaves in the configuration folder. A file of its own rather
+/// than a field of `config.toml`: the configuration stays the resident's and the command-line
+/// tool's, and a marker is written whole or not at all, with nothing to merge.
+pub const SKIP_MARKER: &str = "setup-skipped";
+
+const SKIP_MARKER_TEXT: &str = "The resident chose «Пока без модели» in the first-run setup of \
+     the desktop app; delete this file to see the setup again at the next start.\n";
+
+/// Whether the resident chose «Пока без модели» (or «Пропустить») on this installation.
+pub fn setup_skipped(paths: &Paths) -> bool {
+    paths.config_dir().join(SKIP_MARKER).is_file()
+}
+
+/// Whether the app opens on the setup: no service chosen in the file, none given through a
+/// `ZAYAVKA_*` variable, and the setup not skipped before.
+pub fn first_run(paths: &Paths, has_active_profile: bool, overrides: &ProviderOverrides) -> bool {
+    !has_active_profile && overrides.is_empty() && !setup_skipped(paths)
+}
+
+/// Remembers «Пока без модели» durably: the marker is written whole, in the configuration
+/// folder, so that the setup does not come back on the next start. Writing it again is harmless.
+pub fn setup_skip(state: &AppState) -> Result<(), CommandError> {
+    let fail = |error: std::io::Error| {
+        CommandError::new(
+            ErrorKind::Write,
+            format!(
+                "Не удалось запомнить выбор «Пока без модели»: {}. Заявку можно составлять и \
+                 так; при следующем запуске приложение снова предложит подключить модель.",
+                zayavka_engine::paths::io_error_ru(&error)
+            ),
+        )
+    };
+    let dir = state.paths.config_dir();
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    zayavka_engine::paths::replace_file(&dir.join(SKIP_MARKER), SKIP_MARKER_TEXT.as_bytes())
+        .map_err(fail)
+}
+
+/// What «Проверить подключение» on the setup screen receives.
+#[derive(Debug, Serialize)]
+pub struct SetupCheckView {
+    /// Whether drafting with the model will work: the service answered, the key (when one is
+    /// needed) was accepted, and no check found a problem.
+    pub ready: bool,
+    /// The provider's checks in the order they ran, each with its Russian message.
+    pub checks: Vec<CheckView>,
+}
+
+/// The provider's checks only — the key, the connection (with GigaChat's token exchange) and
+/// one tiny structured call — over what is saved now.
+pub fn setup_check(state: &AppState) -> Result<SetupCheckView, CommandError> {
+    let environment = state.environment.overrides(false)?;
+    let cancel = zayavka_llm::CancellationToken::new();
+    let checks = tauri::async_runtime::block_on(doctor::run_provider_checks(
+        &state.paths,
+        state.secrets.as_ref(),
+        environment,
+        &cancel,
+    ));
+    // A provider that is not chosen is only a warning for the doctor (drafting without a model
+    // works); for the setup it means the model will not be used, so it is not ready.
+    let reached = checks
+        .iter()
+        .any(|check| check.name == "provider" && check.status == CheckStatus::Ok);
+    let ready = reached
+        && checks
+            .iter()
+            .all(|check| check.status != CheckStatus::Problem);
+    Ok(SetupCheckView {
+        ready,
+        checks: checks.into_iter().map(Into::into).collect(),
+    })
+}
