@@ -15,6 +15,7 @@
 mod assemble;
 mod code;
 mod decide;
+mod faithfulness;
 mod finding;
 mod input;
 mod legal;
@@ -33,6 +34,10 @@ pub use assemble::{
 };
 pub use code::{StableCode, UnknownCode, check_stable_codes};
 pub use decide::{NO_MODEL_WARNING, evaluate_reply, offline_request};
+pub use faithfulness::{
+    Certainty, DraftField, FaithfulnessCheck, FaithfulnessFinding, FaithfulnessKind,
+    FaithfulnessReport, Verdict, check_faithfulness,
+};
 pub use finding::{Finding, FindingCode, Rejection, RejectionReason};
 pub use input::{
     InputError, InputErrorKind, InputErrors, InputField, ModelView, RawInput, ResidentInput,

@@ -1,0 +1,1368 @@
+//! Faithfulness checks that need no expectations: what the model's description says that the
+//! resident's own text does not.
+//!
+//! The model may reword; it may not add. These checks compare each sentence of the model's
+//! descriptive fields with everything the resident typed (description, location, consequences,
+//! desired actions) and report, sentence by sentence:
+//!
+//! - numbers, dates, times of day and durations the resident did not give;
+//! - cause, material, contractor and repair-method words from a curated Russian list that the
+//!   resident did not use;
+//! - a group of people the resident did not name («жильцы», «соседи», «дети»…);
+//! - a negation turned around («петли исправны» becoming «петли неисправны»);
+//! - content words that occur nowhere in the resident's text, compared by stem (the Snowball
+//!   Russian stemmer, ADR 25), less the formal vocabulary a faithful restatement needs.
+//!
+//! A finding is a warning for the resident, never a rejection: the resident decides. Where a
+//! check cannot decide (a number word it cannot read, a resident's text mostly in other letters)
+//! it says so with [`Certainty::Unsure`] rather than passing silently.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use serde::Serialize;
+
+use crate::code::stable_codes;
+use crate::input::ResidentInput;
+use crate::reply::ModelDraft;
+use crate::text::{escape_invisible, is_cyrillic};
+
+stable_codes! {
+    /// What one faithfulness finding is about.
+    #[non_exhaustive]
+    pub enum FaithfulnessKind {
+        /// A number, date, time of day or duration the resident did not give.
+        NewNumber => "new_number",
+        /// A cause the resident did not name («из-за протечки», «износ»).
+        NewCause => "new_cause",
+        /// A material the resident did not name («бетон», «проводка»).
+        NewMaterial => "new_material",
+        /// A contractor or trade the resident did not name («подрядчик», «электрик»).
+        NewContractor => "new_contractor",
+        /// A repair method the resident did not name or ask for («заменить», «заварить»).
+        NewRepairMethod => "new_repair_method",
+        /// A group of people the resident did not name («жильцы», «дети»).
+        NewGroup => "new_group",
+        /// A word the resident negated stated without the negation, or the reverse.
+        NegationFlipped => "negation_flipped",
+        /// A content word that occurs nowhere in the resident's text.
+        NewWord => "new_word",
+    }
+}
+
+stable_codes! {
+    /// One of the expectation-free checks, for verdicts per check.
+    pub enum FaithfulnessCheck {
+        /// Numbers, dates, times of day and durations.
+        Numbers => "numbers",
+        /// Cause, material, contractor and repair-method words.
+        CauseAndRepair => "cause_and_repair",
+        /// Groups of people.
+        Groups => "groups",
+        /// Negations kept as negations.
+        Negations => "negations",
+        /// Content words compared by stem.
+        ContentWords => "content_words",
+    }
+}
+
+stable_codes! {
+    /// A draft field the checks read.
+    pub enum DraftField {
+        /// The title.
+        Title => "title",
+        /// What is observed.
+        Problem => "problem",
+        /// Where, since when, how often.
+        Circumstances => "circumstances",
+        /// What it leads to.
+        Impact => "impact",
+        /// What is unknown and should be checked.
+        Verification => "verification",
+    }
+}
+
+stable_codes! {
+    /// How sure a finding is.
+    pub enum Certainty {
+        /// The draft says something the resident's text does not.
+        Found => "found",
+        /// The check could not decide; a person should look.
+        Unsure => "unsure",
+    }
+}
+
+stable_codes! {
+    /// A check's verdict on a whole draft.
+    pub enum Verdict {
+        /// Nothing found, and the check could decide everywhere.
+        Pass => "pass",
+        /// At least one certain finding.
+        Fail => "fail",
+        /// No certain finding, but somewhere the check could not decide.
+        Unsure => "unsure",
+    }
+}
+
+impl FaithfulnessKind {
+    /// The check that reports this kind.
+    pub fn check(self) -> FaithfulnessCheck {
+        match self {
+            FaithfulnessKind::NewNumber => FaithfulnessCheck::Numbers,
+            FaithfulnessKind::NewCause
+            | FaithfulnessKind::NewMaterial
+            | FaithfulnessKind::NewContractor
+            | FaithfulnessKind::NewRepairMethod => FaithfulnessCheck::CauseAndRepair,
+            FaithfulnessKind::NewGroup => FaithfulnessCheck::Groups,
+            FaithfulnessKind::NegationFlipped => FaithfulnessCheck::Negations,
+            FaithfulnessKind::NewWord => FaithfulnessCheck::ContentWords,
+        }
+    }
+}
+
+impl DraftField {
+    /// The field's text in a draft.
+    fn text(self, draft: &ModelDraft) -> Option<&str> {
+        match self {
+            DraftField::Title => draft.title.as_deref(),
+            DraftField::Problem => draft.problem.as_deref(),
+            DraftField::Circumstances => draft.circumstances.as_deref(),
+            DraftField::Impact => draft.impact.as_deref(),
+            DraftField::Verification => draft.verification.as_deref(),
+        }
+    }
+}
+
+/// One thing a draft's sentence says that the resident's text does not, or that a check could
+/// not decide.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FaithfulnessFinding {
+    kind: FaithfulnessKind,
+    certainty: Certainty,
+    field: DraftField,
+    sentence_index: usize,
+    sentence: String,
+    words: Vec<String>,
+    message: String,
+}
+
+impl FaithfulnessFinding {
+    fn new(
+        kind: FaithfulnessKind,
+        certainty: Certainty,
+        field: DraftField,
+        sentence_index: usize,
+        sentence: &str,
+        words: Vec<String>,
+    ) -> FaithfulnessFinding {
+        let words: Vec<String> = words.iter().map(|w| escape_invisible(w)).collect();
+        let quoted = words
+            .iter()
+            .map(|w| format!("«{w}»"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let message = match (kind, certainty) {
+            (FaithfulnessKind::NegationFlipped, _) => format!(
+                "В описании {quoted} сказано не так, как у вас: у вас с отрицанием «не» или без \
+                 него наоборот — проверьте."
+            ),
+            (_, Certainty::Found) => {
+                format!("В описании есть {quoted}, а в вашем тексте этого нет — проверьте.")
+            }
+            (_, Certainty::Unsure) => format!(
+                "В описании есть {quoted}; есть ли это в вашем тексте, проверка сказать не \
+                 может — проверьте сами."
+            ),
+        };
+        FaithfulnessFinding {
+            kind,
+            certainty,
+            field,
+            sentence_index,
+            sentence: escape_invisible(sentence),
+            words,
+            message,
+        }
+    }
+
+    /// What it is about.
+    pub fn kind(&self) -> FaithfulnessKind {
+        self.kind
+    }
+
+    /// Whether the check is sure.
+    pub fn certainty(&self) -> Certainty {
+        self.certainty
+    }
+
+    /// The draft field the sentence is in.
+    pub fn field(&self) -> DraftField {
+        self.field
+    }
+
+    /// The sentence's position in its field, from 0.
+    pub fn sentence_index(&self) -> usize {
+        self.sentence_index
+    }
+
+    /// The sentence, as the model wrote it.
+    pub fn sentence(&self) -> &str {
+        &self.sentence
+    }
+
+    /// The words of the sentence the finding concerns, as the model wrote them.
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
+    /// The warning for the resident, in Russian.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+/// Everything the faithfulness checks found in one draft.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct FaithfulnessReport {
+    findings: Vec<FaithfulnessFinding>,
+}
+
+impl FaithfulnessReport {
+    /// The findings, by field, then sentence, then check.
+    pub fn findings(&self) -> &[FaithfulnessFinding] {
+        &self.findings
+    }
+
+    /// Whether nothing at all was found, certain or unsure.
+    pub fn is_clean(&self) -> bool {
+        self.findings.is_empty()
+    }
+
+    /// The verdict of one check: [`Verdict::Fail`] on any certain finding, else
+    /// [`Verdict::Unsure`] if the check could not decide somewhere, else [`Verdict::Pass`].
+    pub fn verdict(&self, check: FaithfulnessCheck) -> Verdict {
+        let mut verdict = Verdict::Pass;
+        for finding in self.findings.iter().filter(|f| f.kind.check() == check) {
+            match finding.certainty {
+                Certainty::Found => return Verdict::Fail,
+                Certainty::Unsure => verdict = Verdict::Unsure,
+            }
+        }
+        verdict
+    }
+}
+
+/// Runs every expectation-free check on a draft's descriptive fields against the resident's
+/// input. A draft with no descriptive text (a `multiple_problems` answer) has no findings.
+pub fn check_faithfulness(input: &ResidentInput, draft: &ModelDraft) -> FaithfulnessReport {
+    let resident = ResidentText::new(input);
+    let mut findings = Vec::new();
+    for field in DraftField::ALL.iter().copied() {
+        let Some(text) = field.text(draft) else {
+            continue;
+        };
+        for (index, sentence) in sentences(text).into_iter().enumerate() {
+            check_sentence(&resident, field, index, sentence, &mut findings);
+        }
+    }
+    FaithfulnessReport { findings }
+}
+
+/// The resident's text, ready for comparison.
+struct ResidentText {
+    /// Every stem of every word.
+    stems: BTreeSet<String>,
+    /// Every number value given, in digits or in words.
+    numbers: BTreeSet<u64>,
+    /// Every month named.
+    months: BTreeSet<u64>,
+    /// The words in order, lower case, «ё» as «е».
+    words: Vec<String>,
+    /// Whether the text is mostly in Cyrillic letters, so that Russian stems can be compared.
+    russian: bool,
+}
+
+impl ResidentText {
+    fn new(input: &ResidentInput) -> ResidentText {
+        let fields = [
+            Some(input.description()),
+            input.location(),
+            input.consequences(),
+            input.desired_actions(),
+        ];
+        let text: String = fields.into_iter().flatten().collect::<Vec<_>>().join("\n");
+        let words = words(&text);
+        let stems = words.iter().map(|w| stem(w)).collect();
+        let found = numbers_in(&words);
+        let numbers = found
+            .iter()
+            .filter(|n| !n.month)
+            .filter_map(|n| n.value)
+            .collect();
+        let months = found
+            .iter()
+            .filter(|n| n.month)
+            .filter_map(|n| n.value)
+            .collect();
+        let letters: Vec<char> = text.chars().filter(|c| c.is_alphabetic()).collect();
+        let cyrillic = letters.iter().filter(|c| is_cyrillic(**c)).count();
+        ResidentText {
+            stems,
+            numbers,
+            months,
+            words,
+            russian: cyrillic * 2 >= letters.len(),
+        }
+    }
+
+    /// Whether the resident used a word with this stem, or one closely related by its start
+    /// («протекает» and «протечка», «освещение» and «освещённый»).
+    fn has_related(&self, stem: &str) -> bool {
+        if self.stems.contains(stem) {
+            return true;
+        }
+        let length = stem.chars().count();
+        if length < RELATED_PREFIX {
+            return false;
+        }
+        self.stems.iter().any(|known| {
+            common_prefix(known, stem) >= RELATED_PREFIX.max(length.min(known.chars().count()) - 1)
+        })
+    }
+
+    /// Whether the resident used any stem of the group.
+    fn has_any(&self, stems: &BTreeSet<String>) -> bool {
+        !self.stems.is_disjoint(stems)
+    }
+
+    /// How the resident used a word's stem: negated, not negated, or both.
+    fn polarity(&self, target: &str) -> (bool, bool) {
+        let (mut negated, mut plain) = (false, false);
+        for (at, word) in self.words.iter().enumerate() {
+            let word_stem = stem(word);
+            if word_stem == target {
+                if at > 0 && NEGATORS.contains(&self.words[at - 1].as_str()) {
+                    negated = true;
+                } else {
+                    plain = true;
+                }
+            } else if let Some(rest) = word.strip_prefix("не")
+                && stem(rest) == target
+            {
+                negated = true;
+            }
+        }
+        (negated, plain)
+    }
+}
+
+/// How many first letters two stems must share to count as the same word's family.
+const RELATED_PREFIX: usize = 5;
+
+/// Words that negate the word right after them.
+const NEGATORS: [&str; 2] = ["не", "ни"];
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+fn check_sentence(
+    resident: &ResidentText,
+    field: DraftField,
+    index: usize,
+    sentence: &str,
+    findings: &mut Vec<FaithfulnessFinding>,
+) {
+    let shown = shown_words(sentence);
+    let words: Vec<String> = shown.iter().map(|w| fold(w)).collect();
+    let mut covered = vec![false; words.len()];
+    let mut push = |kind, certainty, found: Vec<String>| {
+        if !found.is_empty() {
+            findings.push(FaithfulnessFinding::new(
+                kind, certainty, field, index, sentence, found,
+            ));
+        }
+    };
+
+    // Numbers, dates and durations.
+    let mut new_numbers = Vec::new();
+    let mut unsure_numbers = Vec::new();
+    for number in numbers_in(&words) {
+        for at in number.span.clone() {
+            covered[at] = true;
+        }
+        let text = shown[number.span.clone()].join(" ");
+        let known = if number.month {
+            &resident.months
+        } else {
+            &resident.numbers
+        };
+        match number.value {
+            Some(value) if !known.contains(&value) => new_numbers.push(text),
+            Some(_) => {}
+            None if !resident.has_related(&stem(&words[number.span.start])) => {
+                unsure_numbers.push(text)
+            }
+            None => {}
+        }
+    }
+    for (at, word) in words.iter().enumerate() {
+        if vocabulary().time.contains(&stem(word)) {
+            covered[at] = true;
+            if !resident.has_related(&stem(word)) {
+                new_numbers.push(shown[at].clone());
+            }
+        }
+    }
+    push(FaithfulnessKind::NewNumber, Certainty::Found, new_numbers);
+    push(
+        FaithfulnessKind::NewNumber,
+        Certainty::Unsure,
+        unsure_numbers,
+    );
+
+    // The curated lists: causes, materials, contractors, repair methods, groups of people.
+    for (kind, groups) in &vocabulary().curated {
+        let mut found = Vec::new();
+        for (at, word) in words.iter().enumerate() {
+            if covered[at] {
+                continue;
+            }
+            let word_stem = stem(word);
+            if let Some(group) = groups.iter().find(|g| g.contains(&word_stem)) {
+                covered[at] = true;
+                if !resident.has_any(group) {
+                    found.push(shown[at].clone());
+                }
+            }
+        }
+        push(*kind, Certainty::Found, found);
+    }
+
+    // Negations turned around.
+    let mut flipped = Vec::new();
+    for (at, word) in words.iter().enumerate() {
+        if NEGATORS.contains(&word.as_str()) || is_function_word(word) {
+            continue;
+        }
+        let negated_here = at > 0 && NEGATORS.contains(&words[at - 1].as_str());
+        let (target, negated_here) = match word.strip_prefix("не") {
+            Some(rest) if !resident.stems.contains(&stem(word)) && rest.chars().count() >= 4 => {
+                (stem(rest), true)
+            }
+            _ => (stem(word), negated_here),
+        };
+        let (negated, plain) = resident.polarity(&target);
+        let flips = if negated_here {
+            plain && !negated
+        } else {
+            negated && !plain
+        };
+        if flips {
+            covered[at] = true;
+            let from = if negated_here && at > 0 && words[at - 1] == "не" {
+                at - 1
+            } else {
+                at
+            };
+            flipped.push(shown[from..=at].join(" "));
+        }
+    }
+    push(FaithfulnessKind::NegationFlipped, Certainty::Found, flipped);
+
+    // Content words absent from the resident's text.
+    let mut new_words = Vec::new();
+    let mut unsure_words = Vec::new();
+    for (at, word) in words.iter().enumerate() {
+        if covered[at] || is_function_word(word) || word.chars().any(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let word_stem = stem(word);
+        if word_stem.chars().count() < 3 || is_formal(&word_stem) {
+            continue;
+        }
+        if !resident.russian || !word.chars().all(is_cyrillic) {
+            // Russian stems say nothing about a Latin word or a text in other letters.
+            if !resident.words.contains(word) {
+                unsure_words.push(shown[at].clone());
+            }
+            continue;
+        }
+        if !resident.has_related(&word_stem) {
+            new_words.push(shown[at].clone());
+        }
+    }
+    push(FaithfulnessKind::NewWord, Certainty::Found, new_words);
+    push(FaithfulnessKind::NewWord, Certainty::Unsure, unsure_words);
+}
+
+/// Splits a one-line field into sentences at `.`, `!`, `?`, `…` and `;` followed by a space or
+/// the end. Abbreviations split a sentence early, which only makes the sentences shorter.
+fn sentences(text: &str) -> Vec<&str> {
+    let mut sentences = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if matches!(c, '.' | '!' | '?' | '…' | ';') {
+            let at_end = chars.peek().is_none_or(|(_, next)| next.is_whitespace());
+            if at_end {
+                let end = at + c.len_utf8();
+                let sentence = text[start..end].trim();
+                if sentence.chars().any(char::is_alphanumeric) {
+                    sentences.push(sentence);
+                }
+                start = end;
+            }
+        }
+    }
+    let rest = text[start..].trim();
+    if rest.chars().any(char::is_alphanumeric) {
+        sentences.push(rest);
+    }
+    sentences
+}
+
+/// The words of a text as written: runs of letters and digits (a hyphen inside a word keeps it
+/// whole: «из-за», «какой-то»).
+fn shown_words(text: &str) -> Vec<String> {
+    let mut result = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (at, &c) in chars.iter().enumerate() {
+        let inner_hyphen = c == '-'
+            && !current.is_empty()
+            && current.chars().all(char::is_alphabetic)
+            && chars.get(at + 1).is_some_and(|n| n.is_alphabetic());
+        if c.is_alphanumeric() || inner_hyphen {
+            current.push(c);
+        } else if !current.is_empty() {
+            result.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        result.push(current);
+    }
+    result
+}
+
+/// A word in the form the checks compare: lower case, «ё» as «е».
+fn fold(word: &str) -> String {
+    word.to_lowercase().replace('ё', "е")
+}
+
+fn words(text: &str) -> Vec<String> {
+    shown_words(text).iter().map(|w| fold(w)).collect()
+}
+
+/// The Snowball Russian stem of a folded word.
+fn stem(word: &str) -> String {
+    static STEMMER: OnceLock<Stemmer> = OnceLock::new();
+    STEMMER
+        .get_or_init(|| Stemmer::create(Algorithm::Russian))
+        .stem(word)
+        .into_owned()
+}
+
+/// A number found among words: where, and its value when the checks can read it.
+struct Number {
+    span: std::ops::Range<usize>,
+    value: Option<u64>,
+    /// A month's name: compared with the resident's months, not with their other numbers
+    /// («марта» is not «три недели»).
+    month: bool,
+}
+
+/// Numbers in folded words: digits (each part of «12.03» or «18:00» on its own, as the word
+/// splitting leaves them), cardinal and ordinal number words with compounds («двадцать пять»),
+/// and month names as their numbers. Words of vague quantity that cannot be read as a value
+/// («пару», «полтора десятка») come back without one.
+fn numbers_in(words: &[String]) -> Vec<Number> {
+    let mut numbers = Vec::new();
+    let mut at = 0;
+    while at < words.len() {
+        let word = &words[at];
+        if word.chars().all(|c| c.is_ascii_digit()) {
+            let value = word.trim_start_matches('0').parse::<u64>().ok().or(Some(0));
+            numbers.push(Number {
+                span: at..at + 1,
+                value,
+                month: false,
+            });
+            at += 1;
+            continue;
+        }
+        if let Some(value) = month_word(word) {
+            numbers.push(Number {
+                span: at..at + 1,
+                value: Some(value),
+                month: true,
+            });
+            at += 1;
+            continue;
+        }
+        if let Some(value) = number_word(word) {
+            let mut total = value;
+            let mut end = at + 1;
+            // «двадцать пять», «сто двадцать»: a larger number followed by a smaller one adds.
+            while let Some(next) = words.get(end).and_then(|w| number_word(w)) {
+                if next < total && total >= 20 && total % 10 == 0 {
+                    total += next;
+                    end += 1;
+                } else {
+                    break;
+                }
+            }
+            numbers.push(Number {
+                span: at..end,
+                value: Some(total),
+                month: false,
+            });
+            at = end;
+            continue;
+        }
+        if VAGUE_NUMBERS.contains(&word.as_str()) {
+            numbers.push(Number {
+                span: at..at + 1,
+                value: None,
+                month: false,
+            });
+        }
+        at += 1;
+    }
+    numbers
+}
+
+/// Quantities that are numbers yet not one value.
+const VAGUE_NUMBERS: [&str; 6] = ["пару", "пара", "пары", "полтора", "полторы", "десяток"];
+
+/// The value of a cardinal or ordinal number word.
+fn number_word(word: &str) -> Option<u64> {
+    const CARDINAL: [(&str, u64); 35] = [
+        ("ноль", 0),
+        ("нуль", 0),
+        ("один", 1),
+        ("одна", 1),
+        ("одно", 1),
+        ("одну", 1),
+        ("два", 2),
+        ("две", 2),
+        ("двух", 2),
+        ("три", 3),
+        ("трех", 3),
+        ("четыре", 4),
+        ("четырех", 4),
+        ("пять", 5),
+        ("пяти", 5),
+        ("шесть", 6),
+        ("шести", 6),
+        ("семь", 7),
+        ("семи", 7),
+        ("восемь", 8),
+        ("восьми", 8),
+        ("девять", 9),
+        ("девяти", 9),
+        ("десять", 10),
+        ("десяти", 10),
+        ("двадцать", 20),
+        ("двадцати", 20),
+        ("тридцать", 30),
+        ("тридцати", 30),
+        ("сорок", 40),
+        ("пятьдесят", 50),
+        ("сто", 100),
+        ("двести", 200),
+        ("тысяча", 1000),
+        ("тысячи", 1000),
+    ];
+    // Ordinals by their stems before the ending; the ending may be any case or gender.
+    const ORDINAL: [(&str, u64); 21] = [
+        ("перв", 1),
+        ("втор", 2),
+        ("трет", 3),
+        ("четверт", 4),
+        ("пят", 5),
+        ("шест", 6),
+        ("седьм", 7),
+        ("восьм", 8),
+        ("девят", 9),
+        ("десят", 10),
+        ("одиннадцат", 11),
+        ("двенадцат", 12),
+        ("тринадцат", 13),
+        ("четырнадцат", 14),
+        ("пятнадцат", 15),
+        ("шестнадцат", 16),
+        ("семнадцат", 17),
+        ("восемнадцат", 18),
+        ("девятнадцат", 19),
+        ("двадцат", 20),
+        ("тридцат", 30),
+    ];
+    const ORDINAL_ENDINGS: [&str; 12] = [
+        "ый", "ой", "ий", "ая", "ья", "ое", "ье", "ого", "ьего", "ую", "ью", "ом",
+    ];
+    if let Some((_, value)) = CARDINAL.iter().find(|(form, _)| *form == word) {
+        return Some(*value);
+    }
+    for (stem, value) in ORDINAL {
+        if let Some(ending) = word.strip_prefix(stem)
+            && (ORDINAL_ENDINGS.contains(&ending)
+                || ["ым", "ой", "ых", "ей", "ему", "ого", "ему", "ыми"].contains(&ending)
+                || (stem.ends_with('т') && ["ь", "и", "ью"].contains(&ending)))
+        {
+            return Some(value);
+        }
+    }
+    None
+}
+
+/// The number of the month a word names («марта», «май»), if it names one.
+fn month_word(word: &str) -> Option<u64> {
+    const MONTHS: [(&str, u64); 12] = [
+        ("январ", 1),
+        ("феврал", 2),
+        ("март", 3),
+        ("апрел", 4),
+        ("ма", 5),
+        ("июн", 6),
+        ("июл", 7),
+        ("август", 8),
+        ("сентябр", 9),
+        ("октябр", 10),
+        ("ноябр", 11),
+        ("декабр", 12),
+    ];
+    const MONTH_ENDINGS: [&str; 6] = ["", "ь", "я", "е", "а", "й"];
+    for (stem, value) in MONTHS {
+        if let Some(ending) = word.strip_prefix(stem) {
+            // «мая» and «май», but not «маленький»: the short stem takes only its own forms.
+            let fits = if stem == "ма" {
+                matches!(ending, "й" | "я" | "е")
+            } else {
+                MONTH_ENDINGS.contains(&ending) && !(stem == "март" && ending == "й")
+            };
+            if fits {
+                return Some(value);
+            }
+        }
+    }
+    None
+}
+
+/// The vocabulary of the checks, stemmed once: the lists are written as ordinary Russian word
+/// forms, so that a maintainer reads and extends them without knowing the stemmer.
+struct Vocabulary {
+    time: BTreeSet<String>,
+    curated: Vec<(FaithfulnessKind, Vec<BTreeSet<String>>)>,
+    formal: BTreeSet<String>,
+}
+
+fn vocabulary() -> &'static Vocabulary {
+    static VOCABULARY: OnceLock<Vocabulary> = OnceLock::new();
+    VOCABULARY.get_or_init(|| {
+        let stems =
+            |list: &str| -> BTreeSet<String> { words(list).iter().map(|w| stem(w)).collect() };
+        Vocabulary {
+            time: stems(TIME_WORDS),
+            curated: CURATED
+                .iter()
+                .map(|(kind, groups)| (*kind, groups.iter().map(|g| stems(g)).collect()))
+                .collect(),
+            formal: stems(FORMAL),
+        }
+    })
+}
+
+/// Words that state when or for how long. Such a word in the draft must be the resident's.
+const TIME_WORDS: &str = "минута минуты минут минуту час часа часов сутки суток день дня дней \
+    дни неделя недели неделю недель месяц месяца месяцев год года лет вчера позавчера сегодня \
+    утро утром утра вечер вечером вечерам ночь ночью ночам выходные выходных зима зимой \
+    весна весной осень осенью лето летом";
+
+/// The curated Russian lists: for each kind, groups of word forms that name one thing, so that
+/// «протечка» in the draft is not new when the resident wrote «протекает».
+const CURATED: &[(FaithfulnessKind, &[&str])] = &[
+    (
+        FaithfulnessKind::NewCause,
+        &[
+            "протечка протечки протечку протечке протечкой протекает протекала протекло течёт \
+             течь течи текла потекла протечь",
+            "засор засора засором засорен засорена засорилась засорился забит забита забилась",
+            "повреждение повреждения повреждением повреждён повреждена повреждены повредили \
+             повреждено",
+            "износ износа износом изношен изношена изношены",
+            "трещина трещины трещину трещиной треснул треснула треснуло",
+            "замыкание замыкания замыканием",
+            "авария аварии аварией",
+            "вандалы вандалов вандализм вандализма",
+            "взлом взлома взломали взломан взломана",
+            "коррозия коррозии ржавчина ржавчины ржавый ржавая проржавела проржавел",
+            "конденсат конденсата",
+            "перегрузка перегрузки перегрузкой",
+            "перепад перепады скачок скачки",
+            "наледь наледи обледенение обледенения",
+            "нарушение нарушения нарушены нарушена",
+            "халатность халатности",
+            "брак брака бракованный",
+            "причина причины причиной причину",
+            "разгерметизация разгерметизации",
+            "усадка усадки",
+        ],
+    ),
+    (
+        FaithfulnessKind::NewMaterial,
+        &[
+            "бетон бетона бетонный бетонная",
+            "кирпич кирпича кирпичный кирпичная",
+            "металл металла металлический металлическая железо железный железная",
+            "пластик пластика пластиковый пластиковая",
+            "дерево дерева деревянный деревянная",
+            "стекло стекла стеклянный",
+            "штукатурка штукатурки штукатурку",
+            "плитка плитки плитку кафель кафеля",
+            "линолеум линолеума",
+            "гипсокартон гипсокартона",
+            "шифер шифера",
+            "рубероид рубероида",
+            "мембрана мембраны",
+            "битум битума битумный",
+            "арматура арматуры",
+            "проводка проводки проводку провод провода проводов",
+            "кабель кабеля кабели",
+            "цемент цемента",
+            "утеплитель утеплителя",
+            "герметик герметика",
+        ],
+    ),
+    (
+        FaithfulnessKind::NewContractor,
+        &[
+            "подрядчик подрядчика подрядчики подрядная подрядной",
+            "бригада бригады бригаду",
+            "сантехник сантехника сантехники",
+            "электрик электрика электрики",
+            "лифтёр лифтёра лифтёры",
+            "слесарь слесаря слесари",
+            "кровельщик кровельщики",
+            "уборщица уборщицы уборщик уборщики",
+            "клининг клининговая клининговой",
+            "диспетчер диспетчера диспетчерская диспетчерскую",
+            "аварийная аварийной аварийку",
+            "мастер мастера мастеров",
+            "специалист специалиста специалисты специалистов",
+            "сварщик сварщика",
+        ],
+    ),
+    (
+        FaithfulnessKind::NewRepairMethod,
+        &[
+            "замена замены замену заменой замене заменить заменили заменён заменена поменять \
+             поменяли",
+            "ремонт ремонта ремонтом отремонтировать отремонтировали ремонтные",
+            "заварить заварили сварка сварки сваркой",
+            "герметизация герметизации загерметизировать",
+            "покраска покраски покрасить покрасили окраска окраски",
+            "утепление утепления утеплить",
+            "прочистка прочистки прочистить прочистили",
+            "заделка заделки заделать заделали",
+            "шпаклёвка шпаклёвки зашпаклевать",
+            "оштукатурить оштукатурили",
+            "демонтаж демонтажа демонтировать",
+            "монтаж монтажа смонтировать установка установки установить новый",
+            "откачка откачки откачать",
+            "дезинфекция дезинфекции",
+            "дератизация дератизации",
+            "смазка смазки смазать",
+            "регулировка регулировки отрегулировать",
+            "перекрыть перекрыли перекрытие",
+        ],
+    ),
+    (
+        FaithfulnessKind::NewGroup,
+        &[
+            "жилец жильцы жильцов жильцам жильцами жители жителей жителям жителями \
+             проживающие проживающих",
+            "сосед соседи соседей соседям соседями соседский",
+            "соседка соседки соседку соседке",
+            "дети детей детям детьми ребёнок ребёнка ребенку малыши малышей школьники",
+            "пожилые пожилых пожилым пенсионеры пенсионеров старики стариков бабушка бабушки \
+             дедушка престарелые",
+            "инвалид инвалиды инвалидов маломобильные маломобильных колясочник",
+            "родители родителей мамы мам",
+            "собственники собственников собственникам",
+            "посетители посетителей гости гостей",
+            "курьеры курьеров курьер",
+            "люди людей людям человек граждане граждан",
+        ],
+    ),
+];
+
+/// The request's own formal vocabulary: words a faithful restatement of a household problem
+/// needs although the resident may not have typed them. Tuned on the corpus's faithful answers
+/// (`tests/eval/faithful/`): each word here was a false alarm there, or is its near kin.
+const FORMAL: &str = "наблюдается наблюдаются отсутствует отсутствуют отсутствие отсутствия \
+    имеется имеются является являются находится находятся указано указывает сообщает \
+    сообщается отмечает отмечается заявитель заявителя заявителю состояние состоянии ситуация \
+    проблема проблемы неисправен неисправна неисправно неисправны неисправность неисправности \
+    работает работают работать работы работу функционирует наличие факт признаки случае \
+    постоянно периодически регулярно продолжается сохраняется остаётся возникает происходит \
+    описание обнаружено видно видны заметно возможно возможен возможна возможны может могут \
+    повторяется длительно течение момент время времени период срок начало пор последние \
+    сейчас текущий \
+    установить установлена установления проверить проверка проверки проверке осмотр осмотра \
+    осмотре осмотреть обследовать выяснить определить неизвестен неизвестна неизвестно \
+    неизвестны известно уточнить оценить требует требуется требуют необходимо необходима \
+    нужно нужна следует сведения сведений информация данные точно \
+    дом дома доме многоквартирный многоквартирного подъезд подъезда подъезде этаж этажа \
+    этаже этажом этажами этажей площадка площадке площадки лестничная лестничной лестничный \
+    лестница лестнице лестницы помещение помещения помещении общий общего общем общих \
+    общедомовой общедомового территория территории место месте месте расположен \
+    расположена квартира квартиры квартире здание здания входной входная вход входа \
+    внутри внутренний наружный снаружи сторона стороны уровень уровне верхний нижний рядом \
+    возле управляющая организация компания \
+    затрудняет затруднено затруднён затруднена затруднительно создаёт создает риск риска \
+    опасность опасно опасен опасна угроза безопасность безопасности неудобство неудобства \
+    неудобно условия привести приводит повлечь вызывает последствия результате связи \
+    влияет мешает дальнейшем ухудшение сложно передвижение передвигаться пользование \
+    пользоваться использование доступ доступа проход прохода подъём подъёма спуск спуска \
+    перемещение \
+    весь вся всё целиком также который данный ряд часть частично полностью несколько \
+    многие каждый другой иной сам один вид образом раз днём ежедневно";
+
+fn is_formal(stem: &str) -> bool {
+    vocabulary().formal.contains(stem)
+}
+
+/// Prepositions, conjunctions, pronouns, particles and auxiliaries: never content.
+fn is_function_word(word: &str) -> bool {
+    #[rustfmt::skip]
+    const FUNCTION: &[&str] = &[
+        "и", "а", "но", "или", "либо", "да", "что", "чтобы", "как", "так", "также", "тоже",
+        "ли", "же", "бы", "уже", "еще", "лишь", "только", "даже", "вот", "ведь", "не", "ни",
+        "нет", "в", "во", "на", "с", "со", "к", "ко", "о", "об", "обо", "от", "до", "по", "из",
+        "из-за", "из-под", "за", "над", "под", "при", "про", "для", "без", "у", "через",
+        "между", "перед", "около", "возле", "после", "вдоль", "вокруг", "среди", "кроме",
+        "я", "мы", "ты", "вы", "он", "она", "оно", "они", "мне", "меня", "мной", "нас", "нам",
+        "нами", "его", "ее", "их", "им", "ими", "ему", "ей", "ним", "ней", "них", "нему",
+        "него", "свой", "своя", "свое", "свои", "своих", "своим", "своей", "своего", "мой",
+        "моя", "мое", "мои", "моей", "моего", "моих", "наш", "наша", "наше", "наши", "нашего",
+        "нашей", "наших", "нашем", "этот", "эта", "это", "эти", "этого", "этой", "этом",
+        "этих", "этим", "тот", "та", "то", "те", "того", "той", "том", "тех", "тем", "там",
+        "тут", "здесь", "где", "куда", "когда", "тогда", "пока", "если", "чем", "кто", "кого",
+        "кому", "который", "которая", "которое", "которые", "которой", "которого", "которых",
+        "был", "была", "было", "были", "быть", "будет", "будут", "есть",
+        "всего", "всей", "всем", "всех", "все", "весь", "вся",
+        "очень", "более", "менее", "много", "мало", "иногда", "часто", "редко", "всегда",
+        "никогда", "снова", "опять", "вновь", "сразу", "потом", "затем", "теперь",
+        "причем", "поэтому", "потому", "какой", "какая", "какие", "какое", "каких",
+        "какой-то", "какие-то", "что-то", "кто-то", "где-то", "себя", "себе", "собой",
+        "т", "е", "г", "д", "ул", "кв", "эт",
+    ];
+    FUNCTION.contains(&word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::check_stable_codes;
+    use crate::input::RawInput;
+    use crate::reply::ModelOutcome;
+    use proptest::prelude::*;
+
+    fn input(description: &str, consequences: Option<&str>) -> ResidentInput {
+        ResidentInput::parse(&RawInput {
+            description: Some(description.to_owned()),
+            consequences: consequences.map(str::to_owned),
+            ..RawInput::default()
+        })
+        .unwrap()
+    }
+
+    fn draft(problem: &str, impact: Option<&str>) -> ModelDraft {
+        ModelDraft {
+            outcome: ModelOutcome::Draft,
+            title: None,
+            problem: Some(problem.to_owned()),
+            circumstances: None,
+            impact: impact.map(str::to_owned),
+            verification: None,
+            subject: None,
+            warnings: Vec::new(),
+        }
+    }
+
+    fn kinds(report: &FaithfulnessReport) -> Vec<(FaithfulnessKind, Certainty, Vec<String>)> {
+        report
+            .findings()
+            .iter()
+            .map(|f| (f.kind(), f.certainty(), f.words().to_vec()))
+            .collect()
+    }
+
+    const CEILING: &str = "В квартире на 9 этаже после дождя мокнет потолок в коридоре, \
+                           на нём жёлтое пятно. Источник протечки неизвестен.";
+
+    #[test]
+    fn codes_are_unique_and_round_trip() {
+        check_stable_codes::<FaithfulnessKind>().unwrap();
+        check_stable_codes::<FaithfulnessCheck>().unwrap();
+        check_stable_codes::<DraftField>().unwrap();
+        check_stable_codes::<Certainty>().unwrap();
+        check_stable_codes::<Verdict>().unwrap();
+    }
+
+    #[test]
+    fn a_faithful_restatement_passes() {
+        let report = check_faithfulness(
+            &input(CEILING, None),
+            &ModelDraft {
+                title: Some("Мокнет потолок в коридоре квартиры на 9 этаже".to_owned()),
+                circumstances: Some("Потолок мокнет после дождя".to_owned()),
+                verification: Some("Источник протечки неизвестен и требует проверки".to_owned()),
+                ..draft(
+                    "В квартире на 9 этаже в коридоре мокнет потолок, на нём жёлтое пятно",
+                    None,
+                )
+            },
+        );
+        assert!(report.is_clean(), "{:#?}", report.findings());
+        for check in FaithfulnessCheck::ALL {
+            assert_eq!(report.verdict(*check), Verdict::Pass);
+        }
+    }
+
+    #[test]
+    fn an_invented_cause_is_found() {
+        let report = check_faithfulness(
+            &input(
+                "В квартире на 9 этаже мокнет потолок в коридоре, на нём жёлтое пятно.",
+                None,
+            ),
+            &draft(
+                "Потолок в коридоре на 9 этаже мокнет из-за протечки кровли",
+                None,
+            ),
+        );
+        let found = kinds(&report);
+        assert!(found.contains(&(
+            FaithfulnessKind::NewCause,
+            Certainty::Found,
+            vec!["протечки".to_owned()]
+        )));
+        assert!(found.contains(&(
+            FaithfulnessKind::NewWord,
+            Certainty::Found,
+            vec!["кровли".to_owned()]
+        )));
+        assert_eq!(
+            report.verdict(FaithfulnessCheck::CauseAndRepair),
+            Verdict::Fail
+        );
+        let finding = &report.findings()[0];
+        assert_eq!(finding.field(), DraftField::Problem);
+        assert_eq!(finding.sentence_index(), 0);
+        assert_eq!(
+            finding.message(),
+            "В описании есть «протечки», а в вашем тексте этого нет — проверьте."
+        );
+    }
+
+    #[test]
+    fn a_cause_the_resident_named_in_another_form_is_not_new() {
+        let report = check_faithfulness(
+            &input("С потолка на 9 этаже протекает вода после дождя.", None),
+            &draft("На 9 этаже после дождя протечка с потолка", None),
+        );
+        assert!(report.is_clean(), "{:#?}", report.findings());
+    }
+
+    #[test]
+    fn a_flipped_negation_is_found() {
+        let resident = input(
+            "Входная дверь подъезда: петли исправны, ручка отсутствует, дверь открывается.",
+            None,
+        );
+        let report = check_faithfulness(
+            &resident,
+            &draft(
+                "У входной двери подъезда неисправны петли, ручка отсутствует",
+                None,
+            ),
+        );
+        assert_eq!(report.verdict(FaithfulnessCheck::Negations), Verdict::Fail);
+        assert!(kinds(&report).contains(&(
+            FaithfulnessKind::NegationFlipped,
+            Certainty::Found,
+            vec!["неисправны".to_owned()]
+        )));
+        let report = check_faithfulness(&resident, &draft("Дверь не открывается", None));
+        assert!(kinds(&report).contains(&(
+            FaithfulnessKind::NegationFlipped,
+            Certainty::Found,
+            vec!["не открывается".to_owned()]
+        )));
+        let faithful = check_faithfulness(
+            &resident,
+            &draft(
+                "У входной двери подъезда отсутствует ручка, петли исправны",
+                None,
+            ),
+        );
+        assert!(faithful.is_clean(), "{:#?}", faithful.findings());
+    }
+
+    #[test]
+    fn a_negated_fact_stated_as_a_fact_is_found() {
+        let report = check_faithfulness(
+            &input(
+                "Лампа на площадке 3 этажа не горит, выключатель не сломан.",
+                None,
+            ),
+            &draft(
+                "На площадке 3 этажа не горит лампа, выключатель сломан",
+                None,
+            ),
+        );
+        assert_eq!(report.verdict(FaithfulnessCheck::Negations), Verdict::Fail);
+    }
+
+    #[test]
+    fn a_new_number_date_or_duration_is_found() {
+        let resident = input("Лифт в подъезде 2 не работает уже три недели.", None);
+        let faithful = check_faithfulness(
+            &resident,
+            &draft("Лифт в подъезде 2 не работает третью неделю", None),
+        );
+        assert!(faithful.is_clean(), "{:#?}", faithful.findings());
+        let digits = check_faithfulness(
+            &resident,
+            &draft("Лифт в подъезде 2 не работает 3 недели", None),
+        );
+        assert!(digits.is_clean(), "{:#?}", digits.findings());
+        let report = check_faithfulness(
+            &resident,
+            &draft("Лифт в подъезде 2 не работает с 5 марта, уже 21 день", None),
+        );
+        let found = kinds(&report);
+        assert!(found.contains(&(
+            FaithfulnessKind::NewNumber,
+            Certainty::Found,
+            vec![
+                "5".to_owned(),
+                "марта".to_owned(),
+                "21".to_owned(),
+                "день".to_owned()
+            ]
+        )));
+        assert_eq!(report.verdict(FaithfulnessCheck::Numbers), Verdict::Fail);
+    }
+
+    #[test]
+    fn a_vague_quantity_is_unsure_not_passed() {
+        let report = check_faithfulness(
+            &input("Лифт в подъезде 2 не работает уже какое-то время.", None),
+            &draft("Лифт в подъезде 2 не работает пару недель", None),
+        );
+        assert_eq!(report.verdict(FaithfulnessCheck::Numbers), Verdict::Fail);
+        let unsure: Vec<_> = report
+            .findings()
+            .iter()
+            .filter(|f| f.certainty() == Certainty::Unsure)
+            .collect();
+        assert_eq!(unsure.len(), 1);
+        assert_eq!(unsure[0].words(), ["пару"]);
+        assert!(unsure[0].message().contains("проверка сказать не может"));
+    }
+
+    #[test]
+    fn a_widened_group_is_found() {
+        let resident = input(
+            "На лестнице между 4 и 5 этажами нет света, мне страшно ходить вечером.",
+            None,
+        );
+        let report = check_faithfulness(
+            &resident,
+            &draft(
+                "На лестнице между 4 и 5 этажами нет света",
+                Some("Жильцам страшно ходить вечером"),
+            ),
+        );
+        assert_eq!(report.verdict(FaithfulnessCheck::Groups), Verdict::Fail);
+        let finding = report
+            .findings()
+            .iter()
+            .find(|f| f.kind() == FaithfulnessKind::NewGroup)
+            .unwrap();
+        assert_eq!(finding.field(), DraftField::Impact);
+        assert_eq!(finding.words(), ["Жильцам"]);
+        let named = check_faithfulness(
+            &input(
+                "На лестнице между 4 и 5 этажами нет света.",
+                Some("Пожилым соседям страшно ходить вечером"),
+            ),
+            &draft(
+                "На лестнице между 4 и 5 этажами нет света",
+                Some("Пожилым соседям страшно ходить вечером"),
+            ),
+        );
+        assert!(named.is_clean(), "{:#?}", named.findings());
+    }
+
+    #[test]
+    fn an_invented_fact_is_found_at_its_sentence() {
+        let report = check_faithfulness(
+            &input("На лестнице в подъезде 1 не горит свет уже неделю.", None),
+            &draft(
+                "На лестнице в подъезде 1 неделю не горит свет. Соседка упала на лестнице.",
+                None,
+            ),
+        );
+        let at_second: Vec<_> = report
+            .findings()
+            .iter()
+            .filter(|f| f.sentence_index() == 1)
+            .collect();
+        assert!(!at_second.is_empty());
+        assert!(
+            at_second
+                .iter()
+                .all(|f| f.sentence() == "Соседка упала на лестнице.")
+        );
+        let words: Vec<&str> = at_second
+            .iter()
+            .flat_map(|f| f.words().iter().map(String::as_str))
+            .collect();
+        assert_eq!(words, ["Соседка", "упала"]);
+        assert!(
+            at_second.iter().any(|f| f.message()
+                == "В описании есть «упала», а в вашем тексте этого нет — проверьте.")
+        );
+        assert!(report.findings().iter().all(|f| f.sentence_index() == 1));
+    }
+
+    #[test]
+    fn a_repair_method_nobody_asked_for_is_found() {
+        let resident = input(
+            "Доводчик входной двери подъезда 3 не закрывает дверь.",
+            None,
+        );
+        let report = check_faithfulness(
+            &resident,
+            &draft(
+                "Доводчик входной двери подъезда 3 не закрывает дверь, его нужно заменить",
+                None,
+            ),
+        );
+        assert!(kinds(&report).contains(&(
+            FaithfulnessKind::NewRepairMethod,
+            Certainty::Found,
+            vec!["заменить".to_owned()]
+        )));
+        let asked = ResidentInput::parse(&RawInput {
+            description: Some("Доводчик входной двери подъезда 3 не закрывает дверь.".to_owned()),
+            desired_actions: Some("Заменить доводчик".to_owned()),
+            ..RawInput::default()
+        })
+        .unwrap();
+        let report = check_faithfulness(
+            &asked,
+            &draft(
+                "Доводчик входной двери подъезда 3 не закрывает дверь, его нужно заменить",
+                None,
+            ),
+        );
+        assert!(report.is_clean(), "{:#?}", report.findings());
+    }
+
+    #[test]
+    fn text_in_other_letters_is_unsure() {
+        let report = check_faithfulness(
+            &input(
+                "The entrance light is broken on floor 3 since Monday.",
+                None,
+            ),
+            &draft("Не горит свет у входа на 3 этаже", None),
+        );
+        assert_eq!(
+            report.verdict(FaithfulnessCheck::ContentWords),
+            Verdict::Unsure
+        );
+    }
+
+    #[test]
+    fn a_draft_without_text_has_no_findings() {
+        let report = check_faithfulness(
+            &input(CEILING, None),
+            &ModelDraft {
+                outcome: ModelOutcome::MultipleProblems,
+                problem: None,
+                ..draft("", None)
+            },
+        );
+        assert!(report.is_clean());
+    }
+
+    #[test]
+    fn sentences_split_at_terminal_punctuation() {
+        assert_eq!(
+            sentences("Не горит свет. Темно; страшно! Что делать? т.е. так"),
+            [
+                "Не горит свет.",
+                "Темно;",
+                "страшно!",
+                "Что делать?",
+                "т.е.",
+                "так"
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers_are_read_from_digits_words_and_months() {
+        let values = |text: &str| -> Vec<Option<u64>> {
+            numbers_in(&words(text))
+                .into_iter()
+                .map(|n| n.value)
+                .collect()
+        };
+        assert_eq!(
+            values("с 12.03 по двадцать пятое мая, третий этаж, 18:00, пару дней"),
+            [
+                Some(12),
+                Some(3),
+                Some(25),
+                Some(5),
+                Some(3),
+                Some(18),
+                Some(0),
+                None
+            ]
+        );
+        assert_eq!(values("пятно на маленьком пятом этаже"), [Some(5)]);
+    }
+
+    proptest! {
+        /// The resident's own sentences, given back as the draft, never raise a finding.
+        #[test]
+        fn the_residents_own_text_restated_raises_nothing(
+            picks in proptest::collection::vec(0usize..SENTENCES.len(), 1..4),
+        ) {
+            let description: String = picks.iter().map(|&i| SENTENCES[i]).collect::<Vec<_>>().join(" ");
+            let resident = input(&description, None);
+            let report = check_faithfulness(&resident, &draft(&description, None));
+            prop_assert!(report.is_clean(), "{:#?}", report.findings());
+        }
+    }
+
+    const SENTENCES: [&str; 8] = [
+        "Третий день не горит лампа на площадке 5 этажа.",
+        "Петли исправны, ручка отсутствует.",
+        "Источник протечки неизвестен.",
+        "Мне и соседке с 7 этажа тяжело подниматься пешком.",
+        "Лифт стоит с 12 марта, кнопки не нажимаются.",
+        "В тамбуре грязно, пол не мыли две недели.",
+        "Из вентиляции в ванной тянет запахом гари по вечерам.",
+        "Крыша течёт над 9 этажом, на потолке пятно 30 на 40 см.",
+    ];
+}
