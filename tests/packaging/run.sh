@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# Installs, starts, upgrades and removes the .deb for real (issue 16), and checks the .rpm's
+# contents. Run by scripts/test.sh after scripts/package.sh has built both packages; Linux only,
+# as root (CI is a throw-away Debian 12 machine). It installs and removes only the `zayavka`
+# package, refuses to start when that package is installed already, and removes it again on any
+# exit, failed or not.
+#
+#  1. `apt-get install ./zayavka_V_amd64.deb`; the files, dependencies and the .desktop entry
+#     (desktop-file-validate) are what the package should hold;
+#  2. the app started from the .desktop entry's Exec line under Xvfb with a fresh HOME (the OS
+#     folders, no ZAYAVKA_HOME): its window painted, the screen kept in target/packaging-test/;
+#  3. a second first start on another fresh HOME under `strace -f -e trace=connect`: no
+#     connect() to any address but loopback (no update check, no telemetry; ADR 26);
+#  4. the installed `zayavka --version` and `zayavka draft --offline`, a profile and a setting;
+#  5. the same package bundled again at a higher version (scripts/package.sh --no-build
+#     --version V+1: the same binaries, only the package metadata differs) and installed over
+#     the first: drafts, profile and settings read back unchanged, also after the upgraded app
+#     has started and opened the database;
+#  6. `apt-get remove`: every file the package installed is gone, the resident's folders are
+#     byte for byte as they were;
+#  7. the .rpm: name, version, file list and library requirements (`rpm -qp`).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+root="$(pwd)"
+out="$root/target/packaging-test"
+
+fail() { echo "packaging test: $*" >&2; exit 1; }
+
+[[ "$(uname -s)" == Linux ]] || fail "Linux only"
+[[ "$(id -u)" -eq 0 ]] || fail "installs a package for real, so it runs as root (CI's machine)"
+for tool in apt-get dpkg-query rpm xvfb-run dbus-run-session import xdotool strace \
+    desktop-file-validate python3; do
+    command -v "$tool" >/dev/null || fail "$tool is missing: run .ci/run, or apt-get install" \
+        "rpm xvfb dbus-daemon dbus-bin imagemagick xdotool strace desktop-file-utils"
+done
+installed() { dpkg-query -W -f='${Status}' zayavka 2>/dev/null | grep -q "install ok installed"; }
+installed && fail "the zayavka package is installed already; this test will not touch it"
+
+version="$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml)"
+IFS=. read -r major minor patch <<<"$version"
+higher="$major.$minor.$((patch + 1))"
+deb="$root/target/release/bundle/deb/zayavka_${version}_amd64.deb"
+rpm_file="$root/target/release/bundle/rpm/zayavka-${version}-1.x86_64.rpm"
+[[ -f "$deb" && -f "$rpm_file" ]] || fail "run bash scripts/package.sh first ($deb)"
+
+rm -rf "$out"
+mkdir -p "$out"
+scratch="$(mktemp -d)"
+cleanup() {
+    local status=$?
+    if dpkg-query -W -f='${Status}' zayavka 2>/dev/null | grep -qv "not-installed"; then
+        dpkg --purge zayavka >/dev/null 2>&1 || true
+    fi
+    rm -rf "$scratch"
+    exit "$status"
+}
+trap cleanup EXIT
+
+resident="$scratch/resident"
+mkdir -p "$resident"
+as_resident() {
+    env -u ZAYAVKA_HOME -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u ZAYAVKA_API_KEY \
+        HOME="$resident" "$@"
+}
+first_start() {
+    xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- env NO_AT_BRIDGE=1 \
+        python3 "$root/tests/packaging/first_start.py" "$@"
+}
+apt_install() {
+    apt-get install -y -q --no-install-recommends "$1" >"$out/apt-install.log" 2>&1 \
+        || { cat "$out/apt-install.log" >&2; fail "apt-get install $1 failed"; }
+}
+
+echo "== install $(basename "$deb") ($(stat -c %s "$deb") bytes)"
+install_start="$(date +%s.%N)"
+apt_install "$deb"
+install_end="$(date +%s.%N)"
+installed || fail "dpkg does not list zayavka as installed"
+[[ "$(dpkg-query -W -f='${Version}' zayavka)" == "$version" ]] || fail "installed version is not $version"
+dpkg-query -W -f='${Depends}\n' zayavka | grep -q "libwebkit2gtk-4.1-0" || fail "no WebKitGTK 4.1 dependency"
+dpkg-query -W -f='${Depends}\n' zayavka | grep -q "libgtk-3-0" || fail "no GTK 3 dependency"
+dpkg-query -W -f='${Recommends}\n' zayavka | grep -q "gnome-keyring" || fail "no keyring recommended"
+dpkg -L zayavka >"$out/installed-files.txt"
+for file in /usr/bin/zayavka-desktop /usr/bin/zayavka /usr/share/applications/zayavka.desktop \
+    /usr/share/icons/hicolor/32x32/apps/zayavka-desktop.png \
+    /usr/share/icons/hicolor/128x128/apps/zayavka-desktop.png \
+    /usr/share/icons/hicolor/512x512/apps/zayavka-desktop.png \
+    /usr/share/doc/zayavka/copyright; do
+    grep -qx "$file" "$out/installed-files.txt" || fail "the package does not install $file"
+    [[ -e "$file" ]] || fail "$file is not on disk after the install"
+done
+desktop="/usr/share/applications/zayavka.desktop"
+desktop-file-validate "$desktop" || fail "$desktop does not validate"
+grep -qx "Name=Заявка" "$desktop" || fail "the menu entry is not named «Заявка»"
+for keyword in заявка "управляющая компания" ЖКХ; do
+    grep -q "^Keywords=.*$keyword;" "$desktop" || fail "the menu entry lacks the keyword $keyword"
+done
+[[ "$(command -v zayavka)" == /usr/bin/zayavka ]] || fail "zayavka is not on the PATH"
+exec_line="$(sed -n 's/^Exec=//p' "$desktop")"
+echo "   installed in $(python3 -c "print(round($install_end - $install_start, 2))") s;" \
+    "Installed-Size $(dpkg-query -W -f='${Installed-Size}' zayavka) KiB; Exec=$exec_line"
+
+echo "== first start from the menu entry's Exec line (Xvfb)"
+timing="$(first_start --home "$resident" --screenshot "$out/installed-first-start.png" \
+    --since "$install_start" -- "$exec_line")"
+echo "   painted: $timing (screen: target/packaging-test/installed-first-start.png)"
+
+echo "== a first start under strace: no connection to anything but loopback"
+watched="$scratch/watched"
+mkdir -p "$watched"
+first_start --home "$watched" --screenshot "$out/first-start-strace.png" --settle 5 \
+    --strace "$out/first-start-connect.log" -- "$exec_line" >/dev/null
+grep -q 'sa_family=AF_UNIX' "$out/first-start-connect.log" \
+    || fail "strace saw no connect() at all; the check would prove nothing"
+outbound="$(grep -E 'sa_family=AF_INET6?' "$out/first-start-connect.log" \
+    | grep -vE 'inet_addr\("127\.|inet_pton\(AF_INET6, "::1"' || true)"
+[[ -z "$outbound" ]] || fail "the app connected to a non-local address on its first start:
+$outbound"
+echo "   $(grep -c 'connect(' "$out/first-start-connect.log") connect() calls, none outside loopback"
+
+echo "== the installed command-line tool"
+as_resident zayavka --version | grep -qx "zayavka $version" || fail "zayavka --version"
+as_resident zayavka draft --offline --json \
+    --description "В подъезде № 2 неделю не горит свет на лестнице между третьим и четвёртым этажами." \
+    >"$scratch/draft.json" || fail "zayavka draft --offline failed"
+grep -q '"outcome": *"ready"' "$scratch/draft.json" || fail "the offline draft is not ready"
+as_resident zayavka draft --offline \
+    --description "Во дворе дома 7 не вывозят мусор с понедельника." >/dev/null
+as_resident zayavka profile set full_name "Иванова Мария Петровна" >/dev/null
+as_resident zayavka profile set apartment 45 >/dev/null
+as_resident zayavka config set active_profile ollama >/dev/null
+[[ -f "$resident/.local/share/zayavka/zayavka.sqlite3" ]] \
+    || fail "the drafts are not in the OS data folder ~/.local/share/zayavka"
+snapshot() {
+    as_resident zayavka drafts list --json
+    as_resident zayavka drafts show 1 --json
+    as_resident zayavka drafts show 2 --json
+    as_resident zayavka profile show --json
+    cat "$resident/.config/zayavka/config.toml"
+}
+snapshot >"$out/before-upgrade.txt"
+
+echo "== upgrade to $higher (the same binaries bundled again under the higher version)"
+bash scripts/package.sh --no-build --version "$higher" >"$out/package-higher.log" 2>&1 \
+    || { cat "$out/package-higher.log" >&2; fail "bundling version $higher failed"; }
+mv "target/release/bundle/deb/zayavka_${higher}_amd64.deb" "target/release/bundle/rpm/zayavka-${higher}-1.x86_64.rpm" "$out/"
+rm -rf "target/release/bundle/deb/zayavka_${higher}_amd64" "target/release/bundle/rpm/zayavka-${higher}-1.x86_64"
+apt_install "$out/zayavka_${higher}_amd64.deb"
+[[ "$(dpkg-query -W -f='${Version}' zayavka)" == "$higher" ]] || fail "the upgrade did not install $higher"
+snapshot >"$out/after-upgrade.txt"
+diff -u "$out/before-upgrade.txt" "$out/after-upgrade.txt" || fail "the upgrade changed the data"
+first_start --home "$resident" --screenshot "$out/upgraded-start.png" -- "$exec_line" >/dev/null
+snapshot >"$out/after-upgraded-start.txt"
+diff -u "$out/before-upgrade.txt" "$out/after-upgraded-start.txt" \
+    || fail "the upgraded app's start changed the data"
+echo "   2 drafts, the profile and the settings read back unchanged"
+
+echo "== remove"
+manifest() { (cd "$resident" && find .config .local -type f -print0 | sort -z | xargs -0 sha256sum); }
+manifest >"$scratch/data-before-remove.txt"
+dpkg -L zayavka >"$scratch/files.txt"
+apt-get remove -y -q zayavka >"$out/apt-remove.log" 2>&1 || fail "apt-get remove failed"
+while read -r path; do
+    [[ -d "$path" ]] && continue
+    [[ ! -e "$path" ]] || fail "$path is still there after the removal"
+done <"$scratch/files.txt"
+manifest >"$scratch/data-after-remove.txt"
+diff -u "$scratch/data-before-remove.txt" "$scratch/data-after-remove.txt" \
+    || fail "the removal changed the resident's data"
+echo "   program files gone; $(wc -l <"$scratch/data-after-remove.txt") data files untouched"
+
+echo "== the .rpm ($(stat -c %s "$rpm_file") bytes)"
+[[ "$(rpm -qp --qf '%{NAME} %{VERSION}' "$rpm_file")" == "zayavka $version" ]] || fail "rpm name or version"
+rpm -qlp "$rpm_file" >"$out/rpm-files.txt"
+for file in /usr/bin/zayavka-desktop /usr/bin/zayavka /usr/share/applications/zayavka.desktop \
+    /usr/share/icons/hicolor/128x128/apps/zayavka-desktop.png \
+    /usr/share/licenses/zayavka/copyright; do
+    grep -qx "$file" "$out/rpm-files.txt" || fail "the rpm does not hold $file"
+done
+rpm -qp --requires "$rpm_file" | grep -q 'libwebkit2gtk-4.1.so.0' || fail "the rpm does not require WebKitGTK 4.1"
+echo "packaging test: ok"
