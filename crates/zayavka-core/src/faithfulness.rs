@@ -323,12 +323,22 @@ impl ResidentText {
             return true;
         }
         let length = stem.chars().count();
-        if length < RELATED_PREFIX {
-            return false;
-        }
         self.stems.iter().any(|known| {
-            common_prefix(known, stem) >= RELATED_PREFIX.max(length.min(known.chars().count()) - 1)
+            let common = common_prefix(known, stem);
+            // A long shared start, or all of the shorter stem but its last letter («темн» and
+            // «темен», «пят» and «пятн»): the stemmer leaves such pairs of one word apart.
+            let shorter = length.min(known.chars().count());
+            common >= RELATED_PREFIX || (common >= 3 && common + 1 >= shorter)
         })
+    }
+
+    /// Whether the resident used a word of the same plain-Russian group as this stem
+    /// («воняет» for «пахнет», «сломан» for «поломка»).
+    fn has_synonym(&self, stem: &str) -> bool {
+        vocabulary()
+            .synonyms
+            .iter()
+            .any(|group| group.contains(stem) && self.has_any(group))
     }
 
     /// Whether the resident used any stem of the group.
@@ -357,7 +367,8 @@ impl ResidentText {
     }
 }
 
-/// How many first letters two stems must share to count as the same word's family.
+/// How many first letters two stems must share to count as one word's family, whatever their
+/// length («протечк» and «протека»).
 const RELATED_PREFIX: usize = 5;
 
 /// Words that negate the word right after them.
@@ -489,7 +500,7 @@ fn check_sentence(
             }
             continue;
         }
-        if !resident.has_related(&word_stem) {
+        if !resident.has_related(&word_stem) && !resident.has_synonym(&word_stem) {
             new_words.push(shown[at].clone());
         }
     }
@@ -756,6 +767,7 @@ struct Vocabulary {
     time: BTreeSet<String>,
     curated: Vec<(FaithfulnessKind, Vec<BTreeSet<String>>)>,
     formal: BTreeSet<String>,
+    synonyms: Vec<BTreeSet<String>>,
 }
 
 fn vocabulary() -> &'static Vocabulary {
@@ -770,6 +782,7 @@ fn vocabulary() -> &'static Vocabulary {
                 .map(|(kind, groups)| (*kind, groups.iter().map(|g| stems(g)).collect()))
                 .collect(),
             formal: stems(FORMAL),
+            synonyms: SYNONYMS.iter().map(|g| stems(g)).collect(),
         }
     })
 }
@@ -805,7 +818,6 @@ const CURATED: &[(FaithfulnessKind, &[&str])] = &[
             "нарушение нарушения нарушены нарушена",
             "халатность халатности",
             "брак брака бракованный",
-            "причина причины причиной причину",
             "разгерметизация разгерметизации",
             "усадка усадки",
         ],
@@ -869,7 +881,7 @@ const CURATED: &[(FaithfulnessKind, &[&str])] = &[
             "шпаклёвка шпаклёвки зашпаклевать",
             "оштукатурить оштукатурили",
             "демонтаж демонтажа демонтировать",
-            "монтаж монтажа смонтировать установка установки установить новый",
+            "монтаж монтажа смонтировать",
             "откачка откачки откачать",
             "дезинфекция дезинфекции",
             "дератизация дератизации",
@@ -896,6 +908,20 @@ const CURATED: &[(FaithfulnessKind, &[&str])] = &[
             "люди людей людям человек граждане граждан",
         ],
     ),
+];
+
+/// Plain-Russian groups of words that restate one another: a calm restatement of a colloquial
+/// or emotional word («воняет» → «пахнет», «темень» → «темно») is not a new fact.
+const SYNONYMS: &[&str] = &[
+    "пахнет пахнуть пахло запах запаха запахом воняет воняло вонь несёт тянет",
+    "темно темнота темноте темень темнотища мрак",
+    "гул гула гудит гудело гудение шумит шум",
+    "сломан сломана сломано сломался сломалась сломали поломка поломки поломку неисправен",
+    "грязно грязь грязи грязный загрязнение мусор",
+    "стоит стоял встал",
+    "разбит разбита разбито разбиты разбили",
+    "мокрое мокрые мокнет сырость влажное влажные",
+    "холодно холодная холодный холод",
 ];
 
 /// The request's own formal vocabulary: words a faithful restatement of a household problem
@@ -928,7 +954,8 @@ const FORMAL: &str = "наблюдается наблюдаются отсутс
     пользоваться использование доступ доступа проход прохода подъём подъёма спуск спуска \
     перемещение \
     весь вся всё целиком также который данный ряд часть частично полностью несколько \
-    многие каждый другой иной сам один вид образом раз днём ежедневно";
+    многие каждый другой иной сам один вид образом раз днём ежедневно \
+    причина причину причины источник источника происхождение идёт идут откуда почему непонятно";
 
 fn is_formal(stem: &str) -> bool {
     vocabulary().formal.contains(stem)
@@ -957,7 +984,7 @@ fn is_function_word(word: &str) -> bool {
         "никогда", "снова", "опять", "вновь", "сразу", "потом", "затем", "теперь",
         "причем", "поэтому", "потому", "какой", "какая", "какие", "какое", "каких",
         "какой-то", "какие-то", "что-то", "кто-то", "где-то", "себя", "себе", "собой",
-        "т", "е", "г", "д", "ул", "кв", "эт",
+        "откуда", "почему", "зачем", "т", "е", "г", "д", "ул", "кв", "эт",
     ];
     FUNCTION.contains(&word)
 }

@@ -1,0 +1,362 @@
+//! The evaluation corpus of issue 17, checked as data: `tests/eval/cases/` (one case per file,
+//! in the format `tests/eval/README.md` gives as a contract) and `tests/eval/faithful/` (a
+//! faithful model answer for every case that reaches the model).
+//!
+//! Three things are held here: the case files follow the format strictly and their inputs keep
+//! the input contract; each faithful answer, run through the real pipeline, meets its case's
+//! hard expectations; and the expectation-free faithfulness checks raise few false alarms on
+//! those faithful answers — the rate is printed, and held under a threshold.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+use zayavka_core::{
+    FaithfulnessCheck, GENERIC_ITEM, ModelDraft, ModelOutcome, ModelReply, Outcome, ResidentInput,
+    SubjectKind, Verdict, check_faithfulness, evaluate_reply, legal_catalogue,
+    request_draft_schema, request_item, semantic_findings,
+};
+
+/// The fewest cases the corpus may hold (issue 17).
+const MIN_CASES: usize = 60;
+
+/// The outcome kinds of the core's `Outcome::kind`.
+const OUTCOME_KINDS: [&str; 5] = ["ready", "needs_user", "rejected", "failed", "invalid_input"];
+
+/// The most faithful answers, in percent, that may raise a certain finding. A warning the
+/// resident learns to ignore protects nobody: with one false alarm in twenty drafts a resident
+/// who sees a warning still has good reason to read it.
+const MAX_FALSE_ALARM_PERCENT: f64 = 5.0;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    id: String,
+    input: Value,
+    expect: Expect,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    outcome: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    subject: Option<Option<String>>,
+    subject_not: Option<Vec<String>>,
+    module_included: Option<bool>,
+    warning_expected: Option<bool>,
+    #[serde(default, deserialize_with = "present")]
+    item: Option<Option<String>>,
+    must_keep: Option<Vec<String>>,
+    must_not_contain: Option<Vec<String>>,
+    negations: Option<Vec<String>>,
+    notes: Option<String>,
+}
+
+/// Tells an explicit `null` (expect no value) from an absent key (do not check).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+fn eval_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/eval")
+}
+
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    files.sort();
+    for file in &files {
+        assert_eq!(
+            file.extension().and_then(|e| e.to_str()),
+            Some("json"),
+            "{}: only .json files belong here",
+            file.display()
+        );
+    }
+    files
+}
+
+fn stem_of(path: &Path) -> String {
+    path.file_stem().unwrap().to_str().unwrap().to_owned()
+}
+
+/// Every case, by id, checked against the format.
+fn cases() -> BTreeMap<String, Case> {
+    let mut cases = BTreeMap::new();
+    for path in json_files(&eval_dir().join("cases")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let case: Case = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{}: not a case: {e}", path.display()));
+        assert_eq!(
+            case.id,
+            stem_of(&path),
+            "{}: the id is the file name",
+            path.display()
+        );
+        assert!(
+            case.id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+            "{}: an id is lower-case ASCII words joined by hyphens",
+            case.id
+        );
+        let previous = cases.insert(case.id.clone(), case);
+        assert!(previous.is_none(), "{}: id given twice", stem_of(&path));
+    }
+    cases
+}
+
+fn subject(id: &str, name: &str) -> SubjectKind {
+    name.parse()
+        .unwrap_or_else(|_| panic!("{id}: `{name}` is not a subject kind of the core"))
+}
+
+/// Whether the resident's request opens with a request word and no colon («Прошу заменить…»,
+/// «Просим…»): the item drops it (tests/eval/README.md), which the core does not do yet.
+fn opens_with_bare_request_word(desired_actions: &str) -> bool {
+    let lower = desired_actions.trim_start().to_lowercase();
+    ["прошу", "просим"].iter().any(|word| {
+        lower.strip_prefix(word).is_some_and(|rest| {
+            rest.starts_with([' ', ','])
+                && !rest.trim_start_matches([' ', ',']).starts_with("прощени")
+        })
+    })
+}
+
+#[test]
+fn every_case_follows_the_format_and_its_input_keeps_the_contract() {
+    let cases = cases();
+    assert!(
+        cases.len() >= MIN_CASES,
+        "the corpus holds {} cases, fewer than {MIN_CASES}",
+        cases.len()
+    );
+    for (id, case) in &cases {
+        let expect = &case.expect;
+        let object = case
+            .input
+            .as_object()
+            .unwrap_or_else(|| panic!("{id}: input is an object"));
+        for key in object.keys() {
+            assert!(
+                [
+                    "description",
+                    "location",
+                    "consequences",
+                    "desired_actions",
+                    "confirmed_subject"
+                ]
+                .contains(&key.as_str()),
+                "{id}: unknown input key `{key}`"
+            );
+        }
+        if let Some(outcome) = &expect.outcome {
+            assert!(
+                OUTCOME_KINDS.contains(&outcome.as_str()),
+                "{id}: outcome `{outcome}`"
+            );
+        }
+        if let Some(Some(name)) = &expect.subject {
+            subject(id, name);
+        }
+        for name in expect.subject_not.iter().flatten() {
+            subject(id, name);
+        }
+        if let (Some(Some(name)), Some(not)) = (&expect.subject, &expect.subject_not) {
+            assert!(!not.contains(name), "{id}: subject and subject_not agree");
+        }
+        for phrase in [
+            &expect.must_keep,
+            &expect.must_not_contain,
+            &expect.negations,
+        ]
+        .into_iter()
+        .flatten()
+        .flatten()
+        {
+            assert!(!phrase.trim().is_empty(), "{id}: an empty phrase");
+        }
+        if let Some(notes) = &expect.notes {
+            assert!(!notes.trim().is_empty(), "{id}: empty notes");
+        }
+        let parsed = ResidentInput::from_json_str(&case.input.to_string());
+        if expect.outcome.as_deref() == Some("invalid_input") {
+            assert!(parsed.is_err(), "{id}: the input was meant to be refused");
+            continue;
+        }
+        let input = parsed.unwrap_or_else(|e| panic!("{id}: input refused: {e:?}"));
+        if expect.module_included == Some(true) {
+            assert_eq!(
+                expect.subject.clone().flatten(),
+                input.confirmed_subject().map(|k| k.as_str().to_owned()),
+                "{id}: a module is included only for the subject the resident confirmed"
+            );
+        }
+        if let Some(Some(item)) = &expect.item {
+            match input.desired_actions() {
+                None => assert_eq!(item, GENERIC_ITEM, "{id}: no request, the generic item"),
+                Some(desired) if opens_with_bare_request_word(desired) => {
+                    assert!(!item.to_lowercase().starts_with("прошу"), "{id}: {item}")
+                }
+                Some(desired) => {
+                    assert_eq!(item, &request_item(Some(desired)), "{id}: the item")
+                }
+            }
+        }
+    }
+}
+
+/// Every case that reaches a model has a faithful answer, and every faithful answer a case.
+#[test]
+fn every_case_has_a_faithful_answer_that_meets_its_expectations() {
+    let cases = cases();
+    let answers = faithful_answers();
+    let reaching: BTreeSet<&String> = cases
+        .iter()
+        .filter(|(_, c)| c.expect.outcome.as_deref() != Some("invalid_input"))
+        .map(|(id, _)| id)
+        .collect();
+    let answered: BTreeSet<&String> = answers.keys().collect();
+    assert_eq!(reaching, answered, "faithful answers and cases differ");
+
+    let mut awaiting_core = Vec::new();
+    for (id, (text, draft)) in &answers {
+        let case = &cases[id];
+        let expect = &case.expect;
+        let input = ResidentInput::from_json_str(&case.input.to_string()).unwrap();
+        assert_eq!(
+            semantic_findings(draft),
+            [],
+            "{id}: the faithful answer breaks a rule"
+        );
+        let reply = ModelReply {
+            content: Some(text.clone()),
+            refusal: None,
+            finish_reason: Some("stop".to_owned()),
+        };
+        let outcome = evaluate_reply(&input, &reply, request_draft_schema(), legal_catalogue());
+        if let Some(kind) = &expect.outcome {
+            assert_eq!(outcome.kind(), kind, "{id}: {outcome:?}");
+        }
+        let model_subject = draft.subject.as_ref().map(|s| s.kind.as_str().to_owned());
+        if let Some(subject) = &expect.subject {
+            assert_eq!(&model_subject, subject, "{id}: the answer's subject");
+        }
+        if let Some(not) = &expect.subject_not {
+            assert!(
+                model_subject.as_ref().is_none_or(|s| !not.contains(s)),
+                "{id}: a look-alike subject"
+            );
+        }
+        let Outcome::Ready(request) = &outcome else {
+            continue;
+        };
+        if let Some(included) = expect.module_included {
+            assert_eq!(
+                request.subject_module().is_some(),
+                included,
+                "{id}: the module"
+            );
+        }
+        if let Some(warned) = expect.warning_expected {
+            assert_eq!(!request.warnings().is_empty(), warned, "{id}: warnings");
+        }
+        // The «Прошу» decision of tests/eval/README.md, which the core does not follow yet.
+        if let Some(Some(item)) = &expect.item
+            && request.item().text() != item
+        {
+            assert!(
+                input
+                    .desired_actions()
+                    .is_some_and(opens_with_bare_request_word),
+                "{id}: the item is «{}», not «{item}»",
+                request.item().text()
+            );
+            awaiting_core.push(id.as_str());
+        }
+        let described: String = request
+            .sections()
+            .iter()
+            .filter(|s| s.module().is_none())
+            .map(|s| s.text().to_lowercase())
+            .collect::<Vec<_>>()
+            .join("\n");
+        for phrase in expect.must_not_contain.iter().flatten() {
+            assert!(
+                !described.contains(&phrase.to_lowercase()),
+                "{id}: the description holds «{phrase}»"
+            );
+        }
+    }
+    eprintln!(
+        "cases whose «Прошу» item awaits the core's change (issue 17): {}",
+        awaiting_core.join(", ")
+    );
+}
+
+fn faithful_answers() -> BTreeMap<String, (String, ModelDraft)> {
+    json_files(&eval_dir().join("faithful"))
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let draft: ModelDraft = serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("{}: not a draft: {e}", path.display()));
+            (stem_of(&path), (text, draft))
+        })
+        .collect()
+}
+
+/// The false-alarm rate of the expectation-free checks on the corpus's faithful answers.
+#[test]
+fn faithful_answers_raise_few_false_alarms() {
+    let cases = cases();
+    let mut drafts = 0;
+    let mut flagged = Vec::new();
+    let mut unsure = Vec::new();
+    let mut per_check: BTreeMap<&str, usize> = BTreeMap::new();
+    for (id, (_, draft)) in faithful_answers() {
+        if draft.outcome != ModelOutcome::Draft {
+            continue;
+        }
+        drafts += 1;
+        let input = ResidentInput::from_json_str(&cases[&id].input.to_string()).unwrap();
+        let report = check_faithfulness(&input, &draft);
+        for check in FaithfulnessCheck::ALL {
+            if report.verdict(*check) == Verdict::Fail {
+                *per_check.entry(check.code()).or_default() += 1;
+            }
+        }
+        let failed = FaithfulnessCheck::ALL
+            .iter()
+            .any(|check| report.verdict(*check) == Verdict::Fail);
+        if failed {
+            let found: Vec<String> = report
+                .findings()
+                .iter()
+                .map(|f| format!("{} {:?} in {}", f.kind(), f.words(), f.field()))
+                .collect();
+            flagged.push(format!("{id}: {}", found.join("; ")));
+        } else if !report.is_clean() {
+            unsure.push(id);
+        }
+    }
+    let rate = 100.0 * flagged.len() as f64 / drafts as f64;
+    eprintln!(
+        "faithfulness false alarms: {} of {drafts} faithful drafts ({rate:.1} %), \
+         {} unsure only; by check: {per_check:?}",
+        flagged.len(),
+        unsure.len()
+    );
+    for line in &flagged {
+        eprintln!("  {line}");
+    }
+    assert!(
+        rate <= MAX_FALSE_ALARM_PERCENT,
+        "false-alarm rate {rate:.1} % is over {MAX_FALSE_ALARM_PERCENT} %:\n{}",
+        flagged.join("\n")
+    );
+}
