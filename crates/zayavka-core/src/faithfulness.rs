@@ -11,7 +11,7 @@
 //! - a group of people the resident did not name («жильцы», «соседи», «дети»…);
 //! - a negation turned around («петли исправны» becoming «петли неисправны»);
 //! - content words that occur nowhere in the resident's text, compared by stem (the Snowball
-//!   Russian stemmer, ADR 25), less the formal vocabulary a faithful restatement needs.
+//!   Russian stemmer, ADR 27), less the formal vocabulary a faithful restatement needs.
 //!
 //! A finding is a warning for the resident, never a rejection: the resident decides. Where a
 //! check cannot decide (a number word it cannot read, a resident's text mostly in other letters)
