@@ -279,6 +279,8 @@ struct ResidentText {
     months: BTreeSet<u64>,
     /// The words in order, lower case, «ё» as «е».
     words: Vec<String>,
+    /// The stem of each of those words, in the same order.
+    word_stems: Vec<String>,
     /// Whether the text is mostly in Cyrillic letters, so that Russian stems can be compared.
     russian: bool,
 }
@@ -293,7 +295,8 @@ impl ResidentText {
         ];
         let text: String = fields.into_iter().flatten().collect::<Vec<_>>().join("\n");
         let words = words(&text);
-        let stems = words.iter().map(|w| stem(w)).collect();
+        let word_stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
+        let stems = word_stems.iter().cloned().collect();
         let found = numbers_in(&words);
         let numbers = found
             .iter()
@@ -312,6 +315,7 @@ impl ResidentText {
             numbers,
             months,
             words,
+            word_stems,
             russian: cyrillic * 2 >= letters.len(),
         }
     }
@@ -349,22 +353,37 @@ impl ResidentText {
     /// How the resident used a word's stem: negated, not negated, or both.
     fn polarity(&self, target: &str) -> (bool, bool) {
         let (mut negated, mut plain) = (false, false);
-        for (at, word) in self.words.iter().enumerate() {
-            let word_stem = stem(word);
+        for (at, word_stem) in self.word_stems.iter().enumerate() {
             if word_stem == target {
                 if at > 0 && NEGATORS.contains(&self.words[at - 1].as_str()) {
                     negated = true;
                 } else {
                     plain = true;
                 }
-            } else if let Some(rest) = word.strip_prefix("не")
-                && stem(rest) == target
-            {
+            } else if fused_negation(&self.words[at]).is_some_and(|rest| stem(rest) == target) {
                 negated = true;
             }
         }
         (negated, plain)
     }
+}
+
+/// The word a fused «не» negates («неисправны» → «исправны»), if the word reads as one: not a
+/// word that merely starts with those letters («несколько», «неделю», «необходимо»), and not a
+/// short rest that could be anything.
+fn fused_negation(word: &str) -> Option<&str> {
+    const NOT_NEGATIONS: [&str; 7] = [
+        "нескольк",
+        "недел",
+        "необходим",
+        "нельз",
+        "немал",
+        "некотор",
+        "нечт",
+    ];
+    let rest = word.strip_prefix("не")?;
+    let fused = rest.chars().count() >= 4 && !NOT_NEGATIONS.iter().any(|n| word.starts_with(n));
+    fused.then_some(rest)
 }
 
 /// How many first letters two stems must share to count as one word's family, whatever their
@@ -389,6 +408,12 @@ fn check_sentence(
     let words: Vec<String> = shown.iter().map(|w| fold(w)).collect();
     let mut covered = vec![false; words.len()];
     let mut push = |kind, certainty, found: Vec<String>| {
+        // Russian word lists and stems say nothing sure about a text in other letters.
+        let certainty = if resident.russian {
+            certainty
+        } else {
+            Certainty::Unsure
+        };
         if !found.is_empty() {
             findings.push(FaithfulnessFinding::new(
                 kind, certainty, field, index, sentence, found,
@@ -458,10 +483,8 @@ fn check_sentence(
             continue;
         }
         let negated_here = at > 0 && NEGATORS.contains(&words[at - 1].as_str());
-        let (target, negated_here) = match word.strip_prefix("не") {
-            Some(rest) if !resident.stems.contains(&stem(word)) && rest.chars().count() >= 4 => {
-                (stem(rest), true)
-            }
+        let (target, negated_here) = match fused_negation(word) {
+            Some(rest) if !resident.stems.contains(&stem(word)) => (stem(rest), true),
             _ => (stem(word), negated_here),
         };
         let (negated, plain) = resident.polarity(&target);
@@ -1315,6 +1338,30 @@ mod tests {
             report.verdict(FaithfulnessCheck::ContentWords),
             Verdict::Unsure
         );
+        let report = check_faithfulness(
+            &input("The electrician broke the lamp on floor 3 on Monday.", None),
+            &draft("Электрик разбил лампу на 3 этаже в понедельник", None),
+        );
+        for check in FaithfulnessCheck::ALL {
+            assert_ne!(report.verdict(*check), Verdict::Fail, "{check}");
+        }
+        assert!(!report.is_clean());
+    }
+
+    #[test]
+    fn a_word_that_only_starts_with_ne_is_no_negation() {
+        let resident = input(
+            "Сколько можно ждать: много мусора у лифта на 2 этаже.",
+            None,
+        );
+        let report = check_faithfulness(
+            &resident,
+            &draft("У лифта на 2 этаже несколько недель много мусора", None),
+        );
+        assert_eq!(report.verdict(FaithfulnessCheck::Negations), Verdict::Pass);
+        let report =
+            check_faithfulness(&resident, &draft("У лифта на 2 этаже немного мусора", None));
+        assert_eq!(report.verdict(FaithfulnessCheck::Negations), Verdict::Fail);
     }
 
     #[test]
