@@ -444,9 +444,10 @@ fn check_sentence(
         }
     }
     for (at, word) in words.iter().enumerate() {
-        if vocabulary().time.contains(&stem(word)) {
+        let word_stem = stem(word);
+        if let Some(unit) = vocabulary().time.iter().find(|g| g.contains(&word_stem)) {
             covered[at] = true;
-            if !resident.has_related(&stem(word)) {
+            if !resident.has_any(unit) && !resident.has_related(&word_stem) {
                 new_numbers.push(shown[at].clone());
             }
         }
@@ -787,7 +788,7 @@ fn month_word(word: &str) -> Option<u64> {
 /// The vocabulary of the checks, stemmed once: the lists are written as ordinary Russian word
 /// forms, so that a maintainer reads and extends them without knowing the stemmer.
 struct Vocabulary {
-    time: BTreeSet<String>,
+    time: Vec<BTreeSet<String>>,
     curated: Vec<(FaithfulnessKind, Vec<BTreeSet<String>>)>,
     formal: BTreeSet<String>,
     synonyms: Vec<BTreeSet<String>>,
@@ -799,7 +800,7 @@ fn vocabulary() -> &'static Vocabulary {
         let stems =
             |list: &str| -> BTreeSet<String> { words(list).iter().map(|w| stem(w)).collect() };
         Vocabulary {
-            time: stems(TIME_WORDS),
+            time: TIME_WORDS.iter().map(|g| stems(g)).collect(),
             curated: CURATED
                 .iter()
                 .map(|(kind, groups)| (*kind, groups.iter().map(|g| stems(g)).collect()))
@@ -810,11 +811,28 @@ fn vocabulary() -> &'static Vocabulary {
     })
 }
 
-/// Words that state when or for how long. Such a word in the draft must be the resident's.
-const TIME_WORDS: &str = "минута минуты минут минуту час часа часов сутки суток день дня дней \
-    дни неделя недели неделю недель месяц месяца месяцев год года лет вчера позавчера сегодня \
-    утро утром утра вечер вечером вечерам ночь ночью ночам выходные выходных зима зимой \
-    весна весной осень осенью лето летом";
+/// Words that state when or for how long, in groups of one unit's forms (the stemmer keeps
+/// «день», «дня» and «дней» apart). Such a word in the draft must be the resident's.
+const TIME_WORDS: &[&str] = &[
+    "минута минуты минут минуту минутами",
+    "час часа часов часу часам",
+    "сутки суток",
+    "день дня дней дни дню днями дням",
+    "неделя недели неделю недель неделями",
+    "месяц месяца месяцев месяцы",
+    "год года году годом лет",
+    "вчера вчерашний вчерашнего",
+    "позавчера",
+    "сегодня сегодняшний",
+    "утро утром утра утрам",
+    "вечер вечером вечера вечерам",
+    "ночь ночью ночи ночам",
+    "выходные выходных",
+    "зима зимой зимы",
+    "весна весной весны",
+    "осень осенью осени",
+    "лето летом",
+];
 
 /// The curated Russian lists: for each kind, groups of word forms that name one thing, so that
 /// «протечка» in the draft is not new when the resident wrote «протекает».
@@ -1206,6 +1224,40 @@ mod tests {
             ]
         )));
         assert_eq!(report.verdict(FaithfulnessCheck::Numbers), Verdict::Fail);
+    }
+
+    #[test]
+    fn an_invented_material_or_contractor_is_found() {
+        let report = check_faithfulness(
+            &input(
+                "На площадке 4 этажа отвалился кусок стены размером с ладонь.",
+                None,
+            ),
+            &draft(
+                "На площадке 4 этажа отвалился кусок бетонной стены; подрядчик не приходил",
+                None,
+            ),
+        );
+        let found = kinds(&report);
+        assert!(found.contains(&(
+            FaithfulnessKind::NewMaterial,
+            Certainty::Found,
+            vec!["бетонной".to_owned()]
+        )));
+        assert!(found.contains(&(
+            FaithfulnessKind::NewContractor,
+            Certainty::Found,
+            vec!["подрядчик".to_owned()]
+        )));
+    }
+
+    #[test]
+    fn a_unit_in_another_form_is_the_residents() {
+        let report = check_faithfulness(
+            &input("Лампа на 2 этаже не горит уже 5 дней.", None),
+            &draft("На 2 этаже пятый день не горит лампа", None),
+        );
+        assert!(report.is_clean(), "{:#?}", report.findings());
     }
 
     #[test]
