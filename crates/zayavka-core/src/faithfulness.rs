@@ -144,7 +144,18 @@ pub struct FaithfulnessFinding {
     sentence_index: usize,
     sentence: String,
     words: Vec<String>,
+    spans: Vec<WordSpan>,
     message: String,
+}
+
+/// Where a word a finding concerns is in its field's text, counted in characters from 0, end
+/// exclusive. Presentation (the first letter upper-cased, a final period) keeps these offsets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct WordSpan {
+    /// The first character.
+    pub start: usize,
+    /// One past the last character.
+    pub end: usize,
 }
 
 impl FaithfulnessFinding {
@@ -154,9 +165,12 @@ impl FaithfulnessFinding {
         field: DraftField,
         sentence_index: usize,
         sentence: &str,
-        words: Vec<String>,
+        hits: Vec<(String, WordSpan)>,
     ) -> FaithfulnessFinding {
-        let words: Vec<String> = words.iter().map(|w| escape_invisible(w)).collect();
+        let (words, spans): (Vec<String>, Vec<WordSpan>) = hits
+            .into_iter()
+            .map(|(word, span)| (escape_invisible(&word), span))
+            .unzip();
         let quoted = words
             .iter()
             .map(|w| format!("«{w}»"))
@@ -182,6 +196,7 @@ impl FaithfulnessFinding {
             sentence_index,
             sentence: escape_invisible(sentence),
             words,
+            spans,
             message,
         }
     }
@@ -214,6 +229,12 @@ impl FaithfulnessFinding {
     /// The words of the sentence the finding concerns, as the model wrote them.
     pub fn words(&self) -> &[String] {
         &self.words
+    }
+
+    /// Where each of [`words`](Self::words) is in the field's text, in the same order: for
+    /// marking them in the model's sentences.
+    pub fn spans(&self) -> &[WordSpan] {
+        &self.spans
     }
 
     /// The warning for the resident, in Russian.
@@ -262,8 +283,14 @@ pub fn check_faithfulness(input: &ResidentInput, draft: &ModelDraft) -> Faithful
         let Some(text) = field.text(draft) else {
             continue;
         };
-        for (index, sentence) in sentences(text).into_iter().enumerate() {
-            check_sentence(&resident, field, index, sentence, &mut findings);
+        for (index, (start, sentence)) in sentences(text).into_iter().enumerate() {
+            let place = Place {
+                field,
+                text,
+                index,
+                start,
+            };
+            check_sentence(&resident, &place, sentence, &mut findings);
         }
     }
     FaithfulnessReport { findings }
@@ -397,17 +424,43 @@ fn common_prefix(a: &str, b: &str) -> usize {
     a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
 }
 
+/// Where a sentence is: its field, the field's text, its position among the field's sentences,
+/// and the byte where it starts in the field's text.
+struct Place<'a> {
+    field: DraftField,
+    text: &'a str,
+    index: usize,
+    start: usize,
+}
+
 fn check_sentence(
     resident: &ResidentText,
-    field: DraftField,
-    index: usize,
+    place: &Place<'_>,
     sentence: &str,
     findings: &mut Vec<FaithfulnessFinding>,
 ) {
-    let shown = shown_words(sentence);
+    let located = shown_words_at(sentence);
+    let spans: Vec<WordSpan> = located
+        .iter()
+        .map(|(at, word)| {
+            let start = place.text[..place.start + at].chars().count();
+            WordSpan {
+                start,
+                end: start + word.chars().count(),
+            }
+        })
+        .collect();
+    // The same, in bytes of the field's text, to quote a hit of several words as written.
+    let bytes: Vec<(usize, usize)> = located
+        .iter()
+        .map(|(at, word)| (place.start + at, place.start + at + word.len()))
+        .collect();
+    let shown: Vec<String> = located.into_iter().map(|(_, word)| word).collect();
     let words: Vec<String> = shown.iter().map(|w| fold(w)).collect();
     let mut covered = vec![false; words.len()];
-    let mut push = |kind, certainty, found: Vec<String>| {
+    // What each check found, as ranges of word positions (a number or a negation may be more
+    // than one word).
+    let mut push = |kind, certainty, found: Vec<std::ops::RangeInclusive<usize>>| {
         // Russian word lists and stems say nothing sure about a text in other letters.
         let certainty = if resident.russian {
             certainty
@@ -415,8 +468,24 @@ fn check_sentence(
             Certainty::Unsure
         };
         if !found.is_empty() {
+            let hits = found
+                .into_iter()
+                .map(|range| {
+                    let span = WordSpan {
+                        start: spans[*range.start()].start,
+                        end: spans[*range.end()].end,
+                    };
+                    let quoted = &place.text[bytes[*range.start()].0..bytes[*range.end()].1];
+                    (quoted.to_owned(), span)
+                })
+                .collect();
             findings.push(FaithfulnessFinding::new(
-                kind, certainty, field, index, sentence, found,
+                kind,
+                certainty,
+                place.field,
+                place.index,
+                sentence,
+                hits,
             ));
         }
     };
@@ -428,7 +497,7 @@ fn check_sentence(
         for at in number.span.clone() {
             covered[at] = true;
         }
-        let text = shown[number.span.clone()].join(" ");
+        let text = number.span.start..=number.span.end - 1;
         let known = if number.month {
             &resident.months
         } else {
@@ -448,7 +517,7 @@ fn check_sentence(
         if let Some(unit) = vocabulary().time.iter().find(|g| g.contains(&word_stem)) {
             covered[at] = true;
             if !resident.has_any(unit) && !resident.has_related(&word_stem) {
-                new_numbers.push(shown[at].clone());
+                new_numbers.push(at..=at);
             }
         }
     }
@@ -470,7 +539,7 @@ fn check_sentence(
             if let Some(group) = groups.iter().find(|g| g.contains(&word_stem)) {
                 covered[at] = true;
                 if !resident.has_any(group) {
-                    found.push(shown[at].clone());
+                    found.push(at..=at);
                 }
             }
         }
@@ -501,7 +570,7 @@ fn check_sentence(
             } else {
                 at
             };
-            flipped.push(shown[from..=at].join(" "));
+            flipped.push(from..=at);
         }
     }
     push(FaithfulnessKind::NegationFlipped, Certainty::Found, flipped);
@@ -520,12 +589,12 @@ fn check_sentence(
         if !resident.russian || !word.chars().all(is_cyrillic) {
             // Russian stems say nothing about a Latin word or a text in other letters.
             if !resident.words.contains(word) {
-                unsure_words.push(shown[at].clone());
+                unsure_words.push(at..=at);
             }
             continue;
         }
         if !resident.has_related(&word_stem) && !resident.has_synonym(&word_stem) {
-            new_words.push(shown[at].clone());
+            new_words.push(at..=at);
         }
     }
     push(FaithfulnessKind::NewWord, Certainty::Found, new_words);
@@ -534,49 +603,64 @@ fn check_sentence(
 
 /// Splits a one-line field into sentences at `.`, `!`, `?`, `…` and `;` followed by a space or
 /// the end. Abbreviations split a sentence early, which only makes the sentences shorter.
-fn sentences(text: &str) -> Vec<&str> {
+fn sentences(text: &str) -> Vec<(usize, &str)> {
     let mut sentences = Vec::new();
     let mut start = 0;
+    let mut keep = |from: usize, to: usize| {
+        let piece = &text[from..to];
+        let trimmed = piece.trim_start();
+        let at = from + piece.len() - trimmed.len();
+        let trimmed = trimmed.trim_end();
+        if trimmed.chars().any(char::is_alphanumeric) {
+            sentences.push((at, trimmed));
+        }
+    };
     let mut chars = text.char_indices().peekable();
     while let Some((at, c)) = chars.next() {
         if matches!(c, '.' | '!' | '?' | '…' | ';') {
             let at_end = chars.peek().is_none_or(|(_, next)| next.is_whitespace());
             if at_end {
                 let end = at + c.len_utf8();
-                let sentence = text[start..end].trim();
-                if sentence.chars().any(char::is_alphanumeric) {
-                    sentences.push(sentence);
-                }
+                keep(start, end);
                 start = end;
             }
         }
     }
-    let rest = text[start..].trim();
-    if rest.chars().any(char::is_alphanumeric) {
-        sentences.push(rest);
-    }
+    keep(start, text.len());
     sentences
 }
 
 /// The words of a text as written: runs of letters and digits (a hyphen inside a word keeps it
 /// whole: «из-за», «какой-то»).
 fn shown_words(text: &str) -> Vec<String> {
+    shown_words_at(text)
+        .into_iter()
+        .map(|(_, word)| word)
+        .collect()
+}
+
+/// [`shown_words`] with the byte where each word starts.
+fn shown_words_at(text: &str) -> Vec<(usize, String)> {
     let mut result = Vec::new();
     let mut current = String::new();
-    let chars: Vec<char> = text.chars().collect();
-    for (at, &c) in chars.iter().enumerate() {
+    let mut current_start = 0;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (index, &(at, c)) in chars.iter().enumerate() {
         let inner_hyphen = c == '-'
             && !current.is_empty()
             && current.chars().all(char::is_alphabetic)
-            && chars.get(at + 1).is_some_and(|n| n.is_alphabetic());
+            && chars.get(index + 1).is_some_and(|(_, n)| n.is_alphabetic());
         if c.is_alphanumeric() || inner_hyphen {
+            if current.is_empty() {
+                current_start = at;
+            }
             current.push(c);
         } else if !current.is_empty() {
-            result.push(std::mem::take(&mut current));
+            result.push((current_start, std::mem::take(&mut current)));
         }
     }
     if !current.is_empty() {
-        result.push(current);
+        result.push((current_start, current));
     }
     result
 }
@@ -1341,6 +1425,18 @@ mod tests {
                 == "В описании есть «упала», а в вашем тексте этого нет — проверьте.")
         );
         assert!(report.findings().iter().all(|f| f.sentence_index() == 1));
+        // The spans point at the words in the field as the model wrote it.
+        let problem = "На лестнице в подъезде 1 неделю не горит свет. Соседка упала на лестнице.";
+        for finding in &at_second {
+            for (word, span) in finding.words().iter().zip(finding.spans()) {
+                let marked: String = problem
+                    .chars()
+                    .skip(span.start)
+                    .take(span.end - span.start)
+                    .collect();
+                assert_eq!(&marked, word);
+            }
+        }
     }
 
     #[test]
@@ -1432,7 +1528,10 @@ mod tests {
     #[test]
     fn sentences_split_at_terminal_punctuation() {
         assert_eq!(
-            sentences("Не горит свет. Темно; страшно! Что делать? т.е. так"),
+            sentences("Не горит свет. Темно; страшно! Что делать? т.е. так")
+                .into_iter()
+                .map(|(_, sentence)| sentence)
+                .collect::<Vec<_>>(),
             [
                 "Не горит свет.",
                 "Темно;",
@@ -1480,6 +1579,49 @@ mod tests {
             prop_assert!(report.is_clean(), "{:#?}", report.findings());
         }
     }
+
+    proptest! {
+        /// Whatever a draft says, each finding's spans mark exactly its words in the field.
+        #[test]
+        fn spans_mark_the_words_in_the_field(
+            picks in proptest::collection::vec(0usize..DRAFT_WORDS.len(), 1..16),
+            ends in proptest::collection::vec(0usize..4, 16),
+        ) {
+            let mut problem = String::new();
+            for (word, end) in picks.iter().zip(&ends) {
+                problem.push_str(DRAFT_WORDS[*word]);
+                problem.push_str([" ", ". ", "; ", ", "][*end]);
+            }
+            let resident = input(SENTENCES[0], None);
+            let report = check_faithfulness(&resident, &draft(problem.trim(), None));
+            for finding in report.findings() {
+                prop_assert_eq!(finding.words().len(), finding.spans().len());
+                for (word, span) in finding.words().iter().zip(finding.spans()) {
+                    let marked: String = problem
+                        .chars()
+                        .skip(span.start)
+                        .take(span.end - span.start)
+                        .collect();
+                    prop_assert_eq!(&marked, word);
+                }
+            }
+        }
+    }
+
+    const DRAFT_WORDS: [&str; 12] = [
+        "Соседка",
+        "упала",
+        "не",
+        "исправны",
+        "двадцать",
+        "пять",
+        "ёлка",
+        "из-за",
+        "протечки",
+        "жильцам",
+        "12",
+        "марта",
+    ];
 
     const SENTENCES: [&str; 8] = [
         "Третий день не горит лампа на площадке 5 этажа.",

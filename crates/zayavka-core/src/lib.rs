@@ -36,7 +36,7 @@ pub use code::{StableCode, UnknownCode, check_stable_codes};
 pub use decide::{NO_MODEL_WARNING, evaluate_reply, offline_request};
 pub use faithfulness::{
     Certainty, DraftField, FaithfulnessCheck, FaithfulnessFinding, FaithfulnessKind,
-    FaithfulnessReport, Verdict, check_faithfulness,
+    FaithfulnessReport, Verdict, WordSpan, check_faithfulness,
 };
 pub use finding::{Finding, FindingCode, Rejection, RejectionReason};
 pub use input::{
