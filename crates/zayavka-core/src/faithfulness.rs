@@ -1440,6 +1440,36 @@ mod tests {
     }
 
     #[test]
+    fn a_report_serialises_with_stable_codes() {
+        let report = check_faithfulness(
+            &input("На лестнице в подъезде 1 не горит свет уже неделю.", None),
+            &draft("Не горит свет. Жильцам страшно", None),
+        );
+        assert_eq!(
+            serde_json::to_value(&report).unwrap(),
+            serde_json::json!({"findings": [{
+                "kind": "new_group",
+                "certainty": "found",
+                "field": "problem",
+                "sentence_index": 1,
+                "sentence": "Жильцам страшно",
+                "words": ["Жильцам"],
+                "spans": [{"start": 15, "end": 22}],
+                "message": "В описании есть «Жильцам», а в вашем тексте этого нет — проверьте.",
+            }, {
+                "kind": "new_word",
+                "certainty": "found",
+                "field": "problem",
+                "sentence_index": 1,
+                "sentence": "Жильцам страшно",
+                "words": ["страшно"],
+                "spans": [{"start": 23, "end": 30}],
+                "message": "В описании есть «страшно», а в вашем тексте этого нет — проверьте.",
+            }]})
+        );
+    }
+
+    #[test]
     fn a_repair_method_nobody_asked_for_is_found() {
         let resident = input(
             "Доводчик входной двери подъезда 3 не закрывает дверь.",
