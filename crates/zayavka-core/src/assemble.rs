@@ -370,7 +370,7 @@ pub fn request_item(desired_actions: Option<&str>) -> String {
 
 /// The resident's words in presentation form, or `None` when nothing is left of them.
 fn request_item_text(desired_actions: &str) -> Option<String> {
-    let text = strip_request_prefix(desired_actions.trim());
+    let text = strip_request_word(strip_request_prefix(desired_actions.trim()));
     let text = join_lines(text);
     (!text.is_empty()).then(|| end_as_sentence(capitalise_first(&text)))
 }
@@ -386,6 +386,52 @@ fn strip_request_prefix(text: &str) -> &str {
     }
     let rest = chars.next().map_or(text.len(), |(at, _)| at);
     text[rest..].trim_start()
+}
+
+/// The request words a resident may open the item with, without a colon, in lower case.
+const REQUEST_WORDS: [&str; 2] = ["прошу", "просим"];
+
+/// Removes a leading «Прошу» or «Просим» typed without a colon (issue 17): the heading already
+/// says it, and «Прошу: 1. Прошу заменить лампу» reads twice. The word goes only when a space
+/// or a comma follows it, with that comma, the spaces and a directly following «вас»; «Прошу
+/// прощения» is an apology and stays, as does every other wording («Требую …»).
+fn strip_request_word(text: &str) -> &str {
+    let Some(word) = REQUEST_WORDS
+        .into_iter()
+        .find(|word| starts_with_ignoring_case(text, word))
+    else {
+        return text;
+    };
+    let rest = &text[word.len()..];
+    let Some(after) = rest
+        .strip_prefix(',')
+        .or_else(|| rest.starts_with(char::is_whitespace).then_some(rest))
+    else {
+        return text;
+    };
+    let after = after.trim_start();
+    if starts_with_ignoring_case(after, "прощени") {
+        return text;
+    }
+    let after = match after.get(..("вас".len())) {
+        Some(head) if head.to_lowercase() == "вас" => {
+            let tail = &after["вас".len()..];
+            if tail.is_empty() || tail.starts_with(|c: char| c.is_whitespace() || c == ',') {
+                tail.trim_start_matches(',').trim_start()
+            } else {
+                after
+            }
+        }
+        _ => after,
+    };
+    // Nothing left but the word: the resident's text is kept rather than emptied.
+    if after.is_empty() { text } else { after }
+}
+
+/// Whether `text` starts with `prefix` (given in lower case), ignoring case.
+fn starts_with_ignoring_case(text: &str, prefix: &str) -> bool {
+    text.get(..prefix.len())
+        .is_some_and(|head| head.to_lowercase() == prefix)
 }
 
 /// One descriptive section in presentation form.
@@ -473,8 +519,34 @@ mod tests {
                 "Только провести осмотр, работы пока не выполнять.",
                 "Только провести осмотр, работы пока не выполнять.",
             ),
-            ("Прошу прошу: заменить", "Прошу прошу: заменить."),
+            // One opening is removed, never two.
+            ("Прошу прошу: заменить", "Прошу: заменить."),
             ("Прошу: Прошу: заменить", "Прошу: заменить."),
+            // «Прошу» or «Просим» without a colon (issue 17): never «Прошу: 1. Прошу …».
+            (
+                "Прошу заменить лампу на 3 этаже",
+                "Заменить лампу на 3 этаже.",
+            ),
+            (
+                "прошу вас срочно вызвать мастера",
+                "Срочно вызвать мастера.",
+            ),
+            ("ПРОСИМ  восстановить освещение", "Восстановить освещение."),
+            (
+                "Прошу, уберите, пожалуйста, мусор",
+                "Уберите, пожалуйста, мусор.",
+            ),
+            ("Прошу вас, проверьте подвал", "Проверьте подвал."),
+            // An apology, a word that only starts the same, and the word alone stay as typed.
+            (
+                "Прошу прощения, но лампа не горит",
+                "Прошу прощения, но лампа не горит.",
+            ),
+            ("Прошунов просит заменить", "Прошунов просит заменить."),
+            ("Прошу", "Прошу."),
+            ("Прошу вас", "Прошу вас."),
+            ("Требую заменить лампу", "Требую заменить лампу."),
+            ("Прошу васильковую краску", "Васильковую краску."),
         ];
         for (given, expected) in cases {
             assert_eq!(request_item(Some(given)), expected, "{given:?}");

@@ -115,18 +115,6 @@ fn subject(id: &str, name: &str) -> SubjectKind {
         .unwrap_or_else(|_| panic!("{id}: `{name}` is not a subject kind of the core"))
 }
 
-/// Whether the resident's request opens with a request word and no colon («Прошу заменить…»,
-/// «Просим…»): the item drops it (tests/eval/README.md), which the core does not do yet.
-fn opens_with_bare_request_word(desired_actions: &str) -> bool {
-    let lower = desired_actions.trim_start().to_lowercase();
-    ["прошу", "просим"].iter().any(|word| {
-        lower.strip_prefix(word).is_some_and(|rest| {
-            rest.starts_with([' ', ','])
-                && !rest.trim_start_matches([' ', ',']).starts_with("прощени")
-        })
-    })
-}
-
 #[test]
 fn every_case_follows_the_format_and_its_input_keeps_the_contract() {
     let cases = cases();
@@ -199,9 +187,6 @@ fn every_case_follows_the_format_and_its_input_keeps_the_contract() {
         if let Some(Some(item)) = &expect.item {
             match input.desired_actions() {
                 None => assert_eq!(item, GENERIC_ITEM, "{id}: no request, the generic item"),
-                Some(desired) if opens_with_bare_request_word(desired) => {
-                    assert!(!item.to_lowercase().starts_with("прошу"), "{id}: {item}")
-                }
                 Some(desired) => {
                     assert_eq!(item, &request_item(Some(desired)), "{id}: the item")
                 }
@@ -223,7 +208,6 @@ fn every_case_has_a_faithful_answer_that_meets_its_expectations() {
     let answered: BTreeSet<&String> = answers.keys().collect();
     assert_eq!(reaching, answered, "faithful answers and cases differ");
 
-    let mut awaiting_core = Vec::new();
     for (id, (text, draft)) in &answers {
         let case = &cases[id];
         let expect = &case.expect;
@@ -265,18 +249,9 @@ fn every_case_has_a_faithful_answer_that_meets_its_expectations() {
         if let Some(warned) = expect.warning_expected {
             assert_eq!(!request.warnings().is_empty(), warned, "{id}: warnings");
         }
-        // The «Прошу» decision of tests/eval/README.md, which the core does not follow yet.
-        if let Some(Some(item)) = &expect.item
-            && request.item().text() != item
-        {
-            assert!(
-                input
-                    .desired_actions()
-                    .is_some_and(opens_with_bare_request_word),
-                "{id}: the item is «{}», not «{item}»",
-                request.item().text()
-            );
-            awaiting_core.push(id.as_str());
+        // The «Прошу» decision of tests/eval/README.md, which the core follows.
+        if let Some(Some(item)) = &expect.item {
+            assert_eq!(request.item().text(), item, "{id}: the «Прошу:» item");
         }
         let described: String = request
             .sections()
@@ -292,10 +267,6 @@ fn every_case_has_a_faithful_answer_that_meets_its_expectations() {
             );
         }
     }
-    eprintln!(
-        "cases whose «Прошу» item awaits the core's change (issue 17): {}",
-        awaiting_core.join(", ")
-    );
 }
 
 fn faithful_answers() -> BTreeMap<String, (String, ModelDraft)> {
