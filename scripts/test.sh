@@ -26,7 +26,7 @@ bash tests/ui/run.sh
 
 if [ "$(uname -s)" = Linux ]; then
     echo "== desktop app end to end (Xvfb, tauri-driver)"
-    cargo build -p zayavka-desktop -p zayavka-standin --locked
+    cargo build -p zayavka-desktop -p zayavka-standin -p zayavka-cli --locked
     bash tests/e2e/run.sh
 
     # The one release build of the run: the .deb and .rpm (scripts/package.sh), then installed,

@@ -30,9 +30,11 @@ pub fn setup_skipped(paths: &Paths) -> bool {
 }
 
 /// Whether the app opens on the setup: no service chosen in the file, none given through a
-/// `ZAYAVKA_*` variable, and the setup not skipped before.
+/// `ZAYAVKA_*` variable (`ZAYAVKA_BASE_URL` names a server; `ZAYAVKA_ATTEMPTS` or
+/// `ZAYAVKA_TIMEOUT_SECS` alone tune a service but choose none), and the setup not skipped.
 pub fn first_run(paths: &Paths, has_active_profile: bool, overrides: &ProviderOverrides) -> bool {
-    !has_active_profile && overrides.is_empty() && !setup_skipped(paths)
+    let environment_names_a_service = overrides.profile.is_some() || overrides.base_url.is_some();
+    !has_active_profile && !environment_names_a_service && !setup_skipped(paths)
 }
 
 /// Remembers «Пока без модели» durably: the marker is written whole, in the configuration

@@ -160,6 +160,18 @@ fn a_chosen_service_or_an_environment_override_is_not_a_first_run() {
         api_key: None,
     });
     assert!(!overridden.first_run(), "ZAYAVKA_BASE_URL sets a provider");
+
+    // The number of attempts or a timeout tunes a service but chooses none.
+    let tuned = App::with_environment(EnvironmentOverrides {
+        provider: config::ProviderOverrides::from_lookup(|variable| match variable {
+            "ZAYAVKA_ATTEMPTS" => Some("1".to_owned()),
+            "ZAYAVKA_TIMEOUT_SECS" => Some("120".to_owned()),
+            _ => None,
+        })
+        .unwrap(),
+        api_key: None,
+    });
+    assert!(tuned.first_run());
 }
 
 #[test]

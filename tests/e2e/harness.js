@@ -76,13 +76,16 @@ export function scratchDir(prefix = 'zayavka-e2e-') {
 /**
  * Starts the stand-in provider and waits for the base URL it prints on its first line.
  * `content` (a completion's message content), `delayMs`, or `status` (an HTTP error for every
- * request). It exits when its standard input closes, so it dies with this process whatever
+ * request). With `gigachatKey` it plays GigaChat: that key is exchanged for tokens at
+ * `authUrl` (returned too), and `content` comes back as the arguments of GigaChat's function
+ * call. It exits when its standard input closes, so it dies with this process whatever
  * happens; `cleanUp` also ends it.
  */
-export async function startStandIn({ content = LIGHTING_REPLY, delayMs = 0, status = null } = {}) {
+export async function startStandIn({ content = LIGHTING_REPLY, delayMs = 0, status = null, gigachatKey = null } = {}) {
   const args = ['--port', '0', '--exit-on-stdin-close'];
   if (status !== null) args.push('--status', String(status));
   else args.push('--content', content);
+  if (gigachatKey !== null) args.push('--gigachat-key', gigachatKey);
   if (delayMs > 0) args.push('--delay-ms', String(delayMs));
   const child = spawn(STANDIN(), args, { stdio: ['pipe', 'pipe', 'inherit'] });
   undo.push(async () => {
@@ -105,7 +108,8 @@ export async function startStandIn({ content = LIGHTING_REPLY, delayMs = 0, stat
     });
     child.on('exit', (code) => reject(new Error(`the stand-in exited with ${code} before printing its URL`)));
   });
-  return { baseUrl };
+  // The GigaChat token endpoint is on the same address (zayavka-standin's GIGACHAT_OAUTH_PATH).
+  return { baseUrl, authUrl: baseUrl.replace(/\/v1$/, '/api/v2/oauth') };
 }
 
 /**
@@ -119,6 +123,25 @@ export function installation({ baseUrl, apiKey = 'e2e-key-not-secret', extra = {
   if (apiKey !== null) env.ZAYAVKA_API_KEY = apiKey;
   Object.assign(env, extra);
   return { home, env };
+}
+
+/**
+ * Writes one setting into `inst`'s configuration before the app starts, through the
+ * command-line tool built next to the app (`zayavka config set`), as a resident or an
+ * administrator would: settings the page does not offer, such as GigaChat's token endpoint.
+ */
+export async function configSet(inst, key, value) {
+  const cli = process.env.ZAYAVKA_E2E_CLI ?? path.join(path.dirname(APP()), 'zayavka');
+  await run(cli, ['config', 'set', key, value], { env: { ...process.env, ZAYAVKA_HOME: inst.home } });
+}
+
+/**
+ * Marks `inst` as one whose resident chose «Пока без модели» on the first-run setup (the file
+ * setup_skip writes in the configuration folder): the app then opens on the form, as before
+ * issue 15, for tests that are about the form and not the setup.
+ */
+export function skipSetup(inst) {
+  writeFileSync(path.join(inst.home, 'setup-skipped'), 'skipped by the test\n');
 }
 
 function shellQuote(value) {

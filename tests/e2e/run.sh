@@ -3,7 +3,7 @@
 # Keyring, tauri-driver (which starts WebKitWebDriver itself) and node's test runner driving the
 # app through WebDriver against the stand-in provider on 127.0.0.1.
 #
-#   cargo build -p zayavka-desktop -p zayavka-standin --locked && bash tests/e2e/run.sh [FILE.test.js…]
+#   cargo build -p zayavka-desktop -p zayavka-standin -p zayavka-cli --locked && bash tests/e2e/run.sh [FILE.test.js…]
 #
 # It builds nothing: the caller builds. The app is ZAYAVKA_E2E_APP (default
 # debug/zayavka-desktop in $CARGO_TARGET_DIR or target/), the stand-in ZAYAVKA_E2E_STANDIN
@@ -18,6 +18,9 @@ if [[ "${ZAYAVKA_E2E_INNER:-}" != 1 ]]; then
   app=$(realpath -m "$app")
   standin=${ZAYAVKA_E2E_STANDIN:-$(dirname "$app")/zayavka-standin}
   standin=$(realpath -m "$standin")
+  # The command-line tool writes a test's settings before the app starts (harness.js configSet).
+  cli=${ZAYAVKA_E2E_CLI:-$(dirname "$app")/zayavka}
+  cli=$(realpath -m "$cli")
 
   missing=()
   need() { command -v "$1" >/dev/null 2>&1 || missing+=("$1 ($2)"); }
@@ -40,10 +43,10 @@ if [[ "${ZAYAVKA_E2E_INNER:-}" != 1 ]]; then
     echo "tests/e2e: node $(node --version) is too old; version 20 or newer is needed." >&2
     exit 2
   fi
-  for binary in "$app" "$standin"; do
+  for binary in "$app" "$standin" "$cli"; do
     if [[ ! -x "$binary" ]]; then
       echo "tests/e2e: $binary is missing. Build it first:" >&2
-      echo "  cargo build -p zayavka-desktop -p zayavka-standin --locked" >&2
+      echo "  cargo build -p zayavka-desktop -p zayavka-standin -p zayavka-cli --locked" >&2
       echo "(or point ZAYAVKA_E2E_APP / ZAYAVKA_E2E_STANDIN at your build)" >&2
       exit 2
     fi
@@ -54,7 +57,7 @@ if [[ "${ZAYAVKA_E2E_INNER:-}" != 1 ]]; then
   # accessibility bus, whose daemons would outlive the session.
   unset DISPLAY WAYLAND_DISPLAY DBUS_SESSION_BUS_ADDRESS ZAYAVKA_API_KEY ZAYAVKA_HOME ZAYAVKA_BASE_URL \
     ZAYAVKA_MODEL ZAYAVKA_SCHEMA_MODE ZAYAVKA_TIMEOUT_SECS ZAYAVKA_ATTEMPTS
-  export ZAYAVKA_E2E_INNER=1 ZAYAVKA_E2E_APP="$app" ZAYAVKA_E2E_STANDIN="$standin"
+  export ZAYAVKA_E2E_INNER=1 ZAYAVKA_E2E_APP="$app" ZAYAVKA_E2E_STANDIN="$standin" ZAYAVKA_E2E_CLI="$cli"
   exec xvfb-run -a -s "-screen 0 1280x900x24 -nolisten tcp" \
     dbus-run-session -- env NO_AT_BRIDGE=1 bash "${BASH_SOURCE[0]}" "$@"
 fi

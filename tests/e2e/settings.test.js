@@ -18,6 +18,7 @@ import {
   installation,
   launch,
   openScreen,
+  skipSetup,
   screenshot,
   startStandIn,
   textOf,
@@ -35,6 +36,9 @@ test('the provider and the key are set on the settings screen and a draft uses t
   const inst = installation({ baseUrl: null, apiKey: null });
   let app = await launch(inst);
 
+  // No service set up: the app opens on the first-run setup (issue 15); «Настройки» is one
+  // click away, and going there does not skip the setup.
+  await app.session.waitFor('#screen-setup:not([hidden])');
   await openScreen(app, 'settings');
   await app.session.waitFor('#preset-options input[value="openai"]');
   await screenshot(app, 'settings');
@@ -178,6 +182,8 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('issue 14: closing the window with unsaved settings asks first; only «Закрыть без сохранения» closes it', { timeout: 120_000 }, async () => {
   const inst = installation({ baseUrl: null, apiKey: null });
+  // About closing, not the first-run setup: the resident skipped it before.
+  skipSetup(inst);
   const app = await launch(inst);
   await openScreen(app, 'settings');
   await app.session.waitFor('#preset-options input[value="openai"]');
@@ -224,6 +230,8 @@ test('issue 14: closing the window with unsaved settings asks first; only «За
 
 test('issue 14: with nothing unsaved the window closes at once, with no question', { timeout: 120_000 }, async () => {
   const inst = installation({ baseUrl: null, apiKey: null });
+  // About closing, not the first-run setup: the resident skipped it before.
+  skipSetup(inst);
   const app = await launch(inst);
   await openScreen(app, 'settings');
   await app.session.waitFor('#preset-options input[value="openai"]');

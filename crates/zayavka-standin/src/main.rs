@@ -5,6 +5,10 @@
 //!
 //! With `--status CODE` it plays a failing provider instead: every request is answered with that
 //! status and an OpenAI-style error object (the desktop app's end-to-end tests use it).
+//!
+//! With `--gigachat-key KEY` it plays GigaChat: the key is exchanged for a token at
+//! `/api/v2/oauth` on the same address (the profile's `auth_url`), and the completion comes as
+//! GigaChat answers forced function calling, the content being the function's arguments.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -12,7 +16,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use zayavka_standin::{Reply, Script, StandIn};
+use zayavka_standin::{Reply, Script, Service, StandIn};
 
 /// Serve one OpenAI-compatible chat completion on 127.0.0.1 until stopped.
 #[derive(Debug, Parser)]
@@ -42,6 +46,17 @@ struct Args {
     /// Exit when standard input closes, so that the stand-in dies with the process that started it.
     #[arg(long)]
     exit_on_stdin_close: bool,
+    /// Play GigaChat: exchange this «ключ авторизации» for tokens at `/api/v2/oauth` and answer
+    /// only requests that carry a token issued here; the content (a JSON object) becomes the
+    /// arguments of a `function_call` named by `--function-name`. Needs `--port 0`.
+    #[arg(long, conflicts_with = "status")]
+    gigachat_key: Option<String>,
+    /// The scope the GigaChat key is for.
+    #[arg(long, default_value = "GIGACHAT_API_PERS", requires = "gigachat_key")]
+    gigachat_scope: String,
+    /// The function GigaChat is made to call (the app's schema name, such as `request_draft_v1`).
+    #[arg(long, default_value = "request_draft_v1", requires = "gigachat_key")]
+    function_name: String,
 }
 
 fn main() -> ExitCode {
@@ -56,7 +71,20 @@ fn main() -> ExitCode {
     if args.delay_ms > 0 {
         reply = reply.delayed(Duration::from_millis(args.delay_ms));
     }
-    let stand_in = match StandIn::start_on(args.port, Script::always(reply)) {
+    let started = match &args.gigachat_key {
+        // The service's stand-in listens on a free port only.
+        Some(_) if args.port != 0 => Err(std::io::Error::other("--gigachat-key needs --port 0")),
+        Some(key) => Ok(StandIn::start_as(
+            Service::GigaChat {
+                authorization_key: key.clone(),
+                scope: args.gigachat_scope.clone(),
+                token_lifetime: Duration::from_secs(1800),
+            },
+            Script::always(reply),
+        )),
+        None => StandIn::start_on(args.port, Script::always(reply)),
+    };
+    let stand_in = match started {
         Ok(stand_in) => stand_in,
         Err(error) => {
             eprintln!(
@@ -102,6 +130,11 @@ fn reply_for(args: &Args) -> Result<Reply, String> {
             .map_err(|error| format!("cannot read {}: {error}", path.display()))?,
         (None, None) => unreachable!("clap requires --content, --content-file or --status"),
     };
+    if args.gigachat_key.is_some() {
+        let arguments = serde_json::from_str(&content)
+            .map_err(|error| format!("with --gigachat-key the content must be JSON: {error}"))?;
+        return Ok(Reply::function_call(&args.function_name, arguments));
+    }
     Ok(Reply::completion(&content))
 }
 
