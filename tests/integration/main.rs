@@ -67,6 +67,6 @@ mod optional_key;
 mod photos;
 mod pipes;
 mod profile;
-mod restore;
 mod provider_failures;
+mod restore;
 mod support;
