@@ -83,8 +83,13 @@ test('a fresh app opens on the setup; GigaChat set up there works and a draft co
 
   // Set up: the page started again (as at the next start) opens on the form, since Rust now
   // finds a chosen service. (A restart of the app itself is the «Пока без модели» test's.)
-  await app.session.execute('location.reload();');
-  await app.session.waitUntil('return document.documentElement.dataset.ready === "yes";', { description: 'the page to start again' });
+  // The old page's flag is cleared first: read before the new page has loaded, it would say
+  // ready while no screen is shown yet (seen once in CI).
+  await app.session.execute('document.documentElement.dataset.ready = "reloading"; location.reload();');
+  await app.session.waitUntil(
+    'return document.documentElement.dataset.ready === "yes" && [...document.querySelectorAll("main .screen")].some((s) => !s.hidden);',
+    { description: 'the page to start again and show a screen' },
+  );
   assert.equal(await shownScreen(app), 'screen-new');
   await close(app);
   for (const file of filesUnder(inst.home)) {
