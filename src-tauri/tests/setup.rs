@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use zayavka_desktop::commands;
 use zayavka_desktop::error::ErrorKind;
 use zayavka_desktop::setup::{self, SKIP_MARKER};
@@ -21,18 +21,7 @@ const AUTHORIZATION_KEY: &str = "Y2FuYXJ5LWNsaWVudDpjYW5hcnktc2V0dXAtY2hlY2s=";
 const YANDEX_KEY: &str = "AQVN-canary-setup-0123456789abcdefghij";
 
 fn valid_draft() -> Value {
-    json!({
-        "outcome": "draft",
-        "title": "Не работает освещение на лестнице",
-        "problem": "На лестнице между третьим и четвёртым этажами неделю не горит свет",
-        "circumstances": null,
-        "impact": "В темноте на лестнице плохо видно ступени",
-        "verification": "Причину нужно установить при осмотре",
-        "subject": {"kind": "common_area_premises_lighting", "evidence": [
-            {"source_field": "description", "quote": "неделю не горит свет на лестнице"}
-        ]},
-        "warnings": []
-    })
+    zayavka_standin::lighting_draft()
 }
 
 struct App {

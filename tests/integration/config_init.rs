@@ -34,18 +34,7 @@ fn show_json(home: &Path) -> Value {
 }
 
 fn valid_draft() -> Value {
-    json!({
-        "outcome": "draft",
-        "title": "Не работает освещение на лестнице",
-        "problem": "На лестнице между третьим и четвёртым этажами неделю не горит свет",
-        "circumstances": null,
-        "impact": "В темноте на лестнице плохо видно ступени",
-        "verification": "Причину нужно установить при осмотре",
-        "subject": {"kind": "common_area_premises_lighting", "evidence": [
-            {"source_field": "description", "quote": "неделю не горит свет на лестнице"}
-        ]},
-        "warnings": []
-    })
+    zayavka_standin::lighting_draft()
 }
 
 fn draft(home: &Path, key: &str) -> (Option<i32>, String, String) {

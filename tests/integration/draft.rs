@@ -17,18 +17,7 @@ const DESCRIPTION: &str = "В подъезде неделю не горит св
                            четвёртым этажами.";
 
 fn valid_draft() -> Value {
-    json!({
-        "outcome": "draft",
-        "title": "Не работает освещение на лестнице",
-        "problem": "На лестнице между третьим и четвёртым этажами неделю не горит свет",
-        "circumstances": null,
-        "impact": "В темноте на лестнице плохо видно ступени",
-        "verification": "Причину нужно установить при осмотре",
-        "subject": {"kind": "common_area_premises_lighting", "evidence": [
-            {"source_field": "description", "quote": "неделю не горит свет на лестнице"}
-        ]},
-        "warnings": []
-    })
+    zayavka_standin::lighting_draft()
 }
 
 fn ok() -> Reply {

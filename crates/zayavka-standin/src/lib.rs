@@ -37,6 +37,7 @@
 //! The `zayavka-standin` binary serves one canned completion forever, for benchmarks and
 //! manual runs.
 
+mod fixtures;
 mod reply;
 mod request;
 mod script;
@@ -44,6 +45,7 @@ mod server;
 mod service;
 mod tls;
 
+pub use fixtures::{LIGHTING_DESCRIPTION, lighting_draft};
 pub use reply::{CANNED_USAGE, ECHO_AUTHORIZATION, ECHO_KEY, Reply, chat_completion_body};
 pub use request::RecordedRequest;
 pub use script::Script;
