@@ -53,7 +53,8 @@ pub use outcome::{
 pub use policy::{LegalDecision, OmissionReason, decide_legal_module};
 pub use preview::{OFFLINE_TITLE_MAX, PREVIEW_MAX, first_words, offline_title};
 pub use prompt::{
-    Prompt, SchemaMode, SystemPrompt, reask_message, render as render_prompt, system_prompt,
+    Prompt, SchemaMode, SystemPrompt, find_prompt, prompt_registry, reask_message,
+    render as render_prompt, render_with as render_prompt_with, system_prompt,
 };
 pub use reply::{
     Evidence, ModelDraft, ModelOutcome, ModelReply, ModelSubject, SourceField, decode_reply,

@@ -85,6 +85,19 @@ static SYSTEM_PROMPT_V1: LazyLock<SystemPrompt> = LazyLock::new(|| {
     }
 });
 
+/// Every released system prompt, oldest first. A prompt stays registered after a newer one
+/// replaces it, so that a draft or an evaluation run made with it can be told and compared.
+pub fn prompt_registry() -> [&'static SystemPrompt; 1] {
+    [&SYSTEM_PROMPT_V1]
+}
+
+/// The released system prompt with this version (`system/v1`), if any.
+pub fn find_prompt(version: &str) -> Option<&'static SystemPrompt> {
+    prompt_registry()
+        .into_iter()
+        .find(|prompt| prompt.version == version)
+}
+
 /// The system prompt new drafts are written with.
 pub fn system_prompt() -> &'static SystemPrompt {
     &SYSTEM_PROMPT_V1
@@ -125,9 +138,19 @@ pub fn reask_message(findings: &[Finding]) -> String {
     message
 }
 
-/// Renders the messages for one input.
+/// Renders the messages for one input with the current system prompt.
 pub fn render(input: &ResidentInput, mode: SchemaMode, schema: &RegisteredSchema) -> Prompt {
-    let prompt = system_prompt();
+    render_with(system_prompt(), input, mode, schema)
+}
+
+/// Renders the messages for one input with a given released system prompt: how an evaluation
+/// compares an older prompt with the current one.
+pub fn render_with(
+    prompt: &SystemPrompt,
+    input: &ResidentInput,
+    mode: SchemaMode,
+    schema: &RegisteredSchema,
+) -> Prompt {
     let system = match mode {
         // The provider is handed the schema itself, as the response format or as the
         // function's parameters, so the prompt need not repeat it.
@@ -187,6 +210,21 @@ mod tests {
         }
         assert_eq!(prompt.sha256(), sha256_hex(prompt.text.as_bytes()));
         assert_eq!(prompt.sha256().len(), 64);
+    }
+
+    #[test]
+    fn every_released_prompt_is_registered_once_and_the_current_one_is_among_them() {
+        let versions: Vec<&str> = prompt_registry().iter().map(|p| p.version).collect();
+        let unique: std::collections::BTreeSet<&str> = versions.iter().copied().collect();
+        assert_eq!(unique.len(), versions.len(), "{versions:?}");
+        let current = system_prompt();
+        assert!(std::ptr::eq(find_prompt(current.version).unwrap(), current));
+        assert!(find_prompt("system/v0").is_none());
+        for prompt in prompt_registry() {
+            let rendered = render_with(prompt, &input(), SchemaMode::JsonSchema, request_draft());
+            assert_eq!(rendered.prompt_version, prompt.version);
+            assert_eq!(rendered.prompt_sha256, prompt.sha256());
+        }
     }
 
     #[test]
