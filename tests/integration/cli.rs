@@ -83,7 +83,8 @@ fn json_output_has_exactly_the_documented_keys() {
             "legal_omission",
             "warnings",
             "sections",
-            "item"
+            "item",
+            "faithfulness"
         ]
     );
     assert_eq!(report["request"]["legal_omission"], "not_confirmed");

@@ -509,6 +509,59 @@ fn a_model_that_obeys_an_injection_changes_neither_the_item_nor_the_legal_block(
 }
 
 #[test]
+fn a_fact_the_resident_never_gave_reaches_them_as_a_warning_in_the_text_the_json_and_the_store() {
+    // Tried as a resident would (issue 17): the model adds a fall the input never held.
+    let mut invented = valid_draft();
+    invented["impact"] = json!("Соседка упала на лестнице");
+    let stand_in = StandIn::start(Script::always(Reply::completion(&invented.to_string())));
+    let home = tempfile::tempdir().unwrap();
+    let (output, stdout, stderr) =
+        run(&mut draft_command(home.path(), &stand_in.base_url(), false));
+    // The request stays ready: the resident decides.
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("Соседка упала на лестнице."), "{stdout}");
+    assert!(
+        stderr.contains("Сверьте описание со своим текстом"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "— «Соседка упала на лестнице»: В описании есть «упала», а в вашем тексте этого \
+             нет — проверьте."
+        ),
+        "{stderr}"
+    );
+    assert!(
+        !stdout.contains("проверьте"),
+        "the warnings are not part of the request"
+    );
+
+    let (_, json_out, _) = run(&mut draft_command(home.path(), &stand_in.base_url(), true));
+    let report: Value = serde_json::from_str(&json_out).unwrap();
+    let findings = report["request"]["faithfulness"].as_array().unwrap();
+    let fell = findings
+        .iter()
+        .find(|f| f["words"].as_array().unwrap().contains(&json!("упала")))
+        .unwrap_or_else(|| panic!("{findings:#?}"));
+    assert_eq!(fell["field"], "impact");
+    assert_eq!(fell["certainty"], "found");
+    assert_eq!(fell["sentence"], "Соседка упала на лестнице");
+
+    // The stored draft carries the same findings, offline.
+    drop(stand_in);
+    let id = report["draft_id"].as_i64().unwrap().to_string();
+    let (output, shown, stderr) = run_in(home.path(), &["drafts", "show", &id, "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let shown: Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(
+        shown["request"]["faithfulness"], report["request"]["faithfulness"],
+        "{shown:#}"
+    );
+    let (_, text, _) = run_in(home.path(), &["drafts", "show", &id]);
+    assert!(text.contains("В описании есть «упала»"), "{text}");
+}
+
+#[test]
 fn a_failed_draft_is_stored_and_sent_again_by_id() {
     let stand_in = StandIn::start(Script::new().then(Reply::status(503, "down")).then(ok()));
     let run = draft(&stand_in.base_url(), &["--attempts", "1"]);

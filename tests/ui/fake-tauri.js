@@ -96,7 +96,7 @@
     if (subjectModule) sections.push({ kind: 'legal', source: 'legal_catalogue', module: subjectModule, text: LIGHTING_LEGAL });
     const item = presentItem(input.desired_actions);
     const body = `${sections.map((section) => section.text).join('\n\n')}\n\nПрошу:\n1. ${item.text}`;
-    return { title, title_source: titleSource, body, sections, item, items: [item.text], subject_module: subjectModule, legal_omission: omission, warnings, edited: null };
+    return { title, title_source: titleSource, body, sections, item, items: [item.text], subject_module: subjectModule, legal_omission: omission, warnings, faithfulness: [], edited: null };
   }
 
   const MODEL_SECTIONS = [
@@ -133,6 +133,24 @@
       next_steps: confirmed ? [] : ['confirm_subject'],
       request: buildRequest(MODEL_TITLE, 'model', MODEL_SECTIONS, input, omission ? null : LIGHTING, omission, warnings),
     });
+  }
+
+  // A model's sentence with a fact the resident never gave (issue 17): the request stays ready
+  // and carries what the faithfulness checks found, as zayavka-core serialises it.
+  function unfaithfulResult(input) {
+    const result = readyResult(input);
+    const sentence = 'Соседка упала на лестнице';
+    result.request.sections = result.request.sections.map((section) =>
+      section.kind === 'impact' ? { ...section, text: `${sentence}.` } : section,
+    );
+    result.request.body = `${result.request.sections.map((section) => section.text).join('\n\n')}\n\nПрошу:\n1. ${result.request.item.text}`;
+    const finding = (kind, word, start) => ({
+      kind, certainty: 'found', field: 'impact', sentence_index: 0, sentence, words: [word],
+      spans: [{ start, end: start + [...word].length }],
+      message: `В описании есть «${word}», а в вашем тексте этого нет — проверьте.`,
+    });
+    result.request.faithfulness = [finding('new_group', 'Соседка', 0), finding('new_word', 'упала', 8)];
+    return result;
   }
 
   const FAILED_MESSAGE =
@@ -647,6 +665,7 @@
       }
       let result;
       if (scenario === 'auto') result = readyResult(input);
+      else if (scenario === 'unfaithful') result = unfaithfulResult(input);
       else result = OUTCOMES[scenario]();
       send(onProgress, 1, {
         attempt: 2, elapsed_ms: 1200, state: 'waiting_retry', wait_ms: 1000,

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { callsOf, closePage, openPage, startHarness } from './harness.js';
+import { assertAccessible, callsOf, closePage, openPage, screenshot, startHarness } from './harness.js';
 
 const LIGHT_OUT = 'В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами.';
 
@@ -487,4 +487,43 @@ test('photos are attached from the dialog or by dropping files, listed and remov
   const [detach] = await callsOf(page, 'draft_detach');
   assert.equal(detach.args.number, 1);
   await closePage(page);
+});
+
+test('issue 17: words the resident never wrote are marked at their sentence, explained under it, and never copied', async () => {
+  for (const [label, options] of [
+    ['800', {}],
+    ['200pct', { viewport: { width: 400, height: 300 }, deviceScaleFactor: 2 }],
+  ]) {
+    const page = await openPage(harness, { ...options, fake: { scenario: 'unfaithful' } });
+    await page.fill('#description', LIGHT_OUT);
+    await page.click('#draft-submit');
+    await page.waitForSelector('.document');
+    // The request is ready: the resident decides.
+    assert.match(await page.textContent('.result'), /Заявка готова/);
+    assert.match(await page.textContent('.faithfulness-summary'), /Модель могла добавить то, чего вы не писали/);
+    const impact = page.locator('.doc-section.source-model').nth(2);
+    assert.equal(await impact.locator('p').first().textContent(), 'Соседка упала на лестнице.');
+    assert.deepEqual(await impact.locator('mark.unfaithful').allTextContents(), ['Соседка', 'упала']);
+    assert.deepEqual(await impact.locator('.faithfulness-notes li').allTextContents(), [
+      'В описании есть «Соседка», а в вашем тексте этого нет — проверьте.',
+      'В описании есть «упала», а в вашем тексте этого нет — проверьте.',
+    ]);
+    // Only that paragraph carries marks and notes.
+    assert.equal(await page.locator('mark.unfaithful').count(), 2);
+    assert.equal(await page.locator('.faithfulness-notes').count(), 1);
+    assert.equal(await page.$eval('.faithfulness-notes', (node) => getComputedStyle(node).userSelect), 'none');
+    // Nothing sticks out sideways at either size.
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
+    await impact.scrollIntoViewIfNeeded();
+    await screenshot(page, `faithfulness-${label}`);
+    if (label === '800') {
+      await assertAccessible(page, 'faithfulness warnings');
+      await page.click('button:text("Скопировать")');
+      await page.waitForFunction(() => window.__fake.callsOf('clipboard_write').length === 1);
+      const [copy] = await callsOf(page, 'clipboard_write');
+      assert.match(copy.args.text, /Соседка упала на лестнице\./);
+      assert.doesNotMatch(copy.args.text, /проверьте|Модель могла/);
+    }
+    await closePage(page);
+  }
 });

@@ -77,6 +77,24 @@ class ResultView {
         ),
       );
     }
+    // What the checks found in the model's sentences (issue 17): the words are marked in the
+    // text below, at their sentence; the request stays ready and the resident decides.
+    const unfaithful = request.edited ? [] : (request.faithfulness ?? []);
+    if (unfaithful.length > 0) {
+      parts.push(
+        h(
+          'div',
+          { class: 'warnings faithfulness-summary', role: 'note', 'aria-label': 'Сверьте с вашим текстом' },
+          h('p', { class: 'warnings-title' }, 'Сверьте описание со своим текстом.'),
+          h(
+            'p',
+            {},
+            'Модель могла добавить то, чего вы не писали. Такие слова выделены в тексте заявки, а под абзацем сказано, что проверить. ' +
+              'Если всё верно, ничего делать не нужно; если нет — нажмите «Редактировать» и исправьте.',
+          ),
+        ),
+      );
+    }
     const offerSubject = result.next_steps.includes('confirm_subject') && result.draft_id !== null;
     parts.push(
       h(
@@ -130,14 +148,18 @@ class ResultView {
   }
 
   documentCard(request) {
-    const sections = request.sections.map((section) =>
-      h(
+    const findings = request.faithfulness ?? [];
+    const sections = request.sections.map((section) => {
+      const own = section.source === 'model' ? findings.filter((f) => f.field === section.kind) : [];
+      return h(
         'div',
         { class: `doc-section source-${section.source}` },
         marker(SOURCE_LABELS[section.source] ?? section.source),
-        h('p', {}, section.text),
-      ),
-    );
+        h('p', {}, markWords(section.text, own)),
+        faithfulnessNotes(own),
+      );
+    });
+    const titleFindings = request.title_source === 'model' ? findings.filter((f) => f.field === 'title') : [];
     const itemSource = request.item.source;
     return h(
       'div',
@@ -147,7 +169,8 @@ class ResultView {
         'div',
         { class: 'doc-heading' },
         marker(TITLE_SOURCE_LABELS[request.title_source] ?? request.title_source),
-        h('p', { class: 'doc-title' }, request.title),
+        h('p', { class: 'doc-title' }, markWords(request.title, titleFindings)),
+        faithfulnessNotes(titleFindings),
       ),
       sections,
       h(
@@ -439,6 +462,39 @@ function sentence(text) {
 /** A quiet provenance marker: visible and read aloud, but never selected or copied. */
 function marker(label) {
   return h('span', { class: 'marker' }, h('span', { class: 'visually-hidden' }, 'Источник: '), label);
+}
+
+/**
+ * The text with the words the faithfulness checks found marked (issue 17). Spans count Unicode
+ * characters, as the Rust side does; a span outside the text or overlapping an earlier one is
+ * left unmarked rather than misplaced.
+ */
+export function markWords(text, findings) {
+  const spans = findings
+    .flatMap((finding) => finding.spans.map((span) => ({ ...span, certainty: finding.certainty })))
+    .sort((a, b) => a.start - b.start);
+  if (spans.length === 0) return text;
+  const chars = Array.from(text);
+  const parts = [];
+  let at = 0;
+  for (const span of spans) {
+    if (span.start < at || span.end > chars.length || span.end <= span.start) continue;
+    parts.push(chars.slice(at, span.start).join(''));
+    parts.push(h('mark', { class: `unfaithful ${span.certainty}` }, chars.slice(span.start, span.end).join('')));
+    at = span.end;
+  }
+  parts.push(chars.slice(at).join(''));
+  return parts;
+}
+
+/** The checks' messages under the paragraph they concern, one per finding. */
+function faithfulnessNotes(findings) {
+  if (findings.length === 0) return null;
+  return h(
+    'ul',
+    { class: 'faithfulness-notes', 'aria-label': 'Что проверить в этом абзаце' },
+    findings.map((finding) => h('li', {}, finding.message)),
+  );
 }
 
 const STEP_TEXT = {

@@ -325,7 +325,13 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             } else {
                 writeln!(stdout, "{}", heading(&item, &jiff::tz::TimeZone::system()))?;
                 match &request {
-                    Some(request) => writeln!(stdout, "\n{}", request.plain_text())?,
+                    Some(request) => {
+                        writeln!(stdout, "\n{}", request.plain_text())?;
+                        if !request.faithfulness().is_empty() {
+                            writeln!(stdout)?;
+                            crate::output::print_faithfulness(&mut stdout, request)?;
+                        }
+                    }
                     None => writeln!(
                         stdout,
                         "\nЗаявка не составлена. Текст, который вы ввели:\n{}",

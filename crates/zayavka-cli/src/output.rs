@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use zayavka_core::{Failure, NextStep, Outcome};
+use zayavka_core::{Failure, NextStep, Outcome, Request};
 use zayavka_engine::config::{ConfigError, ProfileName, SettingSource};
 use zayavka_engine::secrets::SecretError;
 
@@ -147,6 +147,7 @@ pub fn print_outcome(
             for warning in request.warnings() {
                 writeln!(stderr, "Обратите внимание: {warning}")?;
             }
+            print_faithfulness(&mut stderr, request)?;
             if let Some(omission) = request.legal_omission() {
                 writeln!(stderr, "{}", omission.message_ru())?;
             }
@@ -189,6 +190,22 @@ pub fn print_outcome(
     }
     if let Some(rerun) = rerun {
         print_next_steps(&mut stderr, &next_steps, rerun)?;
+    }
+    Ok(())
+}
+
+/// Prints what the faithfulness checks found in the model's sentences, each at its sentence:
+/// the resident compares them with what they wrote (issue 17). The request stays ready.
+pub fn print_faithfulness(out: &mut dyn Write, request: &Request) -> std::io::Result<()> {
+    if request.faithfulness().is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Сверьте описание со своим текстом — модель могла добавить то, чего вы не писали:"
+    )?;
+    for finding in request.faithfulness() {
+        writeln!(out, "— «{}»: {}", finding.sentence(), finding.message())?;
     }
     Ok(())
 }

@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::code::stable_codes;
+use crate::faithfulness::{FaithfulnessFinding, FaithfulnessReport};
 use crate::legal::LegalCatalogue;
 use crate::policy::{LegalDecision, OmissionReason};
 use crate::subject::SubjectKind;
@@ -182,6 +183,7 @@ pub struct Request {
     legal_omission: Option<OmissionReason>,
     warnings: Vec<String>,
     body: String,
+    faithfulness: Vec<FaithfulnessFinding>,
 }
 
 impl Request {
@@ -220,6 +222,19 @@ impl Request {
         &self.warnings
     }
 
+    /// What the expectation-free faithfulness checks found in the model's sentences: words the
+    /// resident's text does not hold, each a warning at its sentence (issue 17). Empty for a
+    /// request written without a model. The request stays ready: the resident decides.
+    pub fn faithfulness(&self) -> &[FaithfulnessFinding] {
+        &self.faithfulness
+    }
+
+    /// The request with these faithfulness findings.
+    pub(crate) fn with_faithfulness(mut self, findings: &FaithfulnessReport) -> Request {
+        self.faithfulness = findings.findings().to_vec();
+        self
+    }
+
     /// The body: the sections separated by blank lines, then «Прошу:» and «1. » with the item.
     pub fn body(&self) -> &str {
         &self.body
@@ -252,6 +267,7 @@ impl Request {
             legal_omission: legal.omission(),
             warnings,
             body,
+            faithfulness: Vec::new(),
         })
     }
 }
@@ -284,6 +300,10 @@ struct RequestDocument {
     warnings: Vec<String>,
     sections: Vec<Section>,
     item: RequestItem,
+    /// Always written; absent from requests stored before the checks ran on every draft
+    /// (issue 17), which read as having none.
+    #[serde(default)]
+    faithfulness: Vec<FaithfulnessFinding>,
 }
 
 impl Serialize for Request {
@@ -298,6 +318,7 @@ impl Serialize for Request {
             warnings: self.warnings.clone(),
             sections: self.sections.clone(),
             item: self.item.clone(),
+            faithfulness: self.faithfulness.clone(),
         }
         .serialize(serializer)
     }
@@ -342,7 +363,8 @@ impl<'de> Deserialize<'de> for Request {
             legal,
             document.warnings,
         )
-        .map_err(D::Error::custom)?;
+        .map_err(D::Error::custom)?
+        .with_faithfulness(&FaithfulnessReport::from_findings(document.faithfulness));
         if request.body != document.body {
             return Err(D::Error::custom(
                 "the body is not what the sections and the item render to",
@@ -691,7 +713,8 @@ mod tests {
                 "legal_omission",
                 "warnings",
                 "sections",
-                "item"
+                "item",
+                "faithfulness"
             ]
         );
         assert_eq!(value["items"], serde_json::json!(["Заменить лампы."]));

@@ -2,6 +2,7 @@
 //! [`Outcome`].
 
 use crate::assemble::{BODY_LIMIT, DraftText, Provenance, TitleSource, assemble};
+use crate::faithfulness::check_faithfulness;
 use crate::finding::{Finding, FindingCode, Rejection, RejectionReason};
 use crate::input::{InputError, InputErrorKind, InputErrors, InputField, ResidentInput};
 use crate::legal::LegalCatalogue;
@@ -55,6 +56,9 @@ pub fn evaluate_reply(
         return Outcome::Rejected(rejection);
     }
     let legal = decide_legal_module(input, draft.subject.as_ref());
+    // What the model's sentences say that the resident's text does not: warnings for the
+    // resident at the sentence concerned, never a reason to withhold the request (issue 17).
+    let faithfulness = check_faithfulness(input, &draft);
     // Both are present: the semantic rules above require them for a draft.
     let text = DraftText {
         source: Provenance::Model,
@@ -66,7 +70,10 @@ pub fn evaluate_reply(
         verification: draft.verification,
         warnings: with_input_notices(draft.warnings, input),
     };
-    finish(&text, legal, input, catalogue)
+    match finish(&text, legal, input, catalogue) {
+        Outcome::Ready(request) => Outcome::Ready(request.with_faithfulness(&faithfulness)),
+        other => other,
+    }
 }
 
 /// Assembles a request from the resident's own words, with no model: the description as the
@@ -234,6 +241,38 @@ mod tests {
             );
             count
         ]
+    }
+
+    #[test]
+    fn a_fact_the_resident_never_gave_is_a_warning_at_its_sentence_and_the_request_stays_ready() {
+        let mut invented = draft_json();
+        invented["impact"] = json!("Соседка упала на лестнице");
+        let request = ready(evaluate(&input(None, Some(LIGHTING)), &invented));
+        let fell: Vec<_> = request
+            .faithfulness()
+            .iter()
+            .filter(|f| f.words().iter().any(|w| w == "упала"))
+            .collect();
+        assert_eq!(fell.len(), 1, "{:#?}", request.faithfulness());
+        assert_eq!(fell[0].field(), crate::faithfulness::DraftField::Impact);
+        assert_eq!(fell[0].sentence(), "Соседка упала на лестнице");
+        assert!(
+            fell[0].message().contains("«упала»"),
+            "{}",
+            fell[0].message()
+        );
+        // The stored request reads back with the same findings.
+        let text = serde_json::to_string(&request).unwrap();
+        let back: crate::assemble::Request = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.faithfulness(), request.faithfulness());
+        // A request stored before the checks ran on every draft reads as having none.
+        let mut old: Value = serde_json::from_str(&text).unwrap();
+        old.as_object_mut().unwrap().remove("faithfulness");
+        let old: crate::assemble::Request = serde_json::from_value(old).unwrap();
+        assert!(old.faithfulness().is_empty());
+        // Without a model there is nothing to compare.
+        let offline = ready(offline_request(&input(None, None), catalogue()));
+        assert!(offline.faithfulness().is_empty());
     }
 
     #[test]

@@ -21,7 +21,7 @@ use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::code::stable_codes;
 use crate::input::ResidentInput;
@@ -136,7 +136,8 @@ impl DraftField {
 
 /// One thing a draft's sentence says that the resident's text does not, or that a check could
 /// not decide.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FaithfulnessFinding {
     kind: FaithfulnessKind,
     certainty: Certainty,
@@ -150,7 +151,8 @@ pub struct FaithfulnessFinding {
 
 /// Where a word a finding concerns is in its field's text, counted in characters from 0, end
 /// exclusive. Presentation (the first letter upper-cased, a final period) keeps these offsets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct WordSpan {
     /// The first character.
     pub start: usize,
@@ -250,6 +252,11 @@ pub struct FaithfulnessReport {
 }
 
 impl FaithfulnessReport {
+    /// The report of these findings, as a stored request carries them.
+    pub fn from_findings(findings: Vec<FaithfulnessFinding>) -> FaithfulnessReport {
+        FaithfulnessReport { findings }
+    }
+
     /// The findings, by field, then sentence, then check.
     pub fn findings(&self) -> &[FaithfulnessFinding] {
         &self.findings
@@ -1047,6 +1054,7 @@ const SYNONYMS: &[&str] = &[
     "разбит разбита разбито разбиты разбили",
     "мокрое мокрые мокнет сырость влажное влажные",
     "холодно холодная холодный холод",
+    "свет света светом освещение освещения освещением освещённость освещённости",
 ];
 
 /// The request's own formal vocabulary: words a faithful restatement of a household problem
@@ -1080,7 +1088,8 @@ const FORMAL: &str = "наблюдается наблюдаются отсутс
     перемещение \
     весь вся всё целиком также который данный ряд часть частично полностью несколько \
     многие каждый другой иной сам один вид образом раз днём ежедневно \
-    оборудование оборудования неправильно правильно причина причину причины источник источника происхождение идёт идут откуда почему непонятно";
+    оборудование оборудования неправильно правильно причина причину причины источник источника происхождение идёт идут откуда почему непонятно \
+    словам слов заявителем жилец жильца жительница жительницы житель жителя";
 
 fn is_formal(stem: &str) -> bool {
     vocabulary().formal.contains(stem)
