@@ -85,10 +85,19 @@ static SYSTEM_PROMPT_V1: LazyLock<SystemPrompt> = LazyLock::new(|| {
     }
 });
 
+static SYSTEM_PROMPT_V2: LazyLock<SystemPrompt> = LazyLock::new(|| {
+    let text = include_str!("../../../prompts/system/v2.md");
+    SystemPrompt {
+        version: "system/v2",
+        text,
+        sha256: sha256_hex(text.as_bytes()),
+    }
+});
+
 /// Every released system prompt, oldest first. A prompt stays registered after a newer one
 /// replaces it, so that a draft or an evaluation run made with it can be told and compared.
-pub fn prompt_registry() -> [&'static SystemPrompt; 1] {
-    [&SYSTEM_PROMPT_V1]
+pub fn prompt_registry() -> [&'static SystemPrompt; 2] {
+    [&SYSTEM_PROMPT_V1, &SYSTEM_PROMPT_V2]
 }
 
 /// The released system prompt with this version (`system/v1`), if any.
@@ -203,13 +212,26 @@ mod tests {
     }
 
     #[test]
-    fn the_system_prompt_names_every_subject_kind_and_is_hashed() {
-        let prompt = system_prompt();
-        for kind in SubjectKind::ALL {
-            assert!(prompt.text.contains(kind.as_str()), "{kind}");
+    fn every_released_prompt_names_every_subject_kind_and_its_own_version_and_is_hashed() {
+        for prompt in prompt_registry() {
+            for kind in SubjectKind::ALL {
+                assert!(
+                    prompt.text.contains(kind.as_str()),
+                    "{}: {kind}",
+                    prompt.version
+                );
+            }
+            let number = prompt.version.trim_start_matches("system/");
+            assert!(
+                prompt
+                    .text
+                    .starts_with(&format!("<!-- Zayavka system prompt {number}")),
+                "{}",
+                prompt.version
+            );
+            assert_eq!(prompt.sha256(), sha256_hex(prompt.text.as_bytes()));
+            assert_eq!(prompt.sha256().len(), 64);
         }
-        assert_eq!(prompt.sha256(), sha256_hex(prompt.text.as_bytes()));
-        assert_eq!(prompt.sha256().len(), 64);
     }
 
     #[test]
