@@ -172,16 +172,17 @@ fn group_name(group: &GroupStats) -> String {
 fn attention_ru(group: &GroupStats, attention: Attention) -> String {
     match attention {
         Attention::ManyRejected => format!(
-            "{}: ответ модели не принят в {} из {} черновиков{}. Посмотрите причины ниже и \
-             отклонённые черновики: zayavka drafts list --outcome rejected.",
+            "{}: ответ модели не принят — {} из {} черновиков, отправленных модели{}. \
+             Посмотрите причины ниже и отклонённые черновики: zayavka drafts list --outcome \
+             rejected.",
             group_name(group),
             group.outcomes.rejected,
             group.sent_to_model,
             percent(group.rejected_share),
         ),
         Attention::ManyFailed => format!(
-            "{}: технический сбой в {} из {} черновиков{}. Проверьте подключение: zayavka \
-             doctor.",
+            "{}: технический сбой — {} из {} черновиков, отправленных модели{}. Проверьте \
+             подключение: zayavka doctor.",
             group_name(group),
             group.outcomes.failed,
             group.sent_to_model,
@@ -273,9 +274,9 @@ fn details(out: &mut String, group: &GroupStats) {
     line("Правовой абзац не добавлен", codes(&group.legal_omissions));
     if group.reasks.total > 0 {
         line(
-            "Модель переспрошена",
+            "Модель переспрошена после негодного ответа",
             format!(
-                "{} раз в {} черновиках",
+                "всего {}, черновиков с переспросом: {}",
                 group.reasks.total, group.reasks.drafts
             ),
         );
@@ -307,7 +308,7 @@ fn details(out: &mut String, group: &GroupStats) {
         line(
             "Предупреждения о точности пересказа",
             format!(
-                "в {} черновиках есть слова, которых нет в тексте жителя; всего {}, под \
+                "черновиков со словами, которых нет в тексте жителя: {}; находок {}, под \
                  вопросом {} ({})",
                 faithfulness.drafts_with_found,
                 faithfulness.found,
@@ -320,8 +321,8 @@ fn details(out: &mut String, group: &GroupStats) {
         line(
             "Ожидание ответа",
             format!(
-                "медиана {}, у 90 % — не дольше {}, самое долгое {} ({} черновиков; от первой \
-                 попытки до последнего ответа, с паузами между повторами)",
+                "медиана {}, у 90 % — не дольше {}, самое долгое {} (черновиков с попытками: \
+                 {}; от начала первой попытки до конца последней, с паузами между повторами)",
                 seconds(latency.median_ms),
                 seconds(latency.p90_ms),
                 seconds(latency.max_ms),
