@@ -1,0 +1,168 @@
+// «Статистика» in «Настройки» (issue 17): how the model worked with this computer's drafts, in
+// plain words — how many drafts, how many are ready, how often the model's answer did not pass
+// the checks or the service failed, warnings about words the resident never wrote, the usual
+// waiting time and the money spent. The numbers come from `stats_get`, the same engine call as
+// `zayavka stats`; they are counted from the drafts on this computer and nothing is sent anywhere.
+// A service that answers every time but whose answers rarely pass the checks is called out
+// first, in its own box, so it cannot look healthy.
+//
+// The module starts itself (a script tag of its own) and refreshes whenever «Настройки» is shown.
+
+import * as ipc from './ipc.js';
+import { byId, h, replace } from './dom.js';
+import { formatSeconds, plural } from './words.js';
+
+const DRAFTS = ['черновик', 'черновика', 'черновиков'];
+
+// Joins the parts of a number that must stay on one line («3 из 5», «60 %», «2 мин 5 с»).
+const NBSP = '\u00a0';
+
+/** «3 из 5 (60 %)»: the count of drafts sent to a model, and its share. */
+function outOf(count, sent, share) {
+  const percent = share === null || share === undefined ? '' : ` (${Math.round(share * 100)}${NBSP}%)`;
+  return `${count}${NBSP}из${NBSP}${sent}${percent}`;
+}
+
+/** The waiting time in words: under a second, seconds, or minutes and seconds. */
+function waiting(milliseconds) {
+  if (milliseconds < 1000) return 'меньше секунды';
+  return formatSeconds(Math.round(milliseconds / 1000) * 1000).replaceAll(' ', NBSP);
+}
+
+/** An amount in its currency, as a resident reads a price. */
+function money({ amount, currency }) {
+  if (amount > 0 && amount < 0.01) {
+    return currency ? `меньше ${money({ amount: 0.01, currency })}` : 'меньше 0,01 (в валюте цен сервиса)';
+  }
+  if (currency) {
+    try {
+      return new Intl.NumberFormat('ru-RU', { style: 'currency', currency }).format(amount);
+    } catch {
+      // A code the browser does not know is shown as it is written.
+    }
+  }
+  const number = amount.toLocaleString('ru-RU', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return currency ? `${number} ${currency}` : `${number} (в валюте цен сервиса)`;
+}
+
+/** What a group that needs a look says, calmly, with the next step. */
+function attentionText(group, attention) {
+  const service = group.profile ? `Сервис «${group.profile}»` : 'Сервис модели';
+  if (attention === 'many_rejected') {
+    return `${service} часто отвечает так, что ответ не проходит проверку приложения: ${outOf(group.outcomes.rejected, group.sent_to_model, group.rejected_share)}. Ваши тексты тут ни при чём. Попробуйте другую модель или другой сервис выше; заявку всегда можно составить и без модели.`;
+  }
+  return `${service} часто не отвечает или отвечает с ошибкой: ${outOf(group.outcomes.failed, group.sent_to_model, group.failed_share)}. Нажмите «Проверить подключение» выше.`;
+}
+
+/** One row of the list: a label and its value. */
+function row(label, value, extra = {}) {
+  return [h('dt', {}, label), h('dd', extra, value)];
+}
+
+function rows(total) {
+  const out = [];
+  const outcomes = total.outcomes;
+  out.push(row('Черновиков', String(total.drafts)));
+  const ready = total.ready_without_model > 0 ? `${outcomes.ready}, из них без модели — ${total.ready_without_model}` : String(outcomes.ready);
+  out.push(row('Готовых заявок', ready));
+  if (total.sent_to_model > 0) {
+    out.push(row('Составлялись с моделью', String(total.sent_to_model)));
+    out.push(row('Ответ модели не прошёл проверку', outOf(outcomes.rejected, total.sent_to_model, total.rejected_share), { 'data-stat': 'rejected' }));
+    out.push(row('Сервис не ответил или ответил с ошибкой', outOf(outcomes.failed, total.sent_to_model, total.failed_share), { 'data-stat': 'failed' }));
+  }
+  if (outcomes.needs_user > 0) out.push(row('Нужно было уточнить описание', String(outcomes.needs_user)));
+  if (total.sent_to_model > 0) {
+    out.push(row('Заявки с предупреждением о словах, которых не было в вашем тексте', String(total.faithfulness.drafts_with_found), { 'data-stat': 'warnings' }));
+  }
+  if (total.latency) {
+    const { median_ms: median, p90_ms: p90 } = total.latency;
+    const usual = p90 > median ? `обычно ${waiting(median)}, почти всегда не дольше ${waiting(p90)}` : `обычно ${waiting(median)}`;
+    out.push(row('Ожидание ответа модели', usual, { 'data-stat': 'waiting' }));
+  }
+  if (total.cost.length > 0) {
+    out.push(row('Потрачено на сервис модели', total.cost.map(money).join(' и '), { 'data-stat': 'cost' }));
+  } else if (total.sent_to_model > 0) {
+    out.push(row('Потрачено на сервис модели', 'не подсчитано: в настройках сервиса не указаны цены', { 'data-stat': 'cost' }));
+  }
+  return out;
+}
+
+/** One line per service when drafts went to more than one. */
+function services(groups) {
+  const served = groups.filter((group) => group.profile !== null && group.sent_to_model > 0);
+  if (served.length < 2) return [];
+  return [
+    h('h3', {}, 'По сервисам'),
+    h(
+      'ul',
+      { class: 'stats-services' },
+      served.map((group) =>
+        h(
+          'li',
+          {},
+          `«${group.profile}»: ${group.drafts} ${plural(group.drafts, DRAFTS)}, готово ${group.outcomes.ready}, не прошли проверку ${outOf(group.outcomes.rejected, group.sent_to_model, group.rejected_share)}, ошибок сервиса ${group.outcomes.failed}`,
+        ),
+      ),
+    ),
+  ];
+}
+
+export function setUpStats() {
+  const screen = byId('screen-settings');
+  const period = byId('stats-period');
+  const status = byId('stats-status');
+  const attention = byId('stats-attention');
+  const list = byId('stats-list');
+  const perService = byId('stats-services');
+  let asked = 0;
+
+  function clear() {
+    attention.hidden = true;
+    replace(attention);
+    replace(list);
+    replace(perService);
+  }
+
+  async function load() {
+    asked += 1;
+    const mine = asked;
+    const days = period.value === '' ? null : Number(period.value);
+    status.textContent = 'Считаем…';
+    let stats;
+    try {
+      stats = await ipc.statsGet({ days });
+    } catch (failure) {
+      if (mine !== asked) return;
+      clear();
+      status.textContent = failure.message;
+      return;
+    }
+    // Only the latest answer is shown when the period changes quickly.
+    if (mine !== asked) return;
+    clear();
+    if (stats.total.drafts === 0) {
+      status.textContent =
+        days === null
+          ? 'Черновиков пока нет. Когда вы составите заявку, здесь будет видно, как работала модель.'
+          : 'За это время черновиков нет. Выберите период побольше.';
+      return;
+    }
+    status.textContent = '';
+    const notes = stats.groups.flatMap((group) => group.attention.map((kind) => h('p', {}, attentionText(group, kind))));
+    if (notes.length > 0) {
+      replace(attention, h('p', { class: 'stats-attention-title' }, 'Обратите внимание'), notes);
+      attention.hidden = false;
+    }
+    replace(list, rows(stats.total));
+    replace(perService, services(stats.groups));
+  }
+
+  period.addEventListener('change', () => void load());
+  // «Настройки» is shown by taking away its `hidden`: the numbers are counted again each time.
+  new MutationObserver(() => {
+    if (!screen.hidden) void load();
+  }).observe(screen, { attributes: true, attributeFilter: ['hidden'] });
+  if (!screen.hidden) void load();
+}
+
+setUpStats();
