@@ -1,0 +1,438 @@
+//! `zayavka eval` through the binary and the stand-in (issue 17): plan mode sends nothing; the
+//! whole corpus against the stand-in serving the faithful answers passes every hard check (the
+//! harness's own test in CI) and its replay reproduces every verdict byte for byte; each check
+//! fails on an answer built to break it; the cost cap refuses before anything is sent; the
+//! review sheet renders with no remote reference, and a reviewer's marks beside it are counted.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+use zayavka_standin::{Reply, Script, StandIn};
+
+use crate::support::{run, tests_dir, zayavka};
+
+fn cases_dir() -> PathBuf {
+    tests_dir().join("eval/cases")
+}
+
+fn faithful(id: &str) -> Value {
+    let text = std::fs::read_to_string(tests_dir().join(format!("eval/faithful/{id}.json")))
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn answer(draft: &Value) -> Reply {
+    Reply::completion(&draft.to_string())
+}
+
+/// Every case id, in the order the harness sends them, with whether the input reaches a model.
+fn corpus() -> Vec<(String, bool)> {
+    let mut ids: Vec<String> = std::fs::read_dir(cases_dir())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .map(|path| path.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    ids.sort();
+    ids.into_iter()
+        .map(|id| {
+            let reaches = tests_dir()
+                .join(format!("eval/faithful/{id}.json"))
+                .exists();
+            (id, reaches)
+        })
+        .collect()
+}
+
+struct Home {
+    dir: tempfile::TempDir,
+}
+
+impl Home {
+    /// A data folder whose active profile is the stand-in, without prices unless given.
+    fn new(base_url: &str, prices: Option<f64>) -> Home {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = format!(
+            "active_profile = \"stand\"\n\n[profiles.stand]\nkind = \"custom\"\nbase_url = \
+             \"{base_url}\"\nmodel = \"stand-in-model\"\nneeds_api_key = false\nattempts = 1\n"
+        );
+        if let Some(price) = prices {
+            config.push_str(&format!(
+                "price_input_per_million = {price}\nprice_output_per_million = {price}\n"
+            ));
+        }
+        std::fs::write(dir.path().join("config.toml"), config).unwrap();
+        Home { dir }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn eval(&self, args: &[&str]) -> Command {
+        let mut command = zayavka();
+        command
+            .env("ZAYAVKA_HOME", self.path())
+            .arg("eval")
+            .arg("--cases")
+            .arg(cases_dir())
+            .args(args);
+        command
+    }
+}
+
+/// Runs a command that prints one JSON object and returns its exit code and the object.
+fn json_run(command: &mut Command) -> (Option<i32>, Value) {
+    let (output, stdout, stderr) = run(command);
+    let value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {stdout}\nstderr: {stderr}"));
+    (output.status.code(), value)
+}
+
+/// The verdict of `check` in the result for `case`.
+fn verdict<'a>(report: &'a Value, case: &str, check: &str) -> &'a str {
+    let result = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|result| result["case"] == case)
+        .unwrap_or_else(|| panic!("no result for {case}"));
+    result["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == check)
+        .unwrap_or_else(|| panic!("{case}: no check {check} in {result}"))["verdict"]
+        .as_str()
+        .unwrap()
+}
+
+fn fact_verdicts(report: &Value, case: &str) -> Vec<String> {
+    report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|result| result["case"] == case)
+        .unwrap()["must_keep"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|fact| fact["verdict"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn plan_mode_sends_nothing_and_prints_the_plan() {
+    let stand_in = StandIn::start(Script::always(answer(&faithful(
+        "lookalike-lift-cabin-dirty",
+    ))));
+    let home = Home::new(&stand_in.base_url(), None);
+    let (code, plan) = json_run(
+        home.eval(&["--json", "--repeats", "3"])
+            .arg("--profile")
+            .arg("stand"),
+    );
+    assert_eq!(code, Some(0), "{plan}");
+    let reaching = corpus().iter().filter(|(_, reaches)| *reaches).count() as u64;
+    assert_eq!(plan["run"], Value::Null);
+    assert_eq!(plan["plan"]["cases"], corpus().len() as u64);
+    assert_eq!(plan["plan"]["profiles"], json!(["stand"]));
+    assert_eq!(plan["plan"]["repeats"], 3);
+    assert_eq!(plan["plan"]["requests"], reaching * 3);
+    assert_eq!(plan["plan"]["max_cost"], 50.0);
+    assert_eq!(plan["plan"]["prompt_version"], "system/v1");
+    assert_eq!(plan["results"], json!([]));
+    let (output, stdout, _) = run(&mut home.eval(&[]));
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout.contains("ничего не отправлено"), "{stdout}");
+    assert!(stdout.contains("--run"), "{stdout}");
+    assert_eq!(stand_in.request_count(), 0, "plan mode sent a request");
+}
+
+/// The harness's test in CI: the corpus against the stand-in serving the faithful answers.
+#[test]
+fn the_corpus_against_faithful_answers_passes_and_replays_byte_for_byte() {
+    let corpus = corpus();
+    let mut script = Script::new();
+    for (id, reaches) in &corpus {
+        if *reaches {
+            script = script.then(answer(&faithful(id)));
+        }
+    }
+    let stand_in = StandIn::start(script);
+    let home = Home::new(&stand_in.base_url(), None);
+    let sheet = home.path().join("sheet");
+    let started = Instant::now();
+    let (code, report) = json_run(
+        home.eval(&["--run", "--json", "--concurrency", "1", "--sheet"])
+            .arg(&sheet),
+    );
+    let took = started.elapsed();
+    eprintln!(
+        "the corpus ({} cases) against the stand-in: {took:?}",
+        corpus.len()
+    );
+    let failed: Vec<&Value> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|result| result["hard"] != "pass")
+        .collect();
+    assert_eq!(
+        failed,
+        Vec::<&Value>::new(),
+        "faithful answers failed a hard check"
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(report["results"].as_array().unwrap().len(), corpus.len());
+    let reaching = corpus.iter().filter(|(_, reaches)| *reaches).count();
+    assert_eq!(stand_in.request_count(), reaching);
+    // Each check passes on a faithful answer of the cases the next test breaks.
+    for (case, check) in [
+        ("unknown-leak-source", "faithfulness.cause_and_repair"),
+        ("negation-hinges-ok-handle-missing", "negations"),
+        (
+            "negation-hinges-ok-handle-missing",
+            "faithfulness.negations",
+        ),
+        ("emotional-dark-stairs-fear", "faithfulness.numbers"),
+        ("group-only-me-scared", "faithfulness.groups"),
+        ("lookalike-lift-cabin-dirty", "subject"),
+        ("lookalike-lift-cabin-dirty", "subject_not"),
+    ] {
+        assert_eq!(verdict(&report, case, check), "pass", "{case}: {check}");
+    }
+    assert_eq!(
+        fact_verdicts(&report, "emotional-dark-stairs-fear"),
+        ["pass", "pass", "pass"]
+    );
+    let summary = &report["summary"][0];
+    assert_eq!(summary["profile"], "stand");
+    assert_eq!(summary["hard_pass_rate"], 1.0);
+    assert_eq!(summary["stable_cases"], corpus.len() as u64);
+    let run_id = report["run"].as_str().unwrap().to_owned();
+
+    // The replay sends nothing and reproduces every verdict byte for byte.
+    let (code, replay) = json_run(
+        home.eval(&["--replay", &run_id, "--json", "--sheet"])
+            .arg(&sheet),
+    );
+    assert_eq!(code, Some(0), "{replay}");
+    assert_eq!(
+        stand_in.request_count(),
+        reaching,
+        "the replay sent a request"
+    );
+    assert_eq!(
+        serde_json::to_string(&replay["results"]).unwrap(),
+        serde_json::to_string(&report["results"]).unwrap()
+    );
+    assert_eq!(replay["summary"], report["summary"]);
+    assert_eq!(replay["plan"], report["plan"]);
+
+    // The sheet renders, self-contained.
+    let html = std::fs::read_to_string(sheet.join("sheet.html")).unwrap();
+    assert!(html.starts_with("<!doctype html>"));
+    for needed in [
+        "Итоги по профилям",
+        "Сохранить отметки",
+        "lookalike-lift-cabin-dirty",
+    ] {
+        assert!(html.contains(needed), "{needed}");
+    }
+    assert_no_remote_reference(&html);
+    let markdown = std::fs::read_to_string(sheet.join("sheet.md")).unwrap();
+    assert!(markdown.contains("## Итоги по профилям"));
+
+    // A reviewer's marks saved beside the sheet are counted in the next summary.
+    let marks = json!({"run": run_id, "marks": [
+        {"case": "emotional-dark-stairs-fear", "profile": "stand", "repeat": 1,
+         "fact": "все лампы", "verdict": "fail"}
+    ]});
+    std::fs::write(sheet.join("marks.json"), marks.to_string()).unwrap();
+    let (_, marked) = json_run(
+        home.eval(&["--replay", &run_id, "--json", "--sheet"])
+            .arg(&sheet),
+    );
+    assert_eq!(marked["marks_counted"], 1);
+    assert_eq!(marked["summary"][0]["must_keep"]["reviewed"], 1);
+    assert_eq!(
+        marked["summary"][0]["must_keep"]["lost"],
+        report["summary"][0]["must_keep"]["lost"].as_u64().unwrap() + 1
+    );
+    assert_eq!(
+        marked["results"], report["results"],
+        "marks change no verdict"
+    );
+    let html = std::fs::read_to_string(sheet.join("sheet.html")).unwrap();
+    assert!(
+        html.contains("\"verdict\":\"fail\""),
+        "the sheet shows the saved mark"
+    );
+}
+
+fn assert_no_remote_reference(html: &str) {
+    for forbidden in [
+        "http://",
+        "https://",
+        "src=\"//",
+        "href=\"//",
+        "@import",
+        "url(",
+        "<link",
+        "<img",
+        "<iframe",
+    ] {
+        assert!(!html.contains(forbidden), "the sheet holds {forbidden}");
+    }
+    for attribute in ["src=", "href="] {
+        for (at, _) in html.match_indices(attribute) {
+            let value = &html[at + attribute.len()..];
+            assert!(
+                !value.trim_start_matches(['"', '\'']).starts_with("//"),
+                "a protocol-relative reference at {at}"
+            );
+        }
+    }
+}
+
+/// The faithful answer for `case` with `change` applied to it.
+fn broken(case: &str, change: impl FnOnce(&mut Value)) -> Value {
+    let mut draft = faithful(case);
+    change(&mut draft);
+    draft
+}
+
+fn append(draft: &mut Value, field: &str, sentence: &str) {
+    draft[field] = match draft[field].as_str() {
+        Some(text) => Value::from(format!("{text}. {sentence}")),
+        None => Value::from(sentence),
+    };
+}
+
+#[test]
+fn each_check_fails_on_an_answer_built_to_break_it() {
+    // In id order, as the harness sends them one at a time.
+    let answers: BTreeMap<&str, Value> = [
+        (
+            "emotional-dark-stairs-fear",
+            broken("emotional-dark-stairs-fear", |d| {
+                // A lost fact and a new number.
+                d["impact"] = Value::Null;
+                append(d, "circumstances", "Так продолжается 17 дней");
+            }),
+        ),
+        (
+            "group-only-me-scared",
+            broken("group-only-me-scared", |d| {
+                append(d, "impact", "Жильцам страшно")
+            }),
+        ),
+        (
+            "lookalike-lift-cabin-dirty",
+            broken("lookalike-lift-cabin-dirty", |d| {
+                d["subject"]["kind"] = Value::from("common_area_elevator");
+            }),
+        ),
+        (
+            "negation-hinges-ok-handle-missing",
+            broken("negation-hinges-ok-handle-missing", |d| {
+                let problem = d["problem"]
+                    .as_str()
+                    .unwrap()
+                    .replace("исправны", "неисправны");
+                d["problem"] = Value::from(problem);
+            }),
+        ),
+        (
+            "unknown-leak-source",
+            broken("unknown-leak-source", |d| {
+                append(d, "problem", "Это происходит из-за износа кровли")
+            }),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let mut script = Script::new();
+    let mut args = vec!["--run", "--json", "--concurrency", "1"];
+    for (case, draft) in &answers {
+        script = script.then(answer(draft));
+        args.extend(["--case", case]);
+    }
+    let stand_in = StandIn::start(script);
+    let home = Home::new(&stand_in.base_url(), None);
+    let (code, report) = json_run(&mut home.eval(&args));
+    assert_eq!(code, Some(1), "a hard check failed: {report}");
+    for (case, check) in [
+        ("unknown-leak-source", "faithfulness.cause_and_repair"),
+        ("negation-hinges-ok-handle-missing", "negations"),
+        ("emotional-dark-stairs-fear", "faithfulness.numbers"),
+        ("group-only-me-scared", "faithfulness.groups"),
+        ("lookalike-lift-cabin-dirty", "subject"),
+        ("lookalike-lift-cabin-dirty", "subject_not"),
+    ] {
+        assert_eq!(verdict(&report, case, check), "fail", "{case}: {check}");
+    }
+    let facts = fact_verdicts(&report, "emotional-dark-stairs-fear");
+    assert_eq!(facts[1], "fail", "«чуть не упала» is lost: {facts:?}");
+    let hard: BTreeMap<&str, &str> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["case"].as_str().unwrap(), r["hard"].as_str().unwrap()))
+        .collect();
+    assert_eq!(hard["lookalike-lift-cabin-dirty"], "fail");
+    assert_eq!(
+        hard["unknown-leak-source"], "pass",
+        "invented content is not a hard check"
+    );
+    assert!(report["summary"][0]["invented_content"].as_u64().unwrap() >= 4);
+}
+
+#[test]
+fn the_cost_cap_refuses_before_anything_is_sent() {
+    let stand_in = StandIn::start(Script::always(answer(&faithful(
+        "lookalike-lift-cabin-dirty",
+    ))));
+    let home = Home::new(&stand_in.base_url(), Some(1000.0));
+    let (output, _, stderr) = run(&mut home.eval(&["--run", "--max-cost", "0.01"]));
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("0.01"), "{stderr}");
+    assert!(stderr.contains("--max-cost"), "{stderr}");
+    assert_eq!(stand_in.request_count(), 0);
+    // The default cap refuses the whole corpus at these prices too.
+    let (output, _, stderr) = run(&mut home.eval(&["--run"]));
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("50.00"), "{stderr}");
+    // The plan says so without sending.
+    let (output, stdout, _) = run(&mut home.eval(&["--max-cost", "0.01"]));
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout.contains("будет отклонена"), "{stdout}");
+    // A remote profile without prices cannot be bounded and is refused as well.
+    let remote = Home::new("https://models.example.invalid/v1", None);
+    let (output, _, stderr) =
+        run(&mut remote.eval(&["--run", "--case", "lookalike-lift-cabin-dirty"]));
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("цены"), "{stderr}");
+    assert_eq!(stand_in.request_count(), 0);
+}
+
+#[test]
+fn a_missing_corpus_folder_or_run_is_named_with_its_flag() {
+    let home = Home::new("http://127.0.0.1:9/v1", None);
+    let mut command = zayavka();
+    command
+        .env("ZAYAVKA_HOME", home.path())
+        .current_dir(home.path())
+        .arg("eval");
+    let (output, _, stderr) = run(&mut command);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("--cases"), "{stderr}");
+    let (output, _, stderr) = run(&mut home.eval(&["--replay", "20990101-000000-000"]));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("--replay"), "{stderr}");
+    assert!(stderr.contains("20990101-000000-000"), "{stderr}");
+}
