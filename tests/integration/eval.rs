@@ -436,3 +436,39 @@ fn a_missing_corpus_folder_or_run_is_named_with_its_flag() {
     assert!(stderr.contains("--replay"), "{stderr}");
     assert!(stderr.contains("20990101-000000-000"), "{stderr}");
 }
+
+/// Ctrl-C stops a run: the answers that arrived are stored and reported (exit 5), the call in
+/// flight is dropped, and a replay of the run finds exactly those answers.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_what_finished() {
+    let stand_in = StandIn::start(Script::always(
+        answer(&faithful("lookalike-lift-cabin-dirty"))
+            .delayed(std::time::Duration::from_millis(200)),
+    ));
+    let home = Home::new(&stand_in.base_url(), None);
+    let child = home
+        .eval(&["--run", "--json", "--concurrency", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    while stand_in.request_count() < 3 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert_eq!(output.status.code(), Some(5), "{report}");
+    assert_eq!(report["stopped"], true);
+    let kept = report["results"].as_array().unwrap().len();
+    assert!(kept >= 2 && kept < corpus().len(), "{kept} answers");
+    let run_id = report["run"].as_str().unwrap();
+    let (_, replay) = json_run(&mut home.eval(&["--replay", run_id, "--json"]));
+    assert_eq!(replay["results"], report["results"]);
+}
