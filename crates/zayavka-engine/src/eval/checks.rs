@@ -181,7 +181,7 @@ pub fn check_answer(
         checks.push(match request {
             Some(request) => result(
                 "warning_expected",
-                !request.warnings().is_empty() == warned,
+                request.warnings().is_empty() != warned,
                 Some(if warned {
                     "предупреждения нет, а оно ожидалось".to_owned()
                 } else {

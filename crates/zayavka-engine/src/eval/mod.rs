@@ -87,10 +87,7 @@ pub enum EvalError {
         message: String,
     },
     /// No provider profile is configured and none was named.
-    #[error(
-        "провайдер модели не выбран: настройте профиль (`zayavka config init`) или назовите \
-         профиль для оценки"
-    )]
+    #[error("провайдер модели не выбран: настройте профиль командой `zayavka config init`")]
     NoProfile,
     /// The worst-case cost of a profile's requests is above the cap.
     #[error(
