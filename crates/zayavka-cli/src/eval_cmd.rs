@@ -131,6 +131,14 @@ impl From<&SheetFiles> for SheetJson {
 
 /// The engine's error with the flag that fixes it.
 fn with_flag(error: EvalError) -> anyhow::Error {
+    if let EvalError::NoPrices { profile } = &error {
+        return anyhow::anyhow!(
+            "{}. Укажите цены в профиле: zayavka config set \
+             profiles.{profile}.price_input_per_million ЦЕНА и то же для \
+             price_output_per_million.",
+            error.message_ru()
+        );
+    }
     let hint = match &error {
         EvalError::CasesNotFound { .. } | EvalError::NoCases { .. } => {
             " Укажите папку со случаями флагом --cases ПАПКА."
@@ -141,7 +149,10 @@ fn with_flag(error: EvalError) -> anyhow::Error {
         EvalError::OverCostCap { .. } => {
             " Чтобы разрешить такую оценку, укажите предел флагом --max-cost СУММА."
         }
-        EvalError::NoProfile => " Или назовите профиль флагом --profile ИМЯ.",
+        EvalError::NoProfile => {
+            " Настройте профиль командой zayavka config init или назовите его флагом --profile \
+             ИМЯ."
+        }
         EvalError::RunNotFound { .. } => " Проверьте значение --replay.",
         EvalError::Sheet { .. } => " Папку листа можно выбрать флагом --sheet ПАПКА.",
         _ => "",

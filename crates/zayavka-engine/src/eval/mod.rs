@@ -87,7 +87,7 @@ pub enum EvalError {
         message: String,
     },
     /// No provider profile is configured and none was named.
-    #[error("провайдер модели не выбран: настройте профиль командой `zayavka config init`")]
+    #[error("провайдер модели не выбран: активного профиля нет")]
     NoProfile,
     /// The worst-case cost of a profile's requests is above the cap.
     #[error(
@@ -104,9 +104,8 @@ pub enum EvalError {
     },
     /// A remote profile has no prices, so its cost cannot be bounded.
     #[error(
-        "у профиля «{profile}» не указаны цены за токены, поэтому стоимость оценки не ограничить; \
-         ничего не отправлено. Укажите цены: `zayavka config set \
-         profiles.{profile}.price_input_per_million ЦЕНА` и то же для price_output_per_million"
+        "у профиля «{profile}» не указаны цены за токены (price_input_per_million и \
+         price_output_per_million), поэтому стоимость оценки не ограничить; ничего не отправлено"
     )]
     NoPrices {
         /// The profile.
