@@ -472,3 +472,36 @@ fn ctrl_c_keeps_what_finished() {
     let (_, replay) = json_run(&mut home.eval(&["--replay", run_id, "--json"]));
     assert_eq!(replay["results"], report["results"]);
 }
+
+/// `--prompt` takes any registered prompt, records it in the plan, and sends its text; an
+/// unknown version is refused with the registered ones named.
+#[test]
+fn the_prompt_version_is_chosen_recorded_and_sent() {
+    let stand_in = StandIn::start(Script::always(answer(&faithful(
+        "lookalike-lift-cabin-dirty",
+    ))));
+    let home = Home::new(&stand_in.base_url(), None);
+    let (output, _, stderr) = run(&mut home.eval(&["--prompt", "system/v0"]));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr.contains("system/v1") && stderr.contains("--prompt"),
+        "{stderr}"
+    );
+    let (code, report) = json_run(&mut home.eval(&[
+        "--run",
+        "--json",
+        "--prompt",
+        "system/v1",
+        "--case",
+        "lookalike-lift-cabin-dirty",
+    ]));
+    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(report["plan"]["prompt_version"], "system/v1");
+    let prompt = std::fs::read_to_string(tests_dir().join("../prompts/system/v1.md")).unwrap();
+    let sent = stand_in.requests()[0].json();
+    let system = sent["messages"][0]["content"].as_str().unwrap();
+    assert!(
+        system.starts_with(prompt.trim_end()),
+        "the chosen prompt is sent"
+    );
+}

@@ -144,7 +144,7 @@ fn with_flag(error: EvalError) -> anyhow::Error {
             " Укажите папку со случаями флагом --cases ПАПКА."
         }
         EvalError::InvalidCase { .. } => " Исправьте файл или уберите его из папки --cases.",
-        EvalError::UnknownCase { .. } => " Проверьте значение --case.",
+        EvalError::UnknownCase { .. } => " (флаг --case)",
         EvalError::UnknownPrompt { .. } => " Укажите одну из них флагом --prompt.",
         EvalError::OverCostCap { .. } => {
             " Чтобы разрешить такую оценку, укажите предел флагом --max-cost СУММА."
@@ -153,11 +153,17 @@ fn with_flag(error: EvalError) -> anyhow::Error {
             " Настройте профиль командой zayavka config init или назовите его флагом --profile \
              ИМЯ."
         }
-        EvalError::RunNotFound { .. } => " Проверьте значение --replay.",
+        EvalError::RunNotFound { .. } => " (флаг --replay)",
         EvalError::Sheet { .. } => " Папку листа можно выбрать флагом --sheet ПАПКА.",
         _ => "",
     };
-    anyhow::anyhow!("{}.{hint}", error.message_ru().trim_end_matches('.'))
+    let message = error.message_ru();
+    let message = message.trim_end_matches('.');
+    if hint.starts_with(" (") {
+        anyhow::anyhow!("{message}{hint}.")
+    } else {
+        anyhow::anyhow!("{message}.{hint}")
+    }
 }
 
 /// The corpus folder: `--cases`, else `tests/eval/cases` in the current folder or above it.

@@ -96,7 +96,10 @@ fn result(check: &'static str, passed: bool, detail: Option<String>) -> CheckRes
 }
 
 fn subject_name(subject: Option<SubjectKind>) -> String {
-    subject.map_or_else(|| "нет".to_owned(), |kind| kind.as_str().to_owned())
+    subject.map_or_else(
+        || "без предмета".to_owned(),
+        |kind| kind.as_str().to_owned(),
+    )
 }
 
 /// The model's own text: its title and descriptive fields, each a line.
@@ -147,7 +150,7 @@ pub fn check_answer(
             "subject",
             model_subject == expected,
             Some(format!(
-                "ожидался предмет {}, модель выбрала {}",
+                "ожидалось: {}, модель выбрала: {}",
                 subject_name(expected),
                 subject_name(model_subject)
             )),
