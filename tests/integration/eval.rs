@@ -505,3 +505,39 @@ fn the_prompt_version_is_chosen_recorded_and_sent() {
         "the chosen prompt is sent"
     );
 }
+
+/// A service that refuses the key would refuse every request: the profile gets one, not the
+/// whole corpus, and the run says it stopped (exit 5). A profile with no key sends nothing.
+#[test]
+fn a_refused_key_stops_the_profile_and_a_missing_key_sends_nothing() {
+    let stand_in = StandIn::start(Script::always(Reply::json(
+        401,
+        json!({"error": {"message": "bad key", "type": "invalid_request_error"}}),
+    )));
+    let home = Home::new(&stand_in.base_url(), None);
+    let (code, report) = json_run(&mut home.eval(&["--run", "--json", "--concurrency", "1"]));
+    assert_eq!(code, Some(5), "{report}");
+    assert_eq!(stand_in.request_count(), 1);
+    assert_eq!(report["stopped"], true);
+    let failed: Vec<&Value> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["outcome"] == "failed")
+        .collect();
+    assert_eq!(failed.len(), 1, "{report}");
+    // No key was sent, so the service's 401 reads as a missing key.
+    assert_eq!(failed[0]["reason"], "no_api_key");
+
+    let keyless = StandIn::start(Script::always(Reply::status(500, "unused")));
+    let home = Home::new(&keyless.base_url(), None);
+    let config = std::fs::read_to_string(home.path().join("config.toml"))
+        .unwrap()
+        .replace("needs_api_key = false", "needs_api_key = true");
+    std::fs::write(home.path().join("config.toml"), config).unwrap();
+    let (output, _, stderr) =
+        run(&mut home.eval(&["--run", "--case", "lookalike-lift-cabin-dirty"]));
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("ключ"), "{stderr}");
+    assert_eq!(keyless.request_count(), 0);
+}

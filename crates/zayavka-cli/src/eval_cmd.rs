@@ -139,6 +139,12 @@ fn with_flag(error: EvalError) -> anyhow::Error {
             error.message_ru()
         );
     }
+    if let EvalError::NoApiKey { profile } = &error {
+        return anyhow::anyhow!(
+            "{}. Сохраните ключ: zayavka key set --profile {profile}.",
+            error.message_ru()
+        );
+    }
     let hint = match &error {
         EvalError::CasesNotFound { .. } | EvalError::NoCases { .. } => {
             " Укажите папку со случаями флагом --cases ПАПКА."

@@ -111,6 +111,12 @@ pub enum EvalError {
         /// The profile.
         profile: String,
     },
+    /// A profile needs an API key and has none; nothing was sent.
+    #[error("для профиля «{profile}» не задан ключ доступа; ничего не отправлено")]
+    NoApiKey {
+        /// The profile.
+        profile: String,
+    },
     /// No stored run has this id.
     #[error("прогона оценки «{id}» нет в базе{}", latest_text(latest))]
     RunNotFound {

@@ -54,6 +54,25 @@ struct Shared {
     prompt: &'static SystemPrompt,
     queue: Mutex<VecDeque<Job>>,
     cancel: CancellationToken,
+    /// Profiles whose service refused in a way every further request would meet too (the key,
+    /// the quota, the schema mode, the settings): nothing more is sent to them.
+    halted: Mutex<Vec<usize>>,
+}
+
+/// Failures every further request to the same service would meet too.
+fn halts_the_profile(reason: Option<&str>) -> bool {
+    reason
+        .and_then(FailureReason::from_code)
+        .is_some_and(|reason| {
+            matches!(
+                reason,
+                FailureReason::Auth
+                    | FailureReason::NoApiKey
+                    | FailureReason::InsufficientQuota
+                    | FailureReason::SchemaModeUnsupported
+                    | FailureReason::BadConfig
+            )
+        })
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -80,6 +99,15 @@ pub async fn run_eval(
     on_progress: &(dyn Fn(EvalProgress) + Sync),
 ) -> Result<EvalReport, EvalError> {
     prepared.check_cost_cap()?;
+    if let Some(model) = prepared
+        .profiles
+        .iter()
+        .find(|model| model.provider.needs_api_key && model.api_key.is_none())
+    {
+        return Err(EvalError::NoApiKey {
+            profile: model.provider.profile.as_str().to_owned(),
+        });
+    }
     let store = crate::drafts::open_store(paths)?;
     let plan_json = serde_json::to_value(&prepared.plan).unwrap_or_default();
     let schema = request_draft_schema();
@@ -130,6 +158,7 @@ pub async fn run_eval(
         prompt: prepared.prompt,
         queue: Mutex::new(jobs),
         cancel: cancel.clone(),
+        halted: Mutex::new(Vec::new()),
     });
     let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
     for _ in 0..prepared.plan.concurrency.max(1) {
@@ -143,9 +172,15 @@ pub async fn run_eval(
                 let Some(job) = lock(&shared.queue).pop_front() else {
                     break;
                 };
+                if lock(&shared.halted).contains(&job.profile) {
+                    continue;
+                }
                 let Some(cassette) = answer(&shared, &job).await else {
                     break;
                 };
+                if cassette.outcome == "failed" && halts_the_profile(cassette.reason.as_deref()) {
+                    lock(&shared.halted).push(job.profile);
+                }
                 let stored = lock(&shared.store).add_eval_cassette(&shared.run_id, &cassette);
                 let failed = stored.is_err();
                 if sender.send(stored.map(|()| (job, cassette))).is_err() || failed {
