@@ -610,4 +610,121 @@ mod tests {
         assert_eq!(partial.verdict, Verdict::Unsure, "{partial:?}");
         assert_eq!(fact_check("ещё", text).verdict, Verdict::Unsure);
     }
+
+    /// A corpus case's checks on its faithful answer, changed by `change`.
+    fn checked(case: &str, change: impl FnOnce(&mut serde_json::Value)) -> Checked {
+        let eval = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/eval");
+        let case = super::super::load_cases(&eval.join("cases"), &[case.to_owned()])
+            .unwrap()
+            .remove(0);
+        let text =
+            std::fs::read_to_string(eval.join(format!("faithful/{}.json", case.id))).unwrap();
+        let mut answer: serde_json::Value = serde_json::from_str(&text).unwrap();
+        change(&mut answer);
+        let reply = zayavka_core::ModelReply {
+            content: Some(answer.to_string()),
+            refusal: None,
+            finish_reason: Some("stop".to_owned()),
+        };
+        let input = case.checked_input().unwrap();
+        let schema = zayavka_core::request_draft_schema();
+        let outcome =
+            zayavka_core::evaluate_reply(&input, &reply, schema, zayavka_core::legal_catalogue());
+        let draft = zayavka_core::decode_reply(&reply, schema).ok();
+        check_answer(&case.expect, Some(&input), draft.as_ref(), &outcome)
+    }
+
+    fn verdict_of(checked: &Checked, name: &str) -> Verdict {
+        checked
+            .checks
+            .iter()
+            .find(|check| check.check == name)
+            .unwrap_or_else(|| panic!("no {name} in {checked:?}"))
+            .verdict
+    }
+
+    fn append(answer: &mut serde_json::Value, field: &str, sentence: &str) {
+        answer[field] = match answer[field].as_str() {
+            Some(text) => format!("{text}. {sentence}").into(),
+            None => sentence.into(),
+        };
+    }
+
+    #[test]
+    fn each_check_passes_on_a_faithful_answer_and_fails_on_one_built_to_break_it() {
+        type Change = fn(&mut serde_json::Value);
+        let broken: [(&str, &str, Change); 7] = [
+            (
+                "unknown-leak-source",
+                "faithfulness.cause_and_repair",
+                |a| append(a, "problem", "Это происходит из-за износа кровли"),
+            ),
+            ("negation-hinges-ok-handle-missing", "negations", |a| {
+                let problem = a["problem"]
+                    .as_str()
+                    .unwrap()
+                    .replace("исправны", "неисправны");
+                a["problem"] = problem.into();
+            }),
+            ("emotional-dark-stairs-fear", "faithfulness.numbers", |a| {
+                append(a, "circumstances", "Так продолжается 17 дней")
+            }),
+            ("group-only-me-scared", "faithfulness.groups", |a| {
+                append(a, "impact", "Жильцам страшно")
+            }),
+            ("lookalike-lift-cabin-dirty", "subject", |a| {
+                a["subject"]["kind"] = "common_area_elevator".into()
+            }),
+            ("lookalike-lift-cabin-dirty", "subject_not", |a| {
+                a["subject"]["kind"] = "common_area_elevator".into()
+            }),
+            ("emotional-dark-stairs-fear", "must_not_contain", |a| {
+                append(a, "impact", "Это просто ужас")
+            }),
+        ];
+        for (case, check, change) in broken {
+            let faithful = checked(case, |_| {});
+            assert_eq!(
+                verdict_of(&faithful, check),
+                Verdict::Pass,
+                "{case}: {check}"
+            );
+            assert!(faithful.hard_passed(), "{case}: {faithful:?}");
+            let broken = checked(case, change);
+            assert_eq!(verdict_of(&broken, check), Verdict::Fail, "{case}: {check}");
+        }
+        let wrong_subject = checked("lookalike-lift-cabin-dirty", |a| {
+            a["subject"]["kind"] = "common_area_elevator".into()
+        });
+        assert!(!wrong_subject.hard_passed());
+        // A lost fact: the impact that held «чуть не упала» and «вчера вечером» is gone.
+        let faithful = checked("emotional-dark-stairs-fear", |_| {});
+        assert!(
+            faithful
+                .must_keep
+                .iter()
+                .all(|f| f.verdict == Verdict::Pass)
+        );
+        let lost = checked("emotional-dark-stairs-fear", |a| {
+            a["impact"] = serde_json::Value::Null
+        });
+        let verdicts: Vec<Verdict> = lost.must_keep.iter().map(|f| f.verdict).collect();
+        assert_eq!(verdicts, [Verdict::Pass, Verdict::Fail, Verdict::Fail]);
+    }
+
+    #[test]
+    fn without_model_text_the_text_checks_are_unsure_never_pass() {
+        let checked = checked("lookalike-lift-cabin-dirty", |a| {
+            *a = serde_json::Value::String("не JSON".to_owned())
+        });
+        for check in &checked.checks {
+            if !HARD_CHECKS.contains(&check.check) {
+                assert_eq!(check.verdict, Verdict::Unsure, "{check:?}");
+            }
+        }
+        assert!(
+            !checked.hard_passed(),
+            "a rejected answer fails the outcome"
+        );
+    }
 }
