@@ -227,3 +227,40 @@ fn a_bad_date_or_a_backwards_period_is_refused_naming_the_flag() {
         "{stderr}"
     );
 }
+
+#[test]
+fn stats_into_a_pipe_whose_reader_has_gone_stop_quietly_with_141() {
+    // `zayavka stats | head -1` (ADR 19), on an empty store and a filled one, text and JSON.
+    let home = tempfile::tempdir().unwrap();
+    let closed = || {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        writer
+    };
+    for fill in [false, true] {
+        if fill {
+            let (output, _, stderr) = run(zayavka_in(home.path()).args([
+                "draft",
+                "--offline",
+                "--description",
+                DESCRIPTION,
+            ]));
+            assert_eq!(output.status.code(), Some(0), "{stderr}");
+        }
+        for args in [
+            &["stats"][..],
+            &["stats", "--json"],
+            &["stats", "--period", "day"],
+        ] {
+            let output = zayavka_in(home.path())
+                .args(args)
+                .stdout(closed())
+                .stderr(std::process::Stdio::piped())
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(141), "{args:?}: {stderr}");
+            assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        }
+    }
+}

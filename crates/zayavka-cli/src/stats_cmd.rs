@@ -26,9 +26,15 @@ pub struct StatsArgs {
     /// Только черновики, последний запуск которых шёл через этот профиль.
     #[arg(long, value_name = "ИМЯ", value_parser = profile)]
     profile: Option<String>,
-    /// Как делить по времени: day (по дням), week (по неделям), month (по месяцам) или all (весь
-    /// период одной строкой на профиль).
-    #[arg(long, value_name = "ПЕРИОД", value_parser = period, default_value = "month")]
+    /// Как делить по времени: day (по дням), week (по неделям), month (по месяцам, без этого
+    /// флага) или all (весь период одной строкой на профиль).
+    #[arg(
+        long,
+        value_name = "ПЕРИОД",
+        value_parser = period,
+        default_value = "month",
+        hide_default_value = true
+    )]
     period: Period,
     /// Вывести один объект JSON.
     #[arg(long)]
@@ -44,7 +50,7 @@ fn profile(text: &str) -> Result<String, String> {
     ProfileName::parse(text)
         .map(|name| name.as_str().to_owned())
         .map_err(|_| {
-            "имя профиля — латинские буквы, цифры, «-» и «_», например gigachat; профили \
+            "имя профиля — до 64 латинских букв, цифр, «-» и «_», например gigachat; профили \
              показывает zayavka config show"
                 .to_owned()
         })
