@@ -90,12 +90,7 @@ impl Store {
             )
             .map_err(StoreError::from)?;
         let mut attempts = tx
-            .prepare_cached(
-                "SELECT record_id, number, started_at_unix_ms, duration_ms, http_status,
-                        error_kind, retry_reason, prompt_tokens, completion_tokens, total_tokens,
-                        cost
-                 FROM attempts WHERE draft_id = ?1 ORDER BY id",
-            )
+            .prepare_cached(DRAFT_ATTEMPTS)
             .map_err(StoreError::from)?;
         let mut rows = drafts
             .query(params![
@@ -139,7 +134,14 @@ fn facts_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<DraftFacts> {
     })
 }
 
-fn attempt_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredAttempt> {
+/// A draft's attempts in the order they were stored, in the columns [`attempt_from_row`] reads.
+pub(crate) const DRAFT_ATTEMPTS: &str =
+    "SELECT record_id, number, started_at_unix_ms, duration_ms, http_status, error_kind,
+            retry_reason, prompt_tokens, completion_tokens, total_tokens, cost
+     FROM attempts WHERE draft_id = ?1 ORDER BY id";
+
+/// One row of [`DRAFT_ATTEMPTS`].
+pub(crate) fn attempt_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredAttempt> {
     let unsigned = |index| row.get::<_, i64>(index).map(|v| v.max(0) as u64);
     let tokens = |index| {
         row.get::<_, Option<i64>>(index)
