@@ -519,6 +519,7 @@ fn a_refused_key_stops_the_profile_and_a_missing_key_sends_nothing() {
     assert_eq!(code, Some(5), "{report}");
     assert_eq!(stand_in.request_count(), 1);
     assert_eq!(report["stopped"], true);
+    assert_eq!(report["halted_profiles"], json!(["stand"]));
     let failed: Vec<&Value> = report["results"]
         .as_array()
         .unwrap()

@@ -219,6 +219,7 @@ pub fn run(args: EvalArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
             summary: Vec::new(),
             stopped: false,
             missing_cases: Vec::new(),
+            halted_profiles: Vec::new(),
             marks_counted: 0,
         };
         if args.json {
@@ -446,6 +447,14 @@ fn print_report(report: &EvalReport, files: &SheetFiles) -> anyhow::Result<()> {
             out,
             "Случаев больше нет в папке, их ответы не проверены: {}.",
             report.missing_cases.join(", ")
+        )?;
+    }
+    for profile in &report.halted_profiles {
+        writeln!(
+            out,
+            "Профилю «{profile}» больше ничего не отправлено: сервис отказал так, что остальные \
+             запросы получили бы тот же отказ. Проверьте ключ, квоту и настройки (zayavka doctor \
+             с этим профилем активным) и запустите оценку снова."
         )?;
     }
     if report.stopped {

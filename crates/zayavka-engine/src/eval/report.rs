@@ -350,6 +350,9 @@ pub struct EvalReport {
     pub stopped: bool,
     /// Cassettes of a replayed run whose case file is no longer there.
     pub missing_cases: Vec<String>,
+    /// Profiles whose service refused in a way every further request would meet too (the key,
+    /// the quota, the schema mode, the settings), so that nothing more was sent to them.
+    pub halted_profiles: Vec<String>,
     /// Whether a reviewer's marks were counted in the summary.
     pub marks_counted: u32,
 }

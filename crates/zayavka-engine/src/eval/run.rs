@@ -219,14 +219,21 @@ pub async fn run_eval(
         return Err(error.into());
     }
     let stopped = progress.finished < total;
-    Ok(report(
+    let mut report = report(
         Some(run_id),
         plan_json,
         &prepared.plan.profiles,
         results,
         stopped,
         Vec::new(),
-    ))
+    );
+    let mut halted = lock(&shared.halted).clone();
+    halted.sort_unstable();
+    report.halted_profiles = halted
+        .into_iter()
+        .filter_map(|index| prepared.plan.profiles.get(index).cloned())
+        .collect();
+    Ok(report)
 }
 
 fn report(
@@ -250,6 +257,7 @@ fn report(
         results,
         stopped,
         missing_cases,
+        halted_profiles: Vec::new(),
         marks_counted: 0,
     }
 }
