@@ -732,7 +732,7 @@ mod tests {
         }
     }
 
-    /// A ready request with the model, its faithfulness findings as the lead's pipeline stores
+    /// A ready request with the model, its faithfulness findings as the draft pipeline stores
     /// them (absent when `None`).
     fn ready(faithfulness: Option<serde_json::Value>, omission: &str) -> FinishedDraft {
         let mut request = serde_json::json!({"title": "Не горит свет", "warnings": []});

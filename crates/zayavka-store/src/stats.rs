@@ -38,15 +38,11 @@ pub struct DraftFacts {
     pub legal_omission: Option<String>,
     /// Whether a model wrote the description.
     pub model_used: bool,
-    /// Whether it belongs to a batch row.
-    pub in_batch: bool,
     /// The provider profile of its latest model run; `None` when no run was recorded (a
     /// draft without a model, invalid input, a failure before any call).
     pub profile: Option<String>,
     /// The id of its latest context record, which the latest run's attempts carry.
     pub latest_record: Option<i64>,
-    /// How many model runs were recorded (more than one after a retry).
-    pub runs: u32,
     /// How many times, over all runs, the model was asked again after an unusable answer.
     pub reasks: u32,
     /// The `faithfulness` array of the stored request, as JSON text, when the request has
@@ -71,11 +67,9 @@ impl Store {
         let mut drafts = tx
             .prepare(
                 "SELECT d.id, d.created_at, d.outcome, d.reason, d.legal_omission, d.model_used,
-                        d.batch_id IS NOT NULL,
                         (SELECT c.provider_profile FROM context_records AS c
                          WHERE c.draft_id = d.id ORDER BY c.id DESC LIMIT 1),
                         (SELECT max(c.id) FROM context_records AS c WHERE c.draft_id = d.id),
-                        (SELECT count(*) FROM context_records AS c WHERE c.draft_id = d.id),
                         (SELECT count(*) FROM context_records AS c,
                                 json_each(c.record_json, '$.responses') AS r
                          WHERE c.draft_id = d.id
@@ -124,12 +118,10 @@ fn facts_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<DraftFacts> {
         reason: row.get(3)?,
         legal_omission: row.get(4)?,
         model_used: row.get(5)?,
-        in_batch: row.get(6)?,
-        profile: row.get(7)?,
-        latest_record: row.get(8)?,
-        runs: count(9)?,
-        reasks: count(10)?,
-        faithfulness_json: row.get(11)?,
+        profile: row.get(6)?,
+        latest_record: row.get(7)?,
+        reasks: count(8)?,
+        faithfulness_json: row.get(9)?,
         attempts: Vec::new(),
     })
 }
@@ -262,12 +254,12 @@ mod tests {
         assert_eq!(facts[0].id, plain);
         assert_eq!(facts[0].outcome, DraftOutcome::Pending);
         assert_eq!(facts[0].profile, None);
-        assert_eq!((facts[0].runs, facts[0].reasks), (0, 0));
+        assert_eq!(facts[0].reasks, 0);
         assert!(facts[0].attempts.is_empty());
 
         let facts = &facts[1];
         assert_eq!(facts.profile.as_deref(), Some("gigachat"));
-        assert_eq!((facts.runs, facts.reasks), (1, 1));
+        assert_eq!(facts.reasks, 1);
         assert_eq!(facts.attempts.len(), 2);
         assert_eq!(
             facts.attempts[0].attempt.retry_reason.as_deref(),
