@@ -17,7 +17,8 @@ use zayavka_engine::config::ProfileName;
 use zayavka_engine::draft::{EnvironmentOverrides, SessionClients};
 use zayavka_engine::eval::{
     DEFAULT_MAX_COST, EvalCost, EvalError, EvalPlan, EvalProgress, EvalReport, EvalSettings,
-    HardVerdict, SheetFiles, prepare_eval, read_marks, replay_eval, run_eval, write_sheet,
+    HardVerdict, SUMMARY_COLUMNS, SheetFiles, prepare_eval, read_marks, replay_eval, run_eval,
+    summary_cells, write_sheet,
 };
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
@@ -378,32 +379,14 @@ fn print_report(report: &EvalReport, files: &SheetFiles) -> anyhow::Result<()> {
         report.results.len()
     )?;
     for line in &report.summary {
-        let percent = |rate: f64| format!("{:.0} %", rate * 100.0);
-        let cost = line.cost.map_or_else(
-            || "—".to_owned(),
-            |cost| zayavka_engine::settings::money_text(cost, line.currency.as_deref(), 4),
-        );
-        writeln!(
-            out,
-            "Профиль «{}»: жёсткие проверки {} из {} ({}); стабильных случаев {} из {} ({}); \
-             с выдуманным {}; с новыми словами {}; факты: сохранено {}, потеряно {}, решить {} \
-             (отмечено {}); стоимость {cost}; задержка: медиана {} мс, макс. {} мс.",
-            line.profile,
-            line.hard_passed,
-            line.answers,
-            percent(line.hard_pass_rate),
-            line.stable_cases,
-            line.cases,
-            percent(line.stability),
-            line.invented_content,
-            line.new_words,
-            line.must_keep.kept,
-            line.must_keep.lost,
-            line.must_keep.unsure,
-            line.must_keep.reviewed,
-            line.latency_ms.median,
-            line.latency_ms.max
-        )?;
+        let cells = summary_cells(line);
+        let described: Vec<String> = SUMMARY_COLUMNS
+            .iter()
+            .zip(&cells)
+            .skip(1)
+            .map(|(column, cell)| format!("{} — {cell}", column.to_lowercase()))
+            .collect();
+        writeln!(out, "Профиль «{}»: {}.", cells[0], described.join("; "))?;
     }
     let failed: Vec<_> = report
         .results

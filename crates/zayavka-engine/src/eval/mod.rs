@@ -35,7 +35,9 @@ pub use report::{
     Marks, ProfileSummary, ResultView, read_marks,
 };
 pub use run::{EvalProgress, replay_eval, run_eval};
-pub use sheet::{SheetFiles, render_html, render_markdown, write_sheet};
+pub use sheet::{
+    SUMMARY_COLUMNS, SheetFiles, render_html, render_markdown, summary_cells, write_sheet,
+};
 
 /// Why an evaluation could not plan, run or replay. Each message is in Russian and says what to
 /// fix; the command line adds the flag that fixes it.

@@ -79,7 +79,7 @@ fn md(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '!' | ':' | '#' | '(' | ')' | '~' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '!' | ':' | '#' | '~' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -288,36 +288,62 @@ pub fn render_html(report: &EvalReport, marks: Option<&Marks>) -> String {
     out
 }
 
-fn summary_html(out: &mut String, summary: &[ProfileSummary]) {
-    out.push_str(
-        "<h2>Итоги по профилям</h2>\n<table>\n<tr><th>Профиль</th><th>Ответов</th>\
-         <th>Жёсткие проверки</th><th>Стабильные случаи</th><th>Выдуманное</th>\
-         <th>Новые слова</th><th>Факты: сохранено / потеряно / решить (отмечено)</th>\
-         <th>Стоимость</th><th>Задержка, медиана / макс.</th></tr>\n",
-    );
-    for line in summary {
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td>{}</td><td>{} из {} ({})</td><td>{} из {} ({})</td><td>{}</td>\
-             <td>{}</td><td>{} / {} / {} ({})</td><td>{}</td><td>{} / {} мс</td></tr>",
-            html(&line.profile),
-            line.answers,
+/// The columns of the summary, as the sheet and the command line label them.
+pub const SUMMARY_COLUMNS: [&str; 9] = [
+    "Профиль",
+    "Ответов",
+    "Жёсткие проверки",
+    "Стабильные случаи",
+    "Выдуманное",
+    "Новые слова",
+    "Факты: сохранено / потеряно / решить (отмечено)",
+    "Стоимость",
+    "Задержка, медиана / макс.",
+];
+
+/// One profile's summary as the text of each column of [`SUMMARY_COLUMNS`], unescaped.
+pub fn summary_cells(line: &ProfileSummary) -> [String; 9] {
+    [
+        line.profile.clone(),
+        line.answers.to_string(),
+        format!(
+            "{} из {} ({})",
             line.hard_passed,
             line.answers,
-            percent(line.hard_pass_rate),
+            percent(line.hard_pass_rate)
+        ),
+        format!(
+            "{} из {} ({})",
             line.stable_cases,
             line.cases,
-            percent(line.stability),
-            line.invented_content,
-            line.new_words,
+            percent(line.stability)
+        ),
+        line.invented_content.to_string(),
+        line.new_words.to_string(),
+        format!(
+            "{} / {} / {} ({})",
             line.must_keep.kept,
             line.must_keep.lost,
             line.must_keep.unsure,
-            line.must_keep.reviewed,
-            html(&money(line)),
-            line.latency_ms.median,
-            line.latency_ms.max
-        );
+            line.must_keep.reviewed
+        ),
+        money(line),
+        format!("{} / {} мс", line.latency_ms.median, line.latency_ms.max),
+    ]
+}
+
+fn summary_html(out: &mut String, summary: &[ProfileSummary]) {
+    out.push_str("<h2>Итоги по профилям</h2>\n<table>\n<tr>");
+    for column in SUMMARY_COLUMNS {
+        let _ = write!(out, "<th>{}</th>", html(column));
+    }
+    out.push_str("</tr>\n");
+    for line in summary {
+        out.push_str("<tr>");
+        for cell in summary_cells(line) {
+            let _ = write!(out, "<td>{}</td>", html(&cell));
+        }
+        out.push_str("</tr>\n");
     }
     out.push_str("</table>\n");
 }
@@ -428,7 +454,7 @@ pub fn render_markdown(report: &EvalReport) -> String {
     let _ = writeln!(
         out,
         "Инструкция для модели: {}. Ответов: {}.{}\n",
-        md(&prompt_line(report)),
+        prompt_line(report),
         report.results.len(),
         if report.stopped {
             " Прогон остановлен до конца."
@@ -436,35 +462,22 @@ pub fn render_markdown(report: &EvalReport) -> String {
             ""
         }
     );
-    out.push_str("## Итоги по профилям\n\n");
-    out.push_str(
-        "| Профиль | Ответов | Жёсткие проверки | Стабильные случаи | Выдуманное | Новые слова \
-         | Факты: сохранено / потеряно / решить (отмечено) | Стоимость | Задержка, медиана / \
-         макс. |\n|---|---|---|---|---|---|---|---|---|\n",
-    );
+    out.push_str("## Итоги по профилям\n\n|");
+    for column in SUMMARY_COLUMNS {
+        let _ = write!(out, " {column} |");
+    }
+    out.push_str("\n|");
+    out.push_str(&"---|".repeat(SUMMARY_COLUMNS.len()));
+    out.push('\n');
     for line in &report.summary {
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} из {} ({}) | {} из {} ({}) | {} | {} | {} / {} / {} ({}) | {} | {} / \
-             {} мс |",
-            md(&line.profile),
-            line.answers,
-            line.hard_passed,
-            line.answers,
-            percent(line.hard_pass_rate),
-            line.stable_cases,
-            line.cases,
-            percent(line.stability),
-            line.invented_content,
-            line.new_words,
-            line.must_keep.kept,
-            line.must_keep.lost,
-            line.must_keep.unsure,
-            line.must_keep.reviewed,
-            md(&money(line)),
-            line.latency_ms.median,
-            line.latency_ms.max
-        );
+        out.push('|');
+        let [profile, rest @ ..] = summary_cells(line);
+        // Only the profile's name is not this program's own text.
+        let _ = write!(out, " {} |", md(&profile));
+        for cell in rest {
+            let _ = write!(out, " {cell} |");
+        }
+        out.push('\n');
     }
     for result in &report.results {
         let _ = writeln!(
@@ -550,12 +563,14 @@ mod tests {
         assert!(!escaped.contains("http:"), "{escaped}");
         assert!(!escaped.contains("//"), "{escaped}");
         let markdown = md(text);
-        // No markup, image or link syntax survives; a bare address stays text (a viewer may
-        // show it as a link, but nothing is loaded from it).
-        assert!(
-            !markdown.contains("](") && !markdown.contains("!["),
-            "{markdown}"
-        );
+        // No markup, image or link syntax survives: every bracket is escaped, so «[a](…)» is
+        // text; a bare address stays text (a viewer may show it as a link, nothing is loaded).
+        let chars: Vec<char> = markdown.chars().collect();
+        for (at, c) in chars.iter().enumerate() {
+            if matches!(c, '[' | ']' | '!') {
+                assert!(at > 0 && chars[at - 1] == '\\', "{markdown}");
+            }
+        }
         assert!(!markdown.contains('<'), "{markdown}");
     }
 }
