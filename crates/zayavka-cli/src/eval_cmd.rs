@@ -45,8 +45,14 @@ pub struct EvalArgs {
     /// Только этот случай (id — имя файла без .json); можно указать несколько раз.
     #[arg(long = "case", value_name = "ID")]
     case_ids: Vec<String>,
-    /// Сколько раз отправить каждый случай каждому профилю (от 1 до 100).
-    #[arg(long, value_name = "N", default_value_t = NonZeroU32::MIN, value_parser = repeats)]
+    /// Сколько раз отправить каждый случай каждому профилю (от 1 до 100). По умолчанию 1.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = NonZeroU32::MIN,
+        value_parser = repeats,
+        hide_default_value = true
+    )]
     repeats: NonZeroU32,
     /// Профиль провайдера; можно указать несколько, чтобы сравнить сервисы. По умолчанию —
     /// активный профиль.
@@ -65,7 +71,13 @@ pub struct EvalArgs {
     run: bool,
     /// Не отправлять, если худшая оценка стоимости любого профиля выше этой суммы (в валюте
     /// его цен). По умолчанию 50.
-    #[arg(long, value_name = "СУММА", default_value_t = DEFAULT_MAX_COST, value_parser = positive_amount)]
+    #[arg(
+        long,
+        value_name = "СУММА",
+        default_value_t = DEFAULT_MAX_COST,
+        value_parser = positive_amount,
+        hide_default_value = true
+    )]
     max_cost: f64,
     /// Проверить сохранённый прогон заново без сети: его ответы против сегодняшних проверок и
     /// файлов случаев.
