@@ -210,6 +210,19 @@ fn the_corpus_against_faithful_answers_passes_and_replays_byte_for_byte() {
         ["pass", "pass", "pass"]
     );
     let summary = &report["summary"][0];
+    eprintln!("summary of the faithful answers: {summary}");
+    let negations: Vec<&str> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["checks"].as_array().unwrap())
+        .filter(|c| c["check"] == "negations")
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect();
+    eprintln!("negations on the faithful answers: {negations:?}");
+    // No false alarm of the invented-content checks and no fact lost on a faithful answer.
+    assert_eq!(summary["invented_content"], 0);
+    assert_eq!(summary["must_keep"]["lost"], 0);
     assert_eq!(summary["profile"], "stand");
     assert_eq!(summary["hard_pass_rate"], 1.0);
     assert_eq!(summary["stable_cases"], corpus.len() as u64);
