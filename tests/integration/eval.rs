@@ -500,23 +500,27 @@ fn the_prompt_version_is_chosen_recorded_and_sent() {
         stderr.contains("system/v1") && stderr.contains("--prompt"),
         "{stderr}"
     );
-    let (code, report) = json_run(&mut home.eval(&[
-        "--run",
-        "--json",
-        "--prompt",
-        "system/v1",
-        "--case",
-        "lookalike-lift-cabin-dirty",
-    ]));
-    assert_eq!(code, Some(0), "{report}");
-    assert_eq!(report["plan"]["prompt_version"], "system/v1");
-    let prompt = std::fs::read_to_string(tests_dir().join("../prompts/system/v1.md")).unwrap();
-    let sent = stand_in.requests()[0].json();
-    let system = sent["messages"][0]["content"].as_str().unwrap();
-    assert!(
-        system.starts_with(prompt.trim_end()),
-        "the chosen prompt is sent"
-    );
+    // Every registered prompt, older and newer than the current one alike.
+    for (index, prompt) in zayavka_core::prompt_registry().iter().enumerate() {
+        let (code, report) = json_run(&mut home.eval(&[
+            "--run",
+            "--json",
+            "--prompt",
+            prompt.version,
+            "--case",
+            "lookalike-lift-cabin-dirty",
+        ]));
+        assert_eq!(code, Some(0), "{report}");
+        assert_eq!(report["plan"]["prompt_version"], prompt.version);
+        assert_eq!(report["plan"]["prompt_sha256"], prompt.sha256());
+        let sent = stand_in.requests()[index].json();
+        let system = sent["messages"][0]["content"].as_str().unwrap();
+        assert!(
+            system.starts_with(prompt.text.trim_end()),
+            "{}: the chosen prompt is sent",
+            prompt.version
+        );
+    }
 }
 
 /// A service that refuses the key would refuse every request: the profile gets one, not the
