@@ -42,6 +42,7 @@ pub const COMMANDS: &[&str] = &[
     "profile_get",
     "profile_set",
     "profile_clear",
+    "stats_get",
     "window_close_watch",
     "window_unsaved",
     "window_close",

@@ -543,3 +543,11 @@ pub async fn profile_set(app: AppHandle, field: String, value: String) -> Answer
 pub async fn profile_clear(app: AppHandle) -> Answer<Profile> {
     blocking(app, commands::profile_clear).await
 }
+
+#[tauri::command]
+pub async fn stats_get(
+    app: AppHandle,
+    request: crate::stats::StatsRequest,
+) -> Answer<zayavka_engine::stats::Stats> {
+    blocking(app, move |state| crate::stats::stats_get(state, request)).await
+}

@@ -7,6 +7,7 @@
 //! - [`ipc`]: the Tauri commands, which run those off the window's thread and open the native
 //!   dialogs and the clipboard;
 //! - [`setup`]: the first-run setup's own commands (its check and «Пока без модели»);
+//! - [`stats`]: «Статистика» in «Настройки», the same engine call as `zayavka stats`;
 //! - [`view`]: the values the page receives, shaped as docs/desktop-ipc.md says;
 //! - [`error`]: the one `{kind, message}` error.
 
@@ -17,6 +18,7 @@ pub mod error;
 pub mod ipc;
 pub mod setup;
 pub mod state;
+pub mod stats;
 pub mod view;
 
 include!("command_names.rs");
@@ -144,6 +146,7 @@ pub fn run() {
             ipc::profile_get,
             ipc::profile_set,
             ipc::profile_clear,
+            ipc::stats_get,
             ipc::window_close_watch,
             ipc::window_unsaved,
             ipc::window_close,

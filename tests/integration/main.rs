@@ -11,6 +11,9 @@
 //! - `config_init`: issue 15's configuration — `config set` and `show` of the Yandex AI Studio
 //!   and GigaChat fields, `config init` without and in a terminal, and a draft through each new
 //!   kind against the stand-in playing that service.
+//! - `eval`: `zayavka eval` against the stand-in (issue 17) — plan mode sends nothing, the
+//!   corpus with its faithful answers passes every hard check and replays byte for byte, each
+//!   check fails on an answer built to break it, the cost cap, the review sheet and its marks.
 //! - `drafts_list`: `zayavka drafts list` and `search` as a resident reads them (issue 14) —
 //!   offline drafts titled with their own first words, a preview under every title, local time.
 //! - `draft`: `zayavka draft` against the stand-in provider — the fault matrix, what the provider
@@ -43,6 +46,9 @@
 //! - `provider_failures`: a failed draft with GigaChat, Yandex AI Studio or llama.cpp through
 //!   the binary (issue 15) — the service's advice, «Ответ сервера: …», the reason in the record,
 //!   and the key nowhere.
+//! - `stats`: `zayavka stats` over drafts made against the stand-in and without a model
+//!   (issue 17) — outcomes, re-asks, retries, faithfulness findings, waiting time, the warning
+//!   when most answers are rejected, the `--json` shape, filters, an empty store, a bad date.
 //! - `pipes`: every printing command into a pipe whose reader has gone (`| head`) stops
 //!   quietly with 141, with standard error closed too, and no source prints with a panicking
 //!   macro.
@@ -59,6 +65,7 @@ mod doctor;
 mod documents;
 mod draft;
 mod drafts_list;
+mod eval;
 mod files;
 mod gigachat;
 mod keyring;
@@ -69,4 +76,5 @@ mod pipes;
 mod profile;
 mod provider_failures;
 mod restore;
+mod stats;
 mod support;

@@ -560,6 +560,85 @@
     draftBatchRow(3, 'needs_user');
   }
 
+  // «Статистика» (issue 17): what `stats_get` answers unless a test gives `config.stats`, shaped
+  // as the engine's `Stats` with `period: "all"` — a service that mostly works.
+  function statsGroup(profile, fields = {}) {
+    return {
+      period: null,
+      profile,
+      drafts: 0,
+      outcomes: { pending: 0, ready: 0, needs_user: 0, rejected: 0, failed: 0, invalid_input: 0 },
+      ready_without_model: 0,
+      sent_to_model: 0,
+      rejected_share: null,
+      failed_share: null,
+      attention: [],
+      reasons: { needs_user: {}, rejected: {}, failed: {} },
+      legal_omissions: {},
+      reasks: { total: 0, drafts: 0 },
+      attempts: { total: 0, retries: 0, retry_causes: {}, errors: {} },
+      faithfulness: { drafts_with_found: 0, drafts_unsure_only: 0, found: 0, unsure: 0, by_kind: {} },
+      latency: null,
+      tokens: { prompt: 0, completion: 0, total: 0 },
+      cost: [],
+      ...fields,
+    };
+  }
+  // A test gives only what differs from an empty group; the rest is filled in here.
+  const completeStats = (stats) => ({
+    since: null,
+    until: null,
+    profile: null,
+    period: 'all',
+    ...stats,
+    total: statsGroup(null, stats.total),
+    groups: (stats.groups ?? []).map((group) => statsGroup(group.profile ?? null, group)),
+  });
+  const gigachatStats = statsGroup('gigachat', {
+    drafts: 10,
+    outcomes: { pending: 0, ready: 8, needs_user: 1, rejected: 1, failed: 0, invalid_input: 0 },
+    sent_to_model: 10,
+    rejected_share: 0.1,
+    failed_share: 0,
+    reasons: { needs_user: { multiple_problems: 1 }, rejected: { schema_violation: 1 }, failed: {} },
+    legal_omissions: { not_confirmed: 3 },
+    reasks: { total: 1, drafts: 1 },
+    attempts: { total: 12, retries: 1, retry_causes: { http_503: 1 }, errors: { unavailable: 1 } },
+    faithfulness: { drafts_with_found: 2, drafts_unsure_only: 0, found: 3, unsure: 0, by_kind: { new_word: { found: 2, unsure: 0 }, new_cause: { found: 1, unsure: 0 } } },
+    latency: { drafts: 10, median_ms: 4200, p90_ms: 9800, max_ms: 15100 },
+    tokens: { prompt: 21000, completion: 4200, total: 25200 },
+    cost: [{ amount: 12.6, currency: 'RUB' }],
+  });
+  const offlineStats = statsGroup(null, {
+    drafts: 2,
+    outcomes: { pending: 0, ready: 2, needs_user: 0, rejected: 0, failed: 0, invalid_input: 0 },
+    ready_without_model: 2,
+    legal_omissions: { no_model_subject: 2 },
+  });
+  const DEFAULT_STATS = {
+    since: null,
+    until: null,
+    profile: null,
+    period: 'all',
+    total: statsGroup(null, {
+      drafts: 12,
+      outcomes: { pending: 0, ready: 10, needs_user: 1, rejected: 1, failed: 0, invalid_input: 0 },
+      ready_without_model: 2,
+      sent_to_model: 10,
+      rejected_share: 0.1,
+      failed_share: 0,
+      reasons: gigachatStats.reasons,
+      legal_omissions: { not_confirmed: 3, no_model_subject: 2 },
+      reasks: gigachatStats.reasks,
+      attempts: gigachatStats.attempts,
+      faithfulness: gigachatStats.faithfulness,
+      latency: gigachatStats.latency,
+      tokens: gigachatStats.tokens,
+      cost: gigachatStats.cost,
+    }),
+    groups: [gigachatStats, offlineStats],
+  };
+
   // --- IPC plumbing: callbacks for channels, and the calls log. -------------------------------
 
   const callbacks = new Map();
@@ -583,6 +662,9 @@
     // 'needs_user', 'rejected', 'failed', 'failed_no_key', 'rate_limited' or 'slow' (waits for
     // draft_cancel). Tests set it with page.evaluate.
     scenario: config.scenario ?? 'auto',
+    // What stats_get answers; a test may set it, or `statsFailure` to make it fail.
+    stats: config.stats ? completeStats(config.stats) : DEFAULT_STATS,
+    statsFailure: config.statsFailure ?? null,
     // A batch run steps through its rows only when a test lets it: `releaseBatchRow()`.
     batchGate: null,
     calls,
@@ -870,6 +952,11 @@
       }
       profile[field] = text === '' ? null : text;
       return { ...profile };
+    },
+    async stats_get({ request }) {
+      if (request === undefined || !('days' in request)) return reject('invalid_argument', 'Приложение передало неверное значение.');
+      if (fake.statsFailure) return reject('store', fake.statsFailure);
+      return fake.stats;
     },
     async profile_clear() {
       for (const field of PROFILE_FIELDS) profile[field] = null;

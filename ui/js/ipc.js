@@ -98,6 +98,9 @@ export const profileGet = () => call('profile_get', {});
 export const profileSet = (field, value) => call('profile_set', { field, value });
 export const profileClear = () => call('profile_clear', {});
 
+// «Статистика» in «Настройки»: `request` is `{days: number|null}`.
+export const statsGet = (request) => call('stats_get', { request });
+
 // Closing the window with unsaved changes: Rust keeps the window open and says so on the channel.
 export const windowCloseWatch = (onClose) => call('window_close_watch', { onClose: channel(onClose) });
 export const windowUnsaved = (unsaved) => call('window_unsaved', { unsaved });

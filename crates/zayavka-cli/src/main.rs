@@ -2,7 +2,8 @@
 //!
 //! Exit codes are stable: 0 ready, 2 invalid input or usage, 3 the resident is asked to change
 //! the text, 4 the model's output was rejected, 5 a technical failure. `key status` and `doctor`
-//! exit 1 when something needs fixing. Any command whose reader goes away before the output is
+//! exit 1 when something needs fixing; `eval` exits 1 when a hard check failed and 5 when it was
+//! stopped before every answer arrived. Any command whose reader goes away before the output is
 //! written (`zayavka drafts list | head -1`) stops quietly with 141 (ADR 19).
 
 mod batch_cmd;
@@ -12,9 +13,11 @@ mod config_init;
 mod doctor_cmd;
 mod draft_cmd;
 mod drafts_cmd;
+mod eval_cmd;
 mod key;
 mod output;
 mod profile_cmd;
+mod stats_cmd;
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -53,6 +56,12 @@ enum Command {
     Profile(profile_cmd::ProfileArgs),
     /// Проверить настройки, ключ, доступность провайдера и сроки правовых модулей.
     Doctor(doctor_cmd::DoctorArgs),
+    /// Оценка модели и инструкции на наборе случаев: план (по умолчанию, ничего не
+    /// отправляет), прогон (--run) или повтор без сети (--replay).
+    Eval(Box<eval_cmd::EvalArgs>),
+    /// Статистика черновиков по периодам и профилям: итоги, причины отказов, повторы, ожидание
+    /// и стоимость — без сети.
+    Stats(stats_cmd::StatsArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -148,6 +157,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Config(args) => config_cmd::run(args, &paths, &store),
         Command::Profile(args) => profile_cmd::run(args, &paths),
         Command::Doctor(args) => doctor_cmd::run(args, &paths, &store),
+        Command::Eval(args) => eval_cmd::run(*args, &paths, &store),
+        Command::Stats(args) => stats_cmd::run(args, &paths),
         Command::Assemble(_) | Command::Replay(_) => unreachable!("handled above"),
     }
 }

@@ -7,7 +7,7 @@ use crate::error::StoreError;
 use crate::model::{
     AuditKind, BatchRowRef, DeletedDraft, DraftFilter, DraftId, DraftOutcome, DraftSummary,
     DraftVersion, FinishedDraft, NewAttempt, NewContextRecord, NewDraft, NewVersion, RowState,
-    StoredAttempt, StoredContextRecord, StoredDraft,
+    StoredContextRecord, StoredDraft,
 };
 use crate::pieces;
 use crate::search;
@@ -310,34 +310,8 @@ impl Store {
             stored.record.record_json = pieces::join(&tx, json)?;
         }
         draft.attempts = tx
-            .prepare_cached(
-                "SELECT record_id, number, started_at_unix_ms, duration_ms, http_status,
-                        error_kind, retry_reason, prompt_tokens, completion_tokens, total_tokens,
-                        cost
-                 FROM attempts WHERE draft_id = ?1 ORDER BY id",
-            )?
-            .query_map([id.get()], |row| {
-                let unsigned = |index| row.get::<_, i64>(index).map(|v| v.max(0) as u64);
-                let tokens = |index| {
-                    row.get::<_, Option<i64>>(index)
-                        .map(|v| v.map(|v| v.max(0) as u64))
-                };
-                Ok(StoredAttempt {
-                    record_id: row.get(0)?,
-                    attempt: NewAttempt {
-                        number: row.get(1)?,
-                        started_at_unix_ms: unsigned(2)?,
-                        duration_ms: unsigned(3)?,
-                        http_status: row.get(4)?,
-                        error_kind: row.get(5)?,
-                        retry_reason: row.get(6)?,
-                        prompt_tokens: tokens(7)?,
-                        completion_tokens: tokens(8)?,
-                        total_tokens: tokens(9)?,
-                        cost: row.get(10)?,
-                    },
-                })
-            })?
+            .prepare_cached(crate::stats::DRAFT_ATTEMPTS)?
+            .query_map([id.get()], crate::stats::attempt_from_row)?
             .collect::<Result<_, _>>()?;
         Ok(Some(draft))
     }

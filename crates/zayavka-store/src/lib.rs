@@ -29,15 +29,18 @@ mod audit;
 mod batches;
 mod drafts;
 mod error;
+mod eval;
 mod migrations;
 mod model;
 mod pieces;
 mod reassemble;
 mod search;
+mod stats;
 mod store;
 
 pub use batches::row_input_key;
 pub use error::{DatabaseError, StoreError};
+pub use eval::{EvalCassette, EvalRun, NewEvalRun};
 pub use migrations::SCHEMA_VERSION;
 pub use model::{
     AttachmentId, AuditEvent, AuditKind, Batch, BatchFileUpdate, BatchRow, BatchRowRef,
@@ -48,4 +51,5 @@ pub use model::{
     StoredContextRecord, StoredDraft,
 };
 pub use search::{fold, match_query};
+pub use stats::{DraftFacts, FactsPeriod};
 pub use store::Store;

@@ -15,6 +15,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0002_record_pieces.sql"),
     include_str!("migrations/0003_attachments.sql"),
     include_str!("migrations/0004_batch_identity.sql"),
+    include_str!("migrations/0005_eval_runs.sql"),
 ];
 
 /// The schema version this code writes and reads.
@@ -99,6 +100,7 @@ mod tests {
             "22bdfadaba69da7b860a174c278c880ae79ed287a2e077624faa561597156d3c",
             "57de545d55ae002da4f9ab5154f3d2c6f7f66fd26426e530afebf96be58c3ebc",
             "e45d56322974c7544b5f5c11cfa3b8e84550e7a53a13889023805b385c197a9b",
+            "875b5f1e486af37e224c5d5ff1ca5ed4dd6f7b021a2c3aa1eb334239938935e8",
         ];
         assert_eq!(
             MIGRATIONS.len(),
