@@ -22,11 +22,11 @@ use zayavka_core::{
 };
 use zayavka_llm::CancellationToken;
 
-pub(crate) use model::draft_with_client;
 pub use model::{
     DraftEvent, DraftRun, MAX_REASKS, MAX_TOKENS, ModelSettings, TEMPERATURE, chat_request,
     draft_with_model, failure_from, failure_reason,
 };
+pub(crate) use model::{draft_with_client, draft_with_prompt};
 pub use pending::KeepError;
 pub(crate) use pending::private_dir;
 pub use record::{ContextRecord, RECORD_FORMAT_VERSION, RecordedResponse, ResponseVerdict};

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use zayavka_core::{
     Failure, FailureReason, ModelReply, Outcome, Prompt, RegisteredSchema, ResidentInput,
-    SchemaMode, evaluate_reply, legal_catalogue, reask_message, render_prompt,
-    request_draft_schema,
+    SchemaMode, SystemPrompt, evaluate_reply, legal_catalogue, reask_message, render_prompt_with,
+    request_draft_schema, system_prompt,
 };
 use zayavka_llm::{
     ApiKey, Attempt, Budget, CallEvent, CancellationToken, ChatRequest, Client, ErrorKind,
@@ -328,10 +328,24 @@ pub(crate) async fn draft_with_client(
     cancel: &CancellationToken,
     observe: &(dyn Fn(DraftEvent) + Send + Sync),
 ) -> DraftRun {
+    draft_with_prompt(input, settings, shared, system_prompt(), cancel, observe).await
+}
+
+/// [`draft_with_client`] with a given released system prompt instead of the current one: how
+/// an evaluation compares prompts through the very loop a resident's draft goes through
+/// (issue 17).
+pub(crate) async fn draft_with_prompt(
+    input: &ResidentInput,
+    settings: &ModelSettings,
+    shared: Option<&Client>,
+    system: &SystemPrompt,
+    cancel: &CancellationToken,
+    observe: &(dyn Fn(DraftEvent) + Send + Sync),
+) -> DraftRun {
     let schema = request_draft_schema();
     let catalogue = legal_catalogue();
     let provider = &settings.provider;
-    let prompt = render_prompt(input, provider.schema_mode, schema);
+    let prompt = render_prompt_with(system, input, provider.schema_mode, schema);
     let mut request = chat_request(&prompt, &provider.model, provider.schema_mode, schema);
     let mut record = new_record(input, provider, &request, schema, &prompt);
     if provider.needs_api_key && settings.api_key.is_none() {

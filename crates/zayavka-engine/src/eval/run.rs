@@ -12,10 +12,9 @@ use std::time::Instant;
 
 use zayavka_core::{
     Failure, FailureReason, ModelDraft, ModelReply, Outcome, RawInput, ResidentInput, SystemPrompt,
-    decode_reply, evaluate_reply, legal_catalogue, reask_message, render_prompt_with,
-    request_draft_schema,
+    decode_reply, evaluate_reply, legal_catalogue, request_draft_schema,
 };
-use zayavka_llm::{CancellationToken, Client, Message, Usage};
+use zayavka_llm::{CancellationToken, Client, Usage};
 use zayavka_store::{EvalCassette, NewEvalRun, Store};
 
 use super::EvalError;
@@ -23,7 +22,7 @@ use super::case::{Case, load_cases};
 use super::checks::check_answer;
 use super::plan::PreparedEval;
 use super::report::{CaseResult, EvalReport, ResultView, summarise};
-use crate::draft::{ModelSettings, chat_request};
+use crate::draft::{ModelSettings, draft_with_prompt};
 use crate::paths::Paths;
 
 /// How far a run has got, after each answer.
@@ -336,9 +335,10 @@ async fn answer(shared: &Shared, job: &Job) -> Option<EvalCassette> {
     Some(cassette)
 }
 
-/// The model call of one answer: the chosen prompt rendered for the input, the draft's chat
-/// request, and one re-ask after a malformed answer with the findings (as a draft's model loop
-/// asks). Returns every reply read, the failure that ended it if any, and the usage.
+/// The model call of one answer: the chosen prompt through the very loop a resident's draft
+/// goes through ([`draft_with_prompt`]: the same chat request, re-asks, budget and service
+/// advice; without a shared client it builds its own and reports why it cannot). Returns every
+/// reply read, the failure that ended it if any, and the usage.
 async fn ask(
     input: &ResidentInput,
     model: &ModelSettings,
@@ -346,77 +346,23 @@ async fn ask(
     prompt: &SystemPrompt,
     cancel: &CancellationToken,
 ) -> (Vec<ModelReply>, Option<Failure>, Option<Usage>) {
-    let provider = &model.provider;
-    let schema = request_draft_schema();
-    if provider.needs_api_key && model.api_key.is_none() {
-        let failure = Failure::new(
-            FailureReason::NoApiKey,
-            false,
-            format!(
-                "для профиля «{}» не задан ключ доступа",
-                provider.profile.as_str()
-            ),
-        );
-        return (Vec::new(), Some(failure), None);
-    }
-    let Some(client) = client else {
-        let failure = Failure::new(
-            FailureReason::BadConfig,
-            false,
-            "не удалось подготовить подключение к серверу модели: проверьте адрес в профиле"
-                .to_owned(),
-        );
-        return (Vec::new(), Some(failure), None);
+    let run = draft_with_prompt(input, model, client, prompt, cancel, &|_| {}).await;
+    let failure = match run.outcome {
+        Outcome::Failed(failure) => Some(failure),
+        _ => None,
     };
-    let rendered = render_prompt_with(prompt, input, provider.schema_mode, schema);
-    let mut request = chat_request(&rendered, &provider.model, provider.schema_mode, schema);
-    let mut replies = Vec::new();
-    let mut attempts = Vec::new();
-    let mut failure = None;
-    for asks in 0..=model.max_reasks {
-        let report = client
-            .complete_from(&request, cancel, attempts.len() as u32 + 1)
-            .await;
-        attempts.extend(report.attempts.iter().cloned());
-        let completion = match report.result {
-            Ok(completion) => completion,
-            Err(error) => {
-                failure = Some(crate::draft::advice::failure_for(
-                    &error,
-                    provider.kind,
-                    &attempts,
-                    model.api_key.as_ref(),
-                ));
-                break;
-            }
-        };
-        let reply = ModelReply {
-            content: completion.content.clone(),
-            refusal: completion.refusal.clone(),
-            finish_reason: completion.finish_reason.clone(),
-        };
-        let outcome = evaluate_reply(input, &reply, schema, legal_catalogue());
-        replies.push(reply);
-        let Outcome::Rejected(rejection) = &outcome else {
-            break;
-        };
-        if !rejection.reason().may_reask() || asks >= model.max_reasks || cancel.is_cancelled() {
-            break;
-        }
-        request.messages.extend([
-            Message::assistant(completion.content.unwrap_or_default()),
-            Message::user(reask_message(rejection.findings())),
-        ]);
+    match run.record {
+        Some(record) => (
+            record
+                .responses
+                .into_iter()
+                .map(|response| response.reply)
+                .collect(),
+            failure,
+            record.usage,
+        ),
+        None => (Vec::new(), failure, None),
     }
-    let usage = attempts
-        .iter()
-        .filter_map(|attempt| attempt.usage)
-        .reduce(|sum, usage| Usage {
-            prompt_tokens: sum.prompt_tokens + usage.prompt_tokens,
-            completion_tokens: sum.completion_tokens + usage.completion_tokens,
-            total_tokens: sum.total_tokens + usage.total_tokens,
-        });
-    (replies, failure, usage)
 }
 
 /// Checks one stored answer against its case as the case file says today. The input the model
