@@ -8,7 +8,6 @@ use std::num::{NonZeroU32, NonZeroUsize};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context as _;
 use zayavka_engine::batch::run::{
     BatchProgress, BatchSettings, BatchSummary, ExportFormat, StopReason, batch_summary,
     export_batch, list_batches, run_batch,
@@ -21,7 +20,6 @@ use zayavka_engine::document::{CoSigners, DocumentFormat};
 use zayavka_engine::draft::EnvironmentOverrides;
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
-use zayavka_llm::CancellationToken;
 
 use crate::USAGE;
 use crate::draft_cmd::ProviderArgs;
@@ -252,13 +250,6 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
     if plan.needs_confirmation() && !args.yes && !confirm(&plan)? {
         return Ok(ExitCode::from(USAGE));
     }
-    // Rows spend their time waiting on the provider, but each also renders, validates and
-    // stores a draft; two worker threads let that work of one row overlap another's.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("не удалось запустить асинхронную среду")?;
     let bar = (!args.json && std::io::stderr().is_terminal()).then(progress_bar);
     let on_progress = |progress: BatchProgress| {
         if let Some(bar) = &bar {
@@ -267,14 +258,7 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
             bar.set_message(format!("запросов: {}", progress.sent));
         }
     };
-    let result = runtime.block_on(async {
-        let cancel = CancellationToken::new();
-        let on_interrupt = cancel.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                on_interrupt.cancel();
-            }
-        });
+    let result = crate::output::block_on_until_ctrl_c(|cancel| async move {
         run_batch(
             &file,
             &settings,
@@ -285,7 +269,7 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
             &on_progress,
         )
         .await
-    });
+    })?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

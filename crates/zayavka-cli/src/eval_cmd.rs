@@ -22,7 +22,6 @@ use zayavka_engine::eval::{
 };
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
-use zayavka_llm::CancellationToken;
 
 /// The exit code when a hard check failed.
 const HARD_CHECK_FAILED: u8 = 1;
@@ -254,11 +253,6 @@ pub fn run(args: EvalArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
             prepared.plan.requests
         )?;
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("не удалось запустить асинхронную среду")?;
     let bar = (!args.json && std::io::stderr().is_terminal()).then(progress_bar);
     let on_progress = |progress: EvalProgress| {
         if let Some(bar) = &bar {
@@ -267,16 +261,9 @@ pub fn run(args: EvalArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
             bar.set_message(format!("жёстких провалов: {}", progress.hard_failed));
         }
     };
-    let result = runtime.block_on(async {
-        let cancel = CancellationToken::new();
-        let on_interrupt = cancel.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                on_interrupt.cancel();
-            }
-        });
+    let result = crate::output::block_on_until_ctrl_c(|cancel| async move {
         run_eval(&prepared, paths, &cancel, &on_progress).await
-    });
+    })?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

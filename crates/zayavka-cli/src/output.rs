@@ -194,6 +194,31 @@ pub fn print_outcome(
     Ok(())
 }
 
+/// Runs `work` to completion on a runtime of two worker threads, handing it a token that
+/// Ctrl-C cancels: how the long runs (a batch, an evaluation) stop early and keep what
+/// finished. Rows or answers spend their time waiting on the provider, but each also renders,
+/// validates and stores; two threads let that work of one overlap another's wait.
+pub fn block_on_until_ctrl_c<Fut: std::future::Future>(
+    work: impl FnOnce(zayavka_llm::CancellationToken) -> Fut,
+) -> anyhow::Result<Fut::Output> {
+    use anyhow::Context as _;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("не удалось запустить асинхронную среду")?;
+    Ok(runtime.block_on(async {
+        let cancel = zayavka_llm::CancellationToken::new();
+        let on_interrupt = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                on_interrupt.cancel();
+            }
+        });
+        work(cancel).await
+    }))
+}
+
 /// Prints what the faithfulness checks found in the model's sentences, each at its sentence:
 /// the resident compares them with what they wrote (issue 17). The request stays ready.
 pub fn print_faithfulness(out: &mut dyn Write, request: &Request) -> std::io::Result<()> {

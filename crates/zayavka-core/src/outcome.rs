@@ -117,6 +117,20 @@ impl FailureReason {
         }
     }
 
+    /// Whether every further request to the same service would fail the same way (the key,
+    /// the quota, the schema mode, the settings): a run of many requests (a batch, an
+    /// evaluation) stops sending to that service after one of these.
+    pub fn halts_further_requests(self) -> bool {
+        matches!(
+            self,
+            FailureReason::Auth
+                | FailureReason::NoApiKey
+                | FailureReason::InsufficientQuota
+                | FailureReason::SchemaModeUnsupported
+                | FailureReason::BadConfig
+        )
+    }
+
     /// What the resident can do about this failure, the most useful first.
     pub fn next_steps(self) -> Vec<NextStep> {
         let first: &[NextStep] = match self {

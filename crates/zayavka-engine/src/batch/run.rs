@@ -273,18 +273,6 @@ fn failed_state(reason: FailureReason, retryable: bool) -> RowState {
     }
 }
 
-/// Failures every further row would meet too: the run stops sending after one of them.
-fn halts_the_batch(reason: FailureReason) -> bool {
-    matches!(
-        reason,
-        FailureReason::Auth
-            | FailureReason::NoApiKey
-            | FailureReason::InsufficientQuota
-            | FailureReason::SchemaModeUnsupported
-            | FailureReason::BadConfig
-    )
-}
-
 /// An upper bound of one row's cost: every request the draft may make (the first and each
 /// re-ask) with all it sends counted as tokens byte for byte (a token is at least one byte),
 /// plus the previous answer and the re-ask instruction, and `max_tokens` of output each time.
@@ -640,7 +628,7 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow, index: u64) -> Result<RowR
     }
     shared.note_rate_limits(&run);
     if let Outcome::Failed(failure) = &run.outcome
-        && halts_the_batch(failure.reason)
+        && failure.reason.halts_further_requests()
     {
         shared.stop(StopReason::ProviderRefused);
     }

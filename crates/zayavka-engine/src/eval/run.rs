@@ -58,22 +58,6 @@ struct Shared {
     halted: Mutex<Vec<usize>>,
 }
 
-/// Failures every further request to the same service would meet too.
-fn halts_the_profile(reason: Option<&str>) -> bool {
-    reason
-        .and_then(FailureReason::from_code)
-        .is_some_and(|reason| {
-            matches!(
-                reason,
-                FailureReason::Auth
-                    | FailureReason::NoApiKey
-                    | FailureReason::InsufficientQuota
-                    | FailureReason::SchemaModeUnsupported
-                    | FailureReason::BadConfig
-            )
-        })
-}
-
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -177,7 +161,13 @@ pub async fn run_eval(
                 let Some(cassette) = answer(&shared, &job).await else {
                     break;
                 };
-                if cassette.outcome == "failed" && halts_the_profile(cassette.reason.as_deref()) {
+                if cassette.outcome == "failed"
+                    && cassette
+                        .reason
+                        .as_deref()
+                        .and_then(FailureReason::from_code)
+                        .is_some_and(FailureReason::halts_further_requests)
+                {
                     lock(&shared.halted).push(job.profile);
                 }
                 let stored = lock(&shared.store).add_eval_cassette(&shared.run_id, &cassette);
