@@ -143,7 +143,8 @@ fn plan_mode_sends_nothing_and_prints_the_plan() {
     assert_eq!(plan["plan"]["repeats"], 3);
     assert_eq!(plan["plan"]["requests"], reaching * 3);
     assert_eq!(plan["plan"]["max_cost"], 50.0);
-    assert_eq!(plan["plan"]["prompt_version"], "system/v1");
+    // The current prompt, unless one is chosen.
+    assert_eq!(plan["plan"]["prompt_version"], "system/v2");
     assert_eq!(plan["results"], json!([]));
     let (output, stdout, _) = run(&mut home.eval(&[]));
     assert_eq!(output.status.code(), Some(0));

@@ -107,9 +107,10 @@ pub fn find_prompt(version: &str) -> Option<&'static SystemPrompt> {
         .find(|prompt| prompt.version == version)
 }
 
-/// The system prompt new drafts are written with.
+/// The system prompt new drafts are written with: `system/v2` since issue 17. `system/v1`
+/// stays registered, so drafts and evaluation runs made with it still replay and compare.
 pub fn system_prompt() -> &'static SystemPrompt {
-    &SYSTEM_PROMPT_V1
+    &SYSTEM_PROMPT_V2
 }
 
 /// A rendered prompt: the two messages to send and what they were made from.
