@@ -251,6 +251,19 @@ mod tests {
     }
 
     #[test]
+    fn the_current_prompt_stays_within_its_budget() {
+        // Every byte is sent and paid for on every call, and with the schema in the prompt
+        // (json_object) the whole request must still fit a local model with an 8k context and
+        // leave room for the answer: measured with SmolLM2's tokenizer, v1 is 6,731 tokens and
+        // v2 6,838 (issue 17).
+        assert!(
+            system_prompt().text.len() <= 17_000,
+            "{} bytes",
+            system_prompt().text.len()
+        );
+    }
+
+    #[test]
     fn a_reask_lists_what_was_wrong_and_asks_for_json_again() {
         let findings = vec![
             Finding::new(
