@@ -232,28 +232,17 @@ impl TokenSource {
             };
             return Err(prefixed(error, RetryReason::HttpStatus(status), Some(text)));
         }
-        let answer: TokenAnswer = serde_json::from_str(&text).map_err(|_| {
-            prefixed(
-                LlmError::InvalidResponse {
-                    status: Some(status),
-                    message: "the answer has no `access_token` and `expires_at`".to_owned(),
-                },
-                RetryReason::InvalidResponse,
-                Some(text.clone()),
-            )
+        // The answer is kept for the audit trail only when it is not a token answer at all: one
+        // whose token cannot travel in a header still holds that token.
+        let issued = read_token_answer(&text, status).map_err(|(error, token_inside)| {
+            let body = (!token_inside).then(|| text.clone());
+            prefixed(error, RetryReason::InvalidResponse, body)
         })?;
-        let mut header = HeaderValue::from_str(&format!("Bearer {}", answer.access_token))
-            .map_err(|_| {
-                prefixed(
-                    LlmError::InvalidResponse {
-                        status: Some(status),
-                        message: "the access token cannot be sent in a header".to_owned(),
-                    },
-                    RetryReason::InvalidResponse,
-                    None,
-                )
-            })?;
-        header.set_sensitive(true);
+        let IssuedToken {
+            access_token,
+            header,
+            refresh_after,
+        } = issued;
         {
             let mut issued = self
                 .issued
@@ -262,11 +251,11 @@ impl TokenSource {
             if issued.len() >= REMEMBERED_TOKENS {
                 issued.remove(0);
             }
-            issued.push(answer.access_token);
+            issued.push(access_token);
         }
         Ok(AccessToken {
             header,
-            refresh_after: refresh_after(answer.expires_at),
+            refresh_after,
         })
     }
 }
@@ -277,6 +266,58 @@ struct TokenAnswer {
     expires_at: u64,
 }
 
+/// An access token read from the token endpoint's answer.
+pub struct IssuedToken {
+    access_token: String,
+    header: HeaderValue,
+    refresh_after: SystemTime,
+}
+
+impl IssuedToken {
+    /// When to exchange again: [`REFRESH_MARGIN`] before the token expires.
+    pub fn refresh_after(&self) -> SystemTime {
+        self.refresh_after
+    }
+}
+
+impl fmt::Debug for IssuedToken {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter
+            .debug_struct("IssuedToken")
+            .field("refresh_after", &self.refresh_after)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads the token endpoint's answer (`{access_token, expires_at}`, answered with `status`):
+/// the token as a sensitive `Authorization` header and when to exchange it again. Anything
+/// else, or a token that cannot travel in a header, is an invalid response whose message
+/// never quotes the answer.
+pub fn parse_token_answer(body: &str, status: u16) -> Result<IssuedToken, LlmError> {
+    read_token_answer(body, status).map_err(|(error, _)| error)
+}
+
+/// [`parse_token_answer`], saying with its error whether the answer holds a token.
+fn read_token_answer(body: &str, status: u16) -> Result<IssuedToken, (LlmError, bool)> {
+    let invalid = |message: &str, token_inside: bool| {
+        let error = LlmError::InvalidResponse {
+            status: Some(status),
+            message: message.to_owned(),
+        };
+        (error, token_inside)
+    };
+    let answer: TokenAnswer = serde_json::from_str(body)
+        .map_err(|_| invalid("the answer has no `access_token` and `expires_at`", false))?;
+    let mut header = HeaderValue::from_str(&format!("Bearer {}", answer.access_token))
+        .map_err(|_| invalid("the access token cannot be sent in a header", true))?;
+    header.set_sensitive(true);
+    Ok(IssuedToken {
+        refresh_after: refresh_after(answer.expires_at),
+        access_token: answer.access_token,
+        header,
+    })
+}
+
 /// When to exchange again: [`REFRESH_MARGIN`] before `expires_at`. The service sends
 /// milliseconds; a value too small to be milliseconds of this century is read as seconds.
 fn refresh_after(expires_at: u64) -> SystemTime {
@@ -285,8 +326,12 @@ fn refresh_after(expires_at: u64) -> SystemTime {
     } else {
         Duration::from_millis(expires_at)
     };
-    (SystemTime::UNIX_EPOCH + expires)
-        .checked_sub(REFRESH_MARGIN)
+    // `checked_add`: a made-up `expires_at` far in the future must not overflow the platform's
+    // clock (Windows counts in 100 ns from 1601 and would panic on `+`); such a token is
+    // simply exchanged again at once.
+    SystemTime::UNIX_EPOCH
+        .checked_add(expires)
+        .and_then(|expires| expires.checked_sub(REFRESH_MARGIN))
         .unwrap_or(SystemTime::UNIX_EPOCH)
 }
 
@@ -326,5 +371,31 @@ mod tests {
         let printed = format!("{source:?}");
         assert!(!printed.contains("canary"), "{printed}");
         assert!(printed.contains("GIGACHAT_API_PERS"), "{printed}");
+    }
+
+    #[test]
+    fn a_token_answer_is_read_without_quoting_the_token() {
+        let issued = parse_token_answer(r#"{"access_token":"canary-t","expires_at":5}"#, 200);
+        let issued = issued.expect("a token answer");
+        assert!(
+            issued.refresh_after() < SystemTime::now(),
+            "long expired: exchange again"
+        );
+        assert!(!format!("{issued:?}").contains("canary"));
+
+        // A control character cannot travel in a header; the error never quotes the token.
+        let error = parse_token_answer("{\"access_token\":\"canary\\n\",\"expires_at\":1}", 200)
+            .expect_err("an unsendable token");
+        assert!(!error.to_string().contains("canary"), "{error}");
+        assert!(parse_token_answer("[]", 200).is_err());
+    }
+
+    #[test]
+    fn an_expiry_beyond_the_clock_does_not_panic() {
+        // Found by reasoning about the fuzz target: `UNIX_EPOCH + u64::MAX ms` overflows the
+        // Windows clock, and `+` panics where `checked_add` does not.
+        let answer = format!(r#"{{"access_token":"t","expires_at":{}}}"#, u64::MAX);
+        let issued = parse_token_answer(&answer, 200).expect("a token answer");
+        assert!(issued.refresh_after() > SystemTime::UNIX_EPOCH);
     }
 }

@@ -60,7 +60,7 @@ pub use certs::RUSSIAN_TRUSTED_ROOT_CA_PEM;
 pub use client::{Attempt, CallEvent, CallReport, Client, ERROR_BODY_RECORD_BYTES};
 pub use config::{Authentication, Budget, Endpoint, Protocol};
 pub use error::{ErrorKind, LlmError, UnknownErrorKind};
-pub use gigachat::TokenExchange;
+pub use gigachat::{IssuedToken, TokenExchange, parse_token_answer};
 pub use probe::{ModeSupport, SchemaModeProbe, SchemaModeReport};
 pub use request::{
     ChatRequest, Message, ResponseFormat, ResponseFormatKind, Role, UnknownResponseFormatKind,
