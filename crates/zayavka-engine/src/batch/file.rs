@@ -192,7 +192,7 @@ impl BatchFile {
         let (format, encoding, delimiter) = if let Some(kind) = unsupported(bytes, &extension) {
             return Err(failed(ContentError::UnsupportedSpreadsheet { kind }));
         } else if bytes.starts_with(b"PK\x03\x04") || extension == "xlsx" {
-            read_xlsx(bytes, &mut table).map_err(failed)?;
+            xlsx::read_xlsx(bytes, &mut table).map_err(failed)?;
             (BatchFormat::Xlsx, None, None)
         } else {
             let (text, encoding) =
@@ -385,6 +385,17 @@ pub enum ContentError {
     },
     /// A workbook with no sheet.
     NoSheets,
+    /// A workbook that unpacks to more than [`xlsx::MAX_UNPACKED_BYTES`] or holds more than
+    /// [`xlsx::MAX_ENTRIES`] files: a «zip bomb», or no table of requests.
+    WorkbookTooLarge {
+        /// How many files the archive holds, when their number was the problem.
+        entries: Option<usize>,
+    },
+    /// The first sheet has more than [`xlsx::MAX_CELLS`] cells with a value.
+    TooManyCells {
+        /// The limit.
+        max: usize,
+    },
     /// A workbook that could not be read.
     UnreadableWorkbook {
         /// What the workbook reader said, in English, for a log; the message does not show it.
@@ -425,6 +436,8 @@ impl BatchFileError {
                 ContentError::NoRows { .. } => "no_rows",
                 ContentError::TooManyRows { .. } => "too_many_rows",
                 ContentError::NoSheets => "no_sheets",
+                ContentError::WorkbookTooLarge { .. } => "workbook_too_large",
+                ContentError::TooManyCells { .. } => "too_many_cells",
                 ContentError::UnreadableWorkbook { .. } => "unreadable_workbook",
                 ContentError::UnsupportedSpreadsheet { .. } => "unsupported_spreadsheet",
                 ContentError::MalformedCsv { .. } => "malformed_csv",
@@ -519,6 +532,24 @@ fn content_reason_ru(kind: &ContentError) -> String {
         ContentError::NoSheets => "в книге Excel нет ни одного листа. Откройте файл в Excel \
              или LibreOffice и проверьте, что заявки на первом листе"
             .to_owned(),
+        ContentError::WorkbookTooLarge { entries: Some(entries) } => format!(
+            "внутри книги Excel {entries} файлов, а в таблице заявок их бывает не больше \
+             {}. Похоже, это не таблица заявок или файл испорчен. Откройте его в Excel или \
+             LibreOffice и сохраните заявки заново как «Книга Excel (.xlsx)» или как CSV",
+            xlsx::MAX_ENTRIES
+        ),
+        ContentError::WorkbookTooLarge { entries: None } => format!(
+            "в распакованном виде книга Excel заняла бы больше {} МБ — для таблицы заявок это \
+             слишком много: файл испорчен или сделан так, чтобы занять всю память. Откройте \
+             его в Excel или LibreOffice и сохраните заявки заново как «Книга Excel (.xlsx)» \
+             или как CSV",
+            xlsx::MAX_UNPACKED_BYTES / (1024 * 1024)
+        ),
+        ContentError::TooManyCells { max } => format!(
+            "на первом листе больше {max} заполненных ячеек, а в пакете может быть не больше \
+             {MAX_ROWS} заявок. Оставьте на первом листе только таблицу заявок или разделите \
+             её на несколько файлов"
+        ),
         ContentError::UnreadableWorkbook { .. } => "файл похож на книгу Excel (XLSX), но \
              прочитать его не удалось — возможно, он повреждён или это не XLSX. Откройте его \
              в Excel или LibreOffice и сохраните заново как «Книга Excel (.xlsx)» или как CSV"
@@ -686,36 +717,6 @@ fn leading_empty_lines(mut text: &str) -> usize {
         text = rest;
     }
     count
-}
-
-fn read_xlsx(bytes: &[u8], table: &mut Table) -> Result<(), ContentError> {
-    use calamine::Reader as _;
-    let unreadable = |error: calamine::XlsxError| ContentError::UnreadableWorkbook {
-        detail: error.to_string(),
-    };
-    let mut workbook = calamine::Xlsx::new(std::io::Cursor::new(bytes)).map_err(unreadable)?;
-    let range = match workbook.worksheet_range_at(0) {
-        None => return Err(ContentError::NoSheets),
-        Some(range) => range.map_err(unreadable)?,
-    };
-    // The range starts at the first used cell; row and column numbers are kept as the
-    // spreadsheet shows them.
-    let Some((first_row, first_column)) = range.start() else {
-        return Ok(());
-    };
-    let mut cells: Vec<Cow<'_, str>> = Vec::new();
-    for (index, row) in range.rows().enumerate() {
-        let row_number = first_row + index as u32 + 1;
-        cells.clear();
-        cells.extend(row.iter().map(|cell| match cell {
-            calamine::Data::String(text) => Cow::Borrowed(text.as_str()),
-            calamine::Data::Empty => Cow::Borrowed(""),
-            other => Cow::Owned(other.to_string()),
-        }));
-        let borrowed: Vec<&str> = cells.iter().map(AsRef::as_ref).collect();
-        table.push(row_number, first_column, &borrowed)?;
-    }
-    Ok(())
 }
 
 fn read_jsonl(text: &str, table: &mut Table) -> Result<(), ContentError> {
@@ -1010,6 +1011,8 @@ fn header_columns(cells: &[&str], first_column: u32) -> Result<Vec<Option<Column
     }
     Ok(columns)
 }
+
+mod xlsx;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,145 @@
+//! Reading the first sheet of an XLSX workbook with bounded memory (issue 19).
+//!
+//! A workbook is a ZIP archive of XML files, so a file of a few kilobytes can stand for gigabytes:
+//! a sheet whose XML inflates without end (a «zip bomb»), millions of cells, or just two cells,
+//! `A1` and `XFD1048576`, which a dense table of the sheet (what `calamine`'s ranges are) turns
+//! into seventeen billion cells. Before the workbook reaches `calamine`, [`check_archive`] counts
+//! the archive's entries and inflates every one of them into nothing, counting the bytes, so that
+//! neither a lying size in the archive's directory nor a real bomb gets past
+//! [`MAX_UNPACKED_BYTES`]. The sheet is then read cell by cell, keeping only the cells that hold
+//! a value, at most [`MAX_CELLS`] of them, and never as a dense table.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::io::Read as _;
+
+use calamine::Reader as _;
+
+use super::{ContentError, MAX_ROWS, Table};
+
+/// The most bytes the whole workbook may take once unpacked. A sheet of 100,000 requests of a
+/// few hundred characters each is around 60 MB of XML; a real activist's table of a building is
+/// well under 1 MB.
+pub const MAX_UNPACKED_BYTES: u64 = 128 * 1024 * 1024;
+
+/// The most files inside the workbook's archive. Excel writes about ten for a table, and a
+/// workbook with many sheets and pictures a few hundred.
+pub const MAX_ENTRIES: usize = 2_000;
+
+/// The most cells with a value the first sheet may hold: sixteen for every row a batch may have,
+/// twice the columns a batch file knows.
+pub const MAX_CELLS: usize = MAX_ROWS * 16;
+
+/// Refuses an archive with too many entries or one that unpacks to more than
+/// [`MAX_UNPACKED_BYTES`], by inflating every entry and counting what comes out, up to the limit
+/// and no further. An archive the `zip` reader cannot open is left to `calamine`, whose error
+/// becomes [`ContentError::UnreadableWorkbook`] as before.
+pub(super) fn check_archive(bytes: &[u8]) -> Result<(), ContentError> {
+    let Ok(mut archive) = zip::ZipArchive::new(std::io::Cursor::new(bytes)) else {
+        return Ok(());
+    };
+    if archive.len() > MAX_ENTRIES {
+        return Err(ContentError::WorkbookTooLarge {
+            entries: Some(archive.len()),
+        });
+    }
+    let too_large = || ContentError::WorkbookTooLarge { entries: None };
+    // The sizes the archive's directory declares are checked first, so that an honest bomb is
+    // refused without inflating anything.
+    let mut declared: u64 = 0;
+    for index in 0..archive.len() {
+        if let Ok(entry) = archive.by_index_raw(index) {
+            declared = declared.saturating_add(entry.size());
+        }
+    }
+    if declared > MAX_UNPACKED_BYTES {
+        return Err(too_large());
+    }
+    // A directory may lie, so what the entries really inflate to is counted too.
+    let mut unpacked: u64 = 0;
+    for index in 0..archive.len() {
+        let Ok(entry) = archive.by_index(index) else {
+            // An entry that cannot be opened (an unknown compression, encryption) is left to
+            // `calamine` to report.
+            continue;
+        };
+        let room = MAX_UNPACKED_BYTES - unpacked;
+        let mut limited = entry.take(room.saturating_add(1));
+        // A read error is damage, not size: `calamine` reports it when it reads the entry.
+        let read = std::io::copy(&mut limited, &mut std::io::sink()).unwrap_or(0);
+        if read > room {
+            return Err(too_large());
+        }
+        unpacked += read;
+    }
+    Ok(())
+}
+
+/// Reads the first sheet into `table`, cell by cell, with row and column numbers as the
+/// spreadsheet shows them.
+pub(super) fn read_xlsx(bytes: &[u8], table: &mut Table) -> Result<(), ContentError> {
+    check_archive(bytes)?;
+    let unreadable = |error: calamine::XlsxError| ContentError::UnreadableWorkbook {
+        detail: error.to_string(),
+    };
+    let mut workbook = calamine::Xlsx::new(std::io::Cursor::new(bytes)).map_err(unreadable)?;
+    let Some(first_sheet) = workbook.sheet_names().first().cloned() else {
+        return Err(ContentError::NoSheets);
+    };
+    // The cells with a value, by row and then column, both counted from zero.
+    let mut rows: BTreeMap<u32, Vec<(u32, String)>> = BTreeMap::new();
+    let mut cell_count = 0usize;
+    {
+        let mut cells = match workbook.worksheet_cells_reader(&first_sheet) {
+            Ok(cells) => cells,
+            // A chart sheet first: there is no table to read, as `calamine` itself decides.
+            Err(calamine::XlsxError::NotAWorksheet(_)) => return Ok(()),
+            Err(error) => return Err(unreadable(error)),
+        };
+        while let Some(cell) = cells.next_cell().map_err(unreadable)? {
+            let text: Cow<'_, str> = match cell.get_value() {
+                calamine::DataRef::Empty => continue,
+                calamine::DataRef::String(text) => Cow::Borrowed(text.as_str()),
+                calamine::DataRef::SharedString(text) => Cow::Borrowed(*text),
+                other => Cow::Owned(calamine::Data::from(other.clone()).to_string()),
+            };
+            cell_count += 1;
+            if cell_count > MAX_CELLS {
+                return Err(ContentError::TooManyCells { max: MAX_CELLS });
+            }
+            let (row, column) = cell.get_position();
+            rows.entry(row)
+                .or_default()
+                .push((column, text.into_owned()));
+        }
+    }
+    // The table starts at the first used row and column, as a spreadsheet's used range does.
+    let (Some(&first_row), Some(first_column)) = (
+        rows.keys().next(),
+        rows.values()
+            .flat_map(|cells| cells.iter().map(|(column, _)| *column))
+            .min(),
+    ) else {
+        return Ok(());
+    };
+    let mut expected_row = first_row;
+    let mut line: Vec<&str> = Vec::new();
+    for (&row, cells) in &mut rows {
+        // The rows in between hold no value: blank rows, as the spreadsheet shows them.
+        for blank in expected_row..row {
+            table.blank(blank + 1);
+        }
+        expected_row = row + 1;
+        cells.sort_by_key(|(column, _)| *column);
+        let width = cells
+            .last()
+            .map_or(0, |(column, _)| (column - first_column + 1) as usize);
+        line.clear();
+        line.resize(width, "");
+        for (column, text) in cells.iter() {
+            line[(column - first_column) as usize] = text.as_str();
+        }
+        table.push(row + 1, first_column, &line)?;
+    }
+    Ok(())
+}
