@@ -10,6 +10,7 @@ use rusqlite::{Row, Transaction, params};
 use crate::audit::{self, Event};
 use crate::drafts::outcome_of;
 use crate::error::StoreError;
+use crate::faults;
 use crate::model::{
     AttachmentId, AuditKind, DraftId, NewAttachment, RemovedAttachment, StoredAttachment,
 };
@@ -104,6 +105,7 @@ impl Store {
                 attachment.bytes,
             ])?;
             let id = AttachmentId(tx.last_insert_rowid());
+            faults::point("draft_attach", "photo");
             audit::record(
                 &tx,
                 AuditKind::AttachmentAdded,
@@ -114,9 +116,10 @@ impl Store {
                     ..Event::default()
                 },
             )?;
+            faults::point("draft_attach", "audit");
         }
         let list = list_in(&tx, draft_id)?;
-        tx.commit()?;
+        Store::commit(tx, "draft_attach")?;
         Ok(list)
     }
 
@@ -170,7 +173,7 @@ impl Store {
                 ..Event::default()
             },
         )?;
-        tx.commit()?;
+        Store::commit(tx, "attachment_remove")?;
         Ok(RemovedAttachment {
             removed,
             log_cleared: self.checkpoint()?,

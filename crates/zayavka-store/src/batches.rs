@@ -8,6 +8,7 @@ use rusqlite::{OptionalExtension, Row, Transaction, params};
 use crate::audit::{self, Event, unknown_code};
 use crate::drafts::{check_json, insert_pending};
 use crate::error::StoreError;
+use crate::faults;
 use crate::model::{
     AuditKind, Batch, BatchFileUpdate, BatchRow, BatchRowResult, BatchStatus, ClaimedRow, DraftId,
     DraftOutcome, EnsuredBatch, NewBatch, NewBatchRow, NewDraft, RowMatch, RowMatching, RowState,
@@ -302,6 +303,7 @@ impl Store {
             ],
         )?;
         insert_rows(&tx, &batch.id, rows.iter().map(|row| (row.row_number, row)))?;
+        faults::point("batch_create", "rows");
         audit::record(
             &tx,
             AuditKind::BatchCreated,
@@ -313,7 +315,7 @@ impl Store {
         )?;
         let stored = get_batch(&tx, &batch.id)?
             .ok_or_else(|| StoreError::BatchNotFound(batch.id.clone()))?;
-        tx.commit()?;
+        Store::commit(tx, "batch_create")?;
         Ok(EnsuredBatch {
             batch: stored,
             created: true,
@@ -408,7 +410,7 @@ impl Store {
                 ..Event::default()
             },
         )?;
-        tx.commit()?;
+        Store::commit(tx, "batch_sync")?;
         Ok(matching)
     }
 
@@ -537,7 +539,7 @@ impl Store {
                 ..Event::default()
             },
         )?;
-        tx.commit()?;
+        Store::commit(tx, "batch_claim")?;
         Ok(ClaimedRow {
             draft_id,
             outcome: DraftOutcome::Pending,
@@ -549,7 +551,7 @@ impl Store {
     pub fn finish_row(&self, batch_id: &str, row: u32, state: RowState) -> Result<(), StoreError> {
         let tx = self.write()?;
         finish_row_in(&tx, batch_id, row, state)?;
-        tx.commit()?;
+        Store::commit(tx, "batch_row")?;
         Ok(())
     }
 

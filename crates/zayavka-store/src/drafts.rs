@@ -4,6 +4,7 @@ use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::audit::{self, Event, unknown_code};
 use crate::error::StoreError;
+use crate::faults;
 use crate::model::{
     AuditKind, BatchRowRef, DeletedDraft, DraftFilter, DraftId, DraftOutcome, DraftSummary,
     DraftVersion, FinishedDraft, NewAttempt, NewContextRecord, NewDraft, NewVersion, RowState,
@@ -88,7 +89,9 @@ pub(crate) fn insert_pending(
         batch.map(|(_, row)| row),
     ])?;
     let id = DraftId::new(tx.last_insert_rowid());
+    faults::point("draft_insert", "row");
     search::refresh(tx, id)?;
+    faults::point("draft_insert", "index");
     audit::record(
         tx,
         AuditKind::DraftCreated,
@@ -122,7 +125,7 @@ impl Store {
     pub fn create_draft(&self, draft: &NewDraft) -> Result<DraftId, StoreError> {
         let tx = self.write()?;
         let id = insert_pending(&tx, draft, None)?;
-        tx.commit()?;
+        Store::commit(tx, "draft_create")?;
         Ok(id)
     }
 
@@ -139,7 +142,7 @@ impl Store {
         check_finished(finished, record)?;
         let tx = self.write()?;
         finish_in(&tx, id, finished, record, attempts)?;
-        tx.commit()?;
+        Store::commit(tx, "draft_finish")?;
         Ok(())
     }
 
@@ -158,7 +161,7 @@ impl Store {
         finish_in(&tx, id, finished, record, attempts)?;
         let (batch_id, row, state) = row;
         crate::batches::finish_row_in(&tx, batch_id, row, state)?;
-        tx.commit()?;
+        Store::commit(tx, "batch_finish")?;
         Ok(())
     }
 
@@ -185,7 +188,7 @@ impl Store {
                 ..Event::default()
             },
         )?;
-        tx.commit()?;
+        Store::commit(tx, "draft_retry")?;
         Ok(())
     }
 
@@ -213,11 +216,13 @@ impl Store {
                 now
             ],
         )?;
+        faults::point("draft_edit", "version");
         tx.execute(
             "UPDATE drafts SET updated_at = ?2 WHERE id = ?1",
             params![id.get(), now],
         )?;
         search::refresh(&tx, id)?;
+        faults::point("draft_edit", "index");
         audit::record(
             &tx,
             AuditKind::DraftEdited,
@@ -228,7 +233,7 @@ impl Store {
                 ..Event::default()
             },
         )?;
-        tx.commit()?;
+        Store::commit(tx, "draft_edit")?;
         Ok(number)
     }
 
@@ -440,7 +445,7 @@ impl Store {
                 ..Event::default()
             },
         )?;
-        tx.commit()?;
+        Store::commit(tx, "draft_delete")?;
         Ok(DeletedDraft {
             log_cleared: self.checkpoint()?,
         })
@@ -479,14 +484,19 @@ fn finish_in(
     }
     let now = now_text();
     set_result(tx, id, &now, finished)?;
+    faults::point("draft_finish", "result");
     let record_id = match record {
         Some(record) => Some(insert_record(tx, id, &now, record)?),
         None => None,
     };
+    faults::point("draft_finish", "record");
     for attempt in attempts {
         insert_attempt(tx, id, record_id, attempt)?;
     }
-    result_recorded(tx, id, finished)
+    faults::point("draft_finish", "attempts");
+    result_recorded(tx, id, finished)?;
+    faults::point("draft_finish", "indexed");
+    Ok(())
 }
 
 /// Writes a draft's result columns.

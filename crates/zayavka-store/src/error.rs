@@ -52,6 +52,10 @@ pub enum StoreError {
         /// The folder or file that cannot be written.
         path: PathBuf,
     },
+    /// The database became read-only while it was open, or between two commands (the disk was
+    /// remounted read-only, the file's permissions changed). Nothing was changed.
+    #[error("the database cannot be written any more (it became read-only)")]
+    WriteRefused,
     /// The disk is full.
     #[error("the disk is full")]
     DiskFull,
@@ -146,6 +150,18 @@ pub enum StoreError {
         /// The number asked for.
         number: u32,
     },
+    /// Recovery was asked to write into a file that already exists; it never overwrites one.
+    #[error("{} already exists; recovery does not write over it", path.display())]
+    RecoverTargetExists {
+        /// The target.
+        path: PathBuf,
+    },
+    /// There is no database file to recover from.
+    #[error("there is no database at {}", path.display())]
+    NoDatabase {
+        /// Where the database was looked for.
+        path: PathBuf,
+    },
     /// Any other database failure.
     #[error("database error: {0}")]
     Database(#[source] DatabaseError),
@@ -161,6 +177,7 @@ impl StoreError {
             StoreError::NotAFolder { .. } => "not_a_folder",
             StoreError::NotAFile { .. } => "not_a_file",
             StoreError::ReadOnly { .. } => "read_only",
+            StoreError::WriteRefused => "write_refused",
             StoreError::DiskFull => "disk_full",
             StoreError::Busy => "busy",
             StoreError::Io { .. } => "io",
@@ -176,6 +193,8 @@ impl StoreError {
             StoreError::RestoreTargetExists { .. } => "restore_target_exists",
             StoreError::TooManyAttachments { .. } => "too_many_attachments",
             StoreError::AttachmentNotFound { .. } => "attachment_not_found",
+            StoreError::RecoverTargetExists { .. } => "recover_target_exists",
+            StoreError::NoDatabase { .. } => "no_database",
             StoreError::Database(_) => "database",
         }
     }
@@ -188,12 +207,17 @@ impl StoreError {
                  программу до последней версии."
                 .to_owned(),
             StoreError::NotOurDatabase { path } => format!(
-                "Файл {} не является базой данных Заявки. Он не изменён. Укажите другой файл \
-                 или папку.",
+                "Файл {} не является базой данных Заявки: он повреждён или это файл другой \
+                 программы. Файл не изменён. Если это ваша база черновиков, восстановите её из \
+                 резервной копии (zayavka drafts restore ФАЙЛ --replace); если вы указали этот \
+                 файл сами, укажите другой.",
                 path.display()
             ),
-            StoreError::Corrupt => "Файл базы данных повреждён. Восстановите его из резервной \
-                 копии или обратитесь в поддержку."
+            StoreError::Corrupt => "Файл базы черновиков повреждён: часть записей не \
+                 читается. Заявка не меняла и не «исправляла» его. Восстановите черновики из \
+                 резервной копии (zayavka drafts restore ФАЙЛ --replace) или перенесите всё, что \
+                 ещё читается, в новую базу командой zayavka drafts recover; повреждённый файл \
+                 при этом сохраняется."
                 .to_owned(),
             StoreError::NotAFolder { path } => format!(
                 "На месте папки {} находится файл. Переименуйте или удалите этот файл либо \
@@ -211,12 +235,22 @@ impl StoreError {
                  запись.",
                 path.display()
             ),
+            StoreError::WriteRefused => "Базу черновиков больше нельзя изменять: диск или папка \
+                 с данными стали доступны только для чтения. Ничего не изменено, сохранённые \
+                 черновики на месте. Верните права на запись (или подключите диск заново) и \
+                 повторите."
+                .to_owned(),
             StoreError::DiskFull => "На диске закончилось место, поэтому сохранить данные не \
-                 удалось. Освободите место на диске и повторите."
+                 удалось. Уже сохранённые черновики не пострадали. Освободите место на диске и \
+                 повторите."
                 .to_owned(),
-            StoreError::Busy => "База данных занята другой программой Заявки. Подождите \
-                 немного и повторите; если не помогает, закройте другие окна Заявки."
-                .to_owned(),
+            StoreError::Busy => format!(
+                "База черновиков занята другой программой: другим окном или запуском Заявки \
+                 либо программой, которая открыла файл базы. Заявка ждала {} секунд, но база \
+                 не освободилась; ничего не изменено. Дождитесь, пока другая программа \
+                 закончит, или закройте её, и повторите.",
+                crate::store::BUSY_TIMEOUT.as_secs()
+            ),
             StoreError::Io { path, .. } => format!(
                 "Не удалось открыть {}. Проверьте, что путь указан верно и диск доступен, и \
                  повторите.",
@@ -271,6 +305,16 @@ impl StoreError {
                 "У черновика {draft_id} нет фотографии с номером {number}. Проверьте номер в \
                  списке фотографий черновика."
             ),
+            StoreError::RecoverTargetExists { path } => format!(
+                "Файл {} уже существует, а спасённые черновики никогда не записываются поверх \
+                 файла. Укажите новое имя файла.",
+                path.display()
+            ),
+            StoreError::NoDatabase { path } => format!(
+                "Базы черновиков {} нет, поэтому спасать нечего. Проверьте папку данных \
+                 (zayavka config path).",
+                path.display()
+            ),
             StoreError::Database(_) => "Не удалось выполнить действие с базой данных. \
                  Повторите; если ошибка повторяется, сообщите о ней разработчикам."
                 .to_owned(),
@@ -310,6 +354,7 @@ impl From<rusqlite::Error> for StoreError {
         match error.sqlite_error_code() {
             Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy,
             Some(ErrorCode::DiskFull) => StoreError::DiskFull,
+            Some(ErrorCode::ReadOnly) => StoreError::WriteRefused,
             Some(ErrorCode::DatabaseCorrupt) => StoreError::Corrupt,
             _ => StoreError::Database(DatabaseError(error)),
         }
@@ -372,6 +417,7 @@ mod tests {
             StoreError::NotAFolder { path: "/x".into() },
             StoreError::NotAFile { path: "/x".into() },
             StoreError::ReadOnly { path: "/x".into() },
+            StoreError::WriteRefused,
             StoreError::DiskFull,
             StoreError::Busy,
             StoreError::Io {
@@ -404,6 +450,8 @@ mod tests {
                 draft_id: DraftId::new(3),
                 number: 4,
             },
+            StoreError::RecoverTargetExists { path: "/x".into() },
+            StoreError::NoDatabase { path: "/x".into() },
             StoreError::from(sqlite_failure(rusqlite::ffi::SQLITE_MISMATCH)),
         ];
         for error in errors {

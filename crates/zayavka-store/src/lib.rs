@@ -30,10 +30,12 @@ mod batches;
 mod drafts;
 mod error;
 mod eval;
+mod faults;
 mod migrations;
 mod model;
 mod pieces;
 mod reassemble;
+mod recover;
 mod search;
 mod stats;
 mod store;
@@ -41,6 +43,7 @@ mod store;
 pub use batches::row_input_key;
 pub use error::{DatabaseError, StoreError};
 pub use eval::{EvalCassette, EvalRun, NewEvalRun};
+pub use faults::WRITE_POINTS;
 pub use migrations::SCHEMA_VERSION;
 pub use model::{
     AttachmentId, AuditEvent, AuditKind, Batch, BatchFileUpdate, BatchRow, BatchRowRef,
@@ -50,6 +53,7 @@ pub use model::{
     RemovedAttachment, RowMatch, RowMatching, RowState, StoredAttachment, StoredAttempt,
     StoredContextRecord, StoredDraft,
 };
+pub use recover::Recovery;
 pub use search::{fold, match_query};
 pub use stats::{DraftFacts, FactsPeriod};
 pub use store::Store;

@@ -13,7 +13,7 @@ use crate::error::StoreError;
 use crate::migrations;
 
 /// How long a connection waits for another one holding the write lock before it gives up.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How often, and how far apart, opening is tried again while a database reads as another
 /// program's: about one second in all.
@@ -229,6 +229,15 @@ impl Store {
         )?)
     }
 
+    /// Commits a write transaction, passing the write points `<operation>.commit` just before
+    /// and `<operation>.committed` just after (see `faults`).
+    pub(crate) fn commit(tx: Transaction<'_>, operation: &str) -> Result<(), StoreError> {
+        crate::faults::point(operation, "commit");
+        tx.commit()?;
+        crate::faults::point(operation, "committed");
+        Ok(())
+    }
+
     /// Begins a read transaction, so that a read of several tables sees one snapshot.
     pub(crate) fn read(&self) -> Result<Transaction<'_>, StoreError> {
         Ok(Transaction::new_unchecked(
@@ -333,7 +342,7 @@ fn create_private_folders(folder: &Path) -> std::io::Result<()> {
 }
 
 #[cfg(unix)]
-fn create_private_file(path: &Path) -> std::io::Result<fs::File> {
+pub(crate) fn create_private_file(path: &Path) -> std::io::Result<fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     fs::OpenOptions::new()
         .write(true)
@@ -343,7 +352,7 @@ fn create_private_file(path: &Path) -> std::io::Result<fs::File> {
 }
 
 #[cfg(not(unix))]
-fn create_private_file(path: &Path) -> std::io::Result<fs::File> {
+pub(crate) fn create_private_file(path: &Path) -> std::io::Result<fs::File> {
     fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -351,7 +360,7 @@ fn create_private_file(path: &Path) -> std::io::Result<fs::File> {
 }
 
 /// Removes a database file and its write-ahead log and shared-memory files, where present.
-fn remove_database_files(path: &Path) {
+pub(crate) fn remove_database_files(path: &Path) {
     for suffix in ["", "-wal", "-shm"] {
         let mut file = path.as_os_str().to_owned();
         file.push(suffix);
@@ -359,7 +368,7 @@ fn remove_database_files(path: &Path) {
     }
 }
 
-fn io_error(source: std::io::Error, path: &Path) -> StoreError {
+pub(crate) fn io_error(source: std::io::Error, path: &Path) -> StoreError {
     StoreError::Io {
         path: path.to_owned(),
         source,
@@ -374,13 +383,16 @@ fn open_error(error: rusqlite::Error, path: &Path) -> StoreError {
 /// that is not a database.
 fn refine(error: StoreError, path: &Path) -> StoreError {
     use rusqlite::ErrorCode;
+    // While opening, a database that cannot be written is named with its path.
+    if let StoreError::WriteRefused = error {
+        return StoreError::ReadOnly {
+            path: path.to_owned(),
+        };
+    }
     let StoreError::Database(ref inner) = error else {
         return error;
     };
     match inner.sqlite_code() {
-        Some(ErrorCode::ReadOnly) => StoreError::ReadOnly {
-            path: path.to_owned(),
-        },
         Some(ErrorCode::CannotOpen) => StoreError::ReadOnly {
             path: path.parent().unwrap_or(path).to_owned(),
         },
