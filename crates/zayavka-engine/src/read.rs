@@ -257,7 +257,9 @@ impl ReadError {
             DisplayPath(self.path())
         );
         let reason = match self {
-            ReadError::NotFound { .. } => "такого файла нет. Проверьте путь и имя файла".to_owned(),
+            ReadError::NotFound { .. } => "такого файла нет. Проверьте путь и имя файла; если \
+                 файл на флешке, съёмном или сетевом диске, проверьте, что диск подключён"
+                .to_owned(),
             ReadError::PermissionDenied { .. } => "нет прав на чтение этого файла. Проверьте \
                  права доступа или скопируйте файл в свою папку"
                 .to_owned(),
@@ -298,9 +300,26 @@ impl ReadError {
 const SAVE_AS_UTF8: &str =
     "Сохраните его как UTF-8: в Блокноте «Файл» → «Сохранить как» → «Кодировка: UTF-8»";
 
+/// `ELOOP`: too many symbolic links on the path, almost always a link that leads back to
+/// itself. The standard library has no stable `ErrorKind` for it yet.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const ELOOP: i32 = 40;
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
+const ELOOP: i32 = 62;
+/// Windows' `ERROR_CANT_RESOLVE_FILENAME`, its answer to a symbolic-link loop.
+#[cfg(not(unix))]
+const ELOOP: i32 = 1921;
+
 /// Explains an operating-system error that has no variant of its own.
 fn os_reason_ru(kind: std::io::ErrorKind, code: Option<i32>) -> String {
     use std::io::ErrorKind;
+    if code == Some(ELOOP) {
+        return format!(
+            "путь ведёт по кругу через символические ссылки (ссылка указывает сама на себя или \
+             на другую, которая ведёт обратно). Укажите путь к самому файлу, а не к ссылке \
+             (код ошибки системы: {ELOOP})"
+        );
+    }
     let reason = match kind {
         ErrorKind::NotADirectory => "часть пути — не папка, а файл. Проверьте путь",
         ErrorKind::InvalidFilename | ErrorKind::InvalidInput => {
@@ -702,6 +721,27 @@ mod tests {
         std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
         let error = read_text_file(&link, FileRole::Input, 1024).unwrap_err();
         assert_eq!(error.code(), "not_regular_file");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn issue_19_a_symbolic_link_loop_is_named_as_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = dir.path().join("заявки.csv");
+        let second = dir.path().join("копия.csv");
+        std::os::unix::fs::symlink(&second, &first).unwrap();
+        std::os::unix::fs::symlink(&first, &second).unwrap();
+        let error = read_file_bytes(&first, FileRole::Batch, 1024).unwrap_err();
+        assert_eq!(error.code(), "os_error");
+        let message = error.message_ru();
+        assert_clean_russian(&message);
+        assert!(message.contains("«"), "{message}");
+        assert!(
+            message.contains("по кругу через символические ссылки"),
+            "{message}"
+        );
+        assert!(message.contains("Укажите путь к самому файлу"), "{message}");
+        assert!(!message.contains("Попробуйте ещё раз"), "{message}");
     }
 
     #[cfg(target_os = "linux")]

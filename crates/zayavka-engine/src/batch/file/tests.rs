@@ -696,3 +696,90 @@ fn a_file_over_the_batch_cap_is_refused_before_it_is_read() {
     let message = error.message_ru();
     assert!(message.contains("не больше 256 МБ"), "{message}");
 }
+
+#[test]
+fn issue_19_two_cells_at_opposite_corners_are_read_without_a_dense_table() {
+    // A1 and XFD1048576: as a dense range (what calamine's `worksheet_range` builds) these are
+    // 17 billion cells, far more memory than any computer has. Read cell by cell they are a
+    // header and one value without a header, said plainly.
+    let mut workbook = rust_xlsxwriter::Workbook::new();
+    let sheet = workbook.add_worksheet();
+    sheet.write_string(0, 0, "Описание").unwrap();
+    sheet.write_string(1, 0, LEAK).unwrap();
+    sheet.write_string(1_048_575, 16_383, "x").unwrap();
+    let bytes = workbook.save_to_buffer().unwrap();
+    let error = parse("corners.xlsx", &bytes).unwrap_err();
+    assert_eq!(error.code(), "value_without_header");
+    let message = assert_message(&error, "corners.xlsx");
+    assert!(message.contains("ячейка XFD1048576"), "{message}");
+}
+
+#[test]
+fn issue_19_cells_past_the_limit_are_refused_before_the_rows_are_built() {
+    let header = "<row r=\"1\"><c r=\"A1\" t=\"inlineStr\"><is><t>Описание</t></is></c></row>";
+    let cell = "<c t=\"inlineStr\"><is><t>x</t></is></c>";
+    let mut sheet = String::from(header);
+    // Rows of sixteen short cells each, past the limit of cells with a value.
+    let row = format!("<row>{}</row>", cell.repeat(16));
+    sheet.push_str(&row.repeat(1000 / 16 + 1));
+    let mut table = Table::new(MAX_ROWS);
+    let error =
+        super::xlsx::read_xlsx_with(&workbook_with_sheet(&sheet), &mut table, 1000).unwrap_err();
+    assert_eq!(error, ContentError::TooManyCells { max: 1000 });
+    // The limit itself: the header and every row a batch may have, with all eight columns.
+    assert_eq!(super::xlsx::MAX_CELLS, (MAX_ROWS + 1) * 8);
+}
+
+/// The smallest workbook calamine opens, with `sheet_data` as its one sheet's rows.
+fn workbook_with_sheet(sheet_data: &str) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut archive = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    let files = [
+        (
+            "[Content_Types].xml",
+            r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#.to_owned(),
+        ),
+        (
+            "_rels/.rels",
+            r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#.to_owned(),
+        ),
+        (
+            "xl/workbook.xml",
+            r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Лист1" sheetId="1" r:id="rId1"/></sheets></workbook>"#.to_owned(),
+        ),
+        (
+            "xl/_rels/workbook.xml.rels",
+            r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#.to_owned(),
+        ),
+        (
+            "xl/worksheets/sheet1.xml",
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{sheet_data}</sheetData></worksheet>"#
+            ),
+        ),
+    ];
+    for (name, text) in files {
+        archive.start_file(name, options).unwrap();
+        archive.write_all(text.as_bytes()).unwrap();
+    }
+    archive.finish().unwrap().into_inner()
+}
+
+#[test]
+fn issue_19_a_workbook_read_cell_by_cell_keeps_rows_blank_rows_and_columns() {
+    let sheet = concat!(
+        "<row r=\"2\"><c r=\"B2\" t=\"inlineStr\"><is><t>Описание</t></is></c>",
+        "<c r=\"C2\" t=\"inlineStr\"><is><t>Место</t></is></c></row>",
+        "<row r=\"5\"><c r=\"C5\" t=\"inlineStr\"><is><t>Подъезд 1</t></is></c>",
+        "<c r=\"B5\" t=\"inlineStr\"><is><t>В подъезде неделю не горит свет на лестнице.</t></is></c></row>",
+    );
+    let batch = parse("cells.xlsx", &workbook_with_sheet(sheet)).unwrap();
+    assert_eq!(row_numbers(&batch), [5]);
+    assert_eq!(batch.skipped_blank(), [3, 4]);
+    assert_eq!(
+        batch.rows()[0].checked().unwrap().location(),
+        Some("Подъезд 1")
+    );
+}

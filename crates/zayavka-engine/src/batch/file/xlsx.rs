@@ -10,7 +10,6 @@
 //! a value, at most [`MAX_CELLS`] of them, and never as a dense table.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::io::Read as _;
 
 use calamine::Reader as _;
@@ -26,9 +25,9 @@ pub const MAX_UNPACKED_BYTES: u64 = 128 * 1024 * 1024;
 /// workbook with many sheets and pictures a few hundred.
 pub const MAX_ENTRIES: usize = 2_000;
 
-/// The most cells with a value the first sheet may hold: sixteen for every row a batch may have,
-/// twice the columns a batch file knows.
-pub const MAX_CELLS: usize = MAX_ROWS * 16;
+/// The most cells with a value the first sheet may hold: the header and every row a batch may
+/// have, each with the eight columns a batch file knows.
+pub const MAX_CELLS: usize = (MAX_ROWS + 1) * 8;
 
 /// Refuses an archive with too many entries or one that unpacks to more than
 /// [`MAX_UNPACKED_BYTES`], by inflating every entry and counting what comes out, up to the limit
@@ -78,6 +77,15 @@ pub(super) fn check_archive(bytes: &[u8]) -> Result<(), ContentError> {
 /// Reads the first sheet into `table`, cell by cell, with row and column numbers as the
 /// spreadsheet shows them.
 pub(super) fn read_xlsx(bytes: &[u8], table: &mut Table) -> Result<(), ContentError> {
+    read_xlsx_with(bytes, table, MAX_CELLS)
+}
+
+/// [`read_xlsx`] with another limit of cells, so that a test need not build a million.
+pub(super) fn read_xlsx_with(
+    bytes: &[u8],
+    table: &mut Table,
+    max_cells: usize,
+) -> Result<(), ContentError> {
     check_archive(bytes)?;
     let unreadable = |error: calamine::XlsxError| ContentError::UnreadableWorkbook {
         detail: error.to_string(),
@@ -86,9 +94,9 @@ pub(super) fn read_xlsx(bytes: &[u8], table: &mut Table) -> Result<(), ContentEr
     let Some(first_sheet) = workbook.sheet_names().first().cloned() else {
         return Err(ContentError::NoSheets);
     };
-    // The cells with a value, by row and then column, both counted from zero.
-    let mut rows: BTreeMap<u32, Vec<(u32, String)>> = BTreeMap::new();
-    let mut cell_count = 0usize;
+    // The cells with a value as (row, column, text), both counted from zero: a flat list, the
+    // smallest form for the most cells allowed.
+    let mut found: Vec<(u32, u32, Box<str>)> = Vec::new();
     {
         let mut cells = match workbook.worksheet_cells_reader(&first_sheet) {
             Ok(cells) => cells,
@@ -103,41 +111,39 @@ pub(super) fn read_xlsx(bytes: &[u8], table: &mut Table) -> Result<(), ContentEr
                 calamine::DataRef::SharedString(text) => Cow::Borrowed(*text),
                 other => Cow::Owned(calamine::Data::from(other.clone()).to_string()),
             };
-            cell_count += 1;
-            if cell_count > MAX_CELLS {
-                return Err(ContentError::TooManyCells { max: MAX_CELLS });
+            if found.len() == max_cells {
+                return Err(ContentError::TooManyCells { max: max_cells });
             }
             let (row, column) = cell.get_position();
-            rows.entry(row)
-                .or_default()
-                .push((column, text.into_owned()));
+            found.push((row, column, text.into()));
         }
     }
+    // Writers put rows and cells in order, but not all of them.
+    found.sort_by_key(|(row, column, _)| (*row, *column));
     // The table starts at the first used row and column, as a spreadsheet's used range does.
-    let (Some(&first_row), Some(first_column)) = (
-        rows.keys().next(),
-        rows.values()
-            .flat_map(|cells| cells.iter().map(|(column, _)| *column))
-            .min(),
+    let (Some(first_row), Some(first_column)) = (
+        found.first().map(|(row, _, _)| *row),
+        found.iter().map(|(_, column, _)| *column).min(),
     ) else {
         return Ok(());
     };
     let mut expected_row = first_row;
     let mut line: Vec<&str> = Vec::new();
-    for (&row, cells) in &mut rows {
+    for row_cells in found.chunk_by(|a, b| a.0 == b.0) {
+        let row = row_cells[0].0;
         // The rows in between hold no value: blank rows, as the spreadsheet shows them.
         for blank in expected_row..row {
             table.blank(blank + 1);
         }
         expected_row = row + 1;
-        cells.sort_by_key(|(column, _)| *column);
-        let width = cells
+        // Only up to the row's last value: trailing empty cells change nothing.
+        let width = row_cells
             .last()
-            .map_or(0, |(column, _)| (column - first_column + 1) as usize);
+            .map_or(0, |(_, column, _)| (column - first_column + 1) as usize);
         line.clear();
         line.resize(width, "");
-        for (column, text) in cells.iter() {
-            line[(column - first_column) as usize] = text.as_str();
+        for (_, column, text) in row_cells {
+            line[(column - first_column) as usize] = text;
         }
         table.push(row + 1, first_column, &line)?;
     }
