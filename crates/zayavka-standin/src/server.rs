@@ -192,6 +192,13 @@ impl StandIn {
         lock(&self.shared.service_state).token_exchanges
     }
 
+    /// Makes every GigaChat token issued from now on start with `prefix` followed by its
+    /// number (`prefix1`, `prefix2`, …) instead of `standin-gigachat-token-`: a canary access
+    /// token that a test then looks for in every file a session leaves.
+    pub fn set_token_prefix(&self, prefix: &str) {
+        lock(&self.shared.service_state).token_prefix = Some(prefix.to_owned());
+    }
+
     /// Makes every GigaChat token issued so far expire now, as if the client had kept one
     /// past its lifetime or the service had revoked it.
     pub fn expire_tokens(&self) {

@@ -52,6 +52,9 @@ pub enum Service {
 pub(crate) struct ServiceState {
     tokens: HashMap<String, SystemTime>,
     pub(crate) token_exchanges: usize,
+    /// What every issued token starts with instead of `standin-gigachat-token-`, so that a
+    /// canary test can look for a token no other string could contain.
+    pub(crate) token_prefix: Option<String>,
 }
 
 impl ServiceState {
@@ -170,7 +173,11 @@ fn gigachat_token(
         return Reply::json(400, json!({"code": 7, "message": "scope is invalid"}));
     }
     state.token_exchanges += 1;
-    let token = format!("standin-gigachat-token-{}", state.token_exchanges);
+    let prefix = state
+        .token_prefix
+        .as_deref()
+        .unwrap_or("standin-gigachat-token-");
+    let token = format!("{prefix}{}", state.token_exchanges);
     let expires = SystemTime::now() + lifetime;
     state.tokens.insert(token.clone(), expires);
     let expires_at = expires
