@@ -43,6 +43,10 @@ enum DraftsCommand {
     /// Восстановить черновики из копии, сделанной `drafts backup` (например, на новом
     /// компьютере); существующая база не заменяется без --replace.
     Restore(RestoreArgs),
+    /// Спасти черновики из повреждённой базы: всё, что ещё читается, переносится в новый
+    /// файл базы, а повреждённая база остаётся как есть; затем `drafts restore ФАЙЛ --replace`
+    /// ставит спасённое на её место.
+    Recover(RecoverArgs),
     /// Отправить модели ещё раз черновик, который не был составлен (сбой, отмена, прерванный
     /// запуск).
     Retry(Box<RetryArgs>),
@@ -201,6 +205,14 @@ struct RestoreArgs {
     /// на её место (закройте приложение перед этим).
     #[arg(long)]
     replace: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct RecoverArgs {
+    /// Куда записать спасённые черновики; без него — новый файл рядом с базой
+    /// (zayavka-recovered-ГГГГММДД-ЧЧММСС.sqlite3). Существующий файл не перезаписывается.
+    #[arg(long, value_name = "ФАЙЛ")]
+    out: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -497,6 +509,41 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                 "Черновики восстановлены из {}: {} шт.",
                 restore.file.display(),
                 restored.drafts
+            )?;
+        }
+        DraftsCommand::Recover(recover) => {
+            // The damaged database is never opened here: the engine reads it as bytes only.
+            let recovered = drafts::recover(paths, recover.out.as_deref()).map_err(drafts_error)?;
+            writeln!(
+                stdout,
+                "Спасено черновиков: {}. Они записаны в новую базу {}.",
+                recovered.drafts,
+                recovered.file.display()
+            )?;
+            if recovered.drafts == 0 && recovered.damage_found {
+                writeln!(
+                    stdout,
+                    "Ни одного черновика из базы {} прочитать не удалось; она не изменена. \
+                     Восстановите черновики из резервной копии командой\n  zayavka drafts \
+                     restore КОПИЯ --replace",
+                    recovered.damaged.display()
+                )?;
+                return Ok(ExitCode::from(1));
+            }
+            if recovered.damage_found {
+                writeln!(
+                    stdout,
+                    "В базе нашлись повреждённые места: записи, которые в них были, прочитать не \
+                     удалось. Если у вас есть резервная копия, сравните с ней."
+                )?;
+            }
+            writeln!(
+                stdout,
+                "База {} не изменена. Чтобы работать со спасёнными черновиками, закройте \
+                 приложение и поставьте их на место базы командой\n  zayavka drafts restore {} \
+                 --replace\nПовреждённая база при этом будет сохранена рядом под другим именем.",
+                recovered.damaged.display(),
+                recovered.file.display()
             )?;
         }
         DraftsCommand::Retry(retry) => {

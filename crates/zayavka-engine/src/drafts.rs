@@ -555,6 +555,54 @@ pub fn restore(
     Ok(Restored { drafts, set_aside })
 }
 
+/// What [`recover`] did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Recovered {
+    /// The new database that holds what could be read.
+    pub file: std::path::PathBuf,
+    /// The damaged database, left exactly as it was.
+    pub damaged: std::path::PathBuf,
+    /// The drafts that came through.
+    pub drafts: u64,
+    /// Whether SQLite met damaged places, so that some records may be missing.
+    pub damage_found: bool,
+}
+
+/// Copies whatever can still be read of the data folder's database — damaged, or sound — into
+/// a new database file, and leaves the original exactly as it was (it is read as bytes only).
+///
+/// The copy goes to `out` when given, else beside the database as
+/// `zayavka-recovered-YYYYMMDD-HHMMSS.sqlite3`. It is a database like a backup: [`restore`]
+/// with `replace` puts it in place and keeps the damaged one beside it, so the resident chooses
+/// when to switch after looking at what came through. An existing file is never overwritten.
+pub fn recover(paths: &Paths, out: Option<&std::path::Path>) -> Result<Recovered, DraftsError> {
+    let damaged = paths.database_file();
+    let file = match out {
+        Some(out) => out.to_owned(),
+        None => free_recovered_name(&damaged),
+    };
+    let recovery = Store::recover_into(&damaged, &file)?;
+    Ok(Recovered {
+        file,
+        damaged,
+        drafts: recovery.drafts,
+        damage_found: !recovery.damaged_tables.is_empty(),
+    })
+}
+
+/// `zayavka-recovered-<local time>.sqlite3` beside the database, with a number added if that
+/// name is taken.
+fn free_recovered_name(database: &std::path::Path) -> std::path::PathBuf {
+    let stamp = jiff::Zoned::now().strftime("%Y%m%d-%H%M%S").to_string();
+    let mut candidate = database.with_file_name(format!("zayavka-recovered-{stamp}.sqlite3"));
+    let mut number = 2;
+    while candidate.exists() {
+        candidate = database.with_file_name(format!("zayavka-recovered-{stamp}-{number}.sqlite3"));
+        number += 1;
+    }
+    candidate
+}
+
 /// `zayavka.sqlite3.before-restore-<local time>`, with a number added if that name is taken
 /// (a rename would replace it).
 fn free_set_aside_name(database: &std::path::Path) -> std::path::PathBuf {
