@@ -59,6 +59,10 @@ pub enum StoreError {
     /// The disk is full.
     #[error("the disk is full")]
     DiskFull,
+    /// The operating system failed a read or write of the database files: most often a disk
+    /// with no room left for the shared-memory or log file, or a disk that was removed.
+    #[error("a read or write of the database files failed")]
+    DiskIo,
     /// Another program held the database for longer than the wait allows.
     #[error("the database stayed busy in another program for longer than the wait allows")]
     Busy,
@@ -179,6 +183,7 @@ impl StoreError {
             StoreError::ReadOnly { .. } => "read_only",
             StoreError::WriteRefused => "write_refused",
             StoreError::DiskFull => "disk_full",
+            StoreError::DiskIo => "disk_io",
             StoreError::Busy => "busy",
             StoreError::Io { .. } => "io",
             StoreError::DraftNotFound(_) => "draft_not_found",
@@ -242,6 +247,11 @@ impl StoreError {
                 .to_owned(),
             StoreError::DiskFull => "На диске закончилось место, поэтому сохранить данные не \
                  удалось. Уже сохранённые черновики не пострадали. Освободите место на диске и \
+                 повторите."
+                .to_owned(),
+            StoreError::DiskIo => "Не удалось прочитать или записать файлы базы черновиков: на \
+                 диске закончилось место, диск отключён или неисправен. Уже сохранённые \
+                 черновики не изменены. Освободите место на диске (или подключите его снова) и \
                  повторите."
                 .to_owned(),
             StoreError::Busy => format!(
@@ -355,6 +365,7 @@ impl From<rusqlite::Error> for StoreError {
             Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy,
             Some(ErrorCode::DiskFull) => StoreError::DiskFull,
             Some(ErrorCode::ReadOnly) => StoreError::WriteRefused,
+            Some(ErrorCode::SystemIoFailure) => StoreError::DiskIo,
             Some(ErrorCode::DatabaseCorrupt) => StoreError::Corrupt,
             _ => StoreError::Database(DatabaseError(error)),
         }
@@ -388,6 +399,14 @@ mod tests {
             "corrupt"
         );
         assert_eq!(
+            StoreError::from(sqlite_failure(rusqlite::ffi::SQLITE_IOERR_SHMSIZE)).code(),
+            "disk_io"
+        );
+        assert_eq!(
+            StoreError::from(sqlite_failure(rusqlite::ffi::SQLITE_READONLY)).code(),
+            "write_refused"
+        );
+        assert_eq!(
             StoreError::from(sqlite_failure(rusqlite::ffi::SQLITE_MISMATCH)).code(),
             "database"
         );
@@ -419,6 +438,7 @@ mod tests {
             StoreError::ReadOnly { path: "/x".into() },
             StoreError::WriteRefused,
             StoreError::DiskFull,
+            StoreError::DiskIo,
             StoreError::Busy,
             StoreError::Io {
                 path: "/x".into(),
