@@ -187,7 +187,7 @@ fn replace_value(table: &mut dyn TableLike, key: &str, mut value: toml_edit::Val
 fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ConfigError> {
     let write_error = |error: std::io::Error| ConfigError::Write {
         path: path.to_path_buf(),
-        detail: error.to_string(),
+        detail: crate::paths::io_error_ru(&error),
     };
     if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(write_error)?;
