@@ -361,6 +361,20 @@ fn a_data_folder_turned_read_only_refuses_writes_plainly_and_loses_nothing() {
         assert_plain(&stderr, &read_only, what);
     }
     assert_eq!(std::fs::read(home.database()).unwrap(), database);
+    // The saved drafts stay readable there, and can be copied to a disk that can be written.
+    assert_eq!(snapshot(&home), before);
+    let (output, _, stderr) = home.run(&["drafts", "list"]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("Папка данных доступна только для чтения: черновики можно смотреть"),
+        "{stderr}"
+    );
+    let rescue = outside.path().join("rescue.sqlite3");
+    let (output, _, stderr) = home.run(&["drafts", "backup", rescue.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(integrity(&rescue), "ok");
+    let (output, _, stderr) = home.run(&["drafts", "search", "Черновик", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
 
     mount.remount("rw");
     assert_eq!(snapshot(&home), before);

@@ -254,6 +254,20 @@ fn open(paths: &Paths) -> anyhow::Result<Store> {
     drafts::open_store(paths).map_err(|error| anyhow::anyhow!(error.message_ru()))
 }
 
+/// Opens the database to look at the drafts, for reading only when the data folder cannot be
+/// written, and says so.
+fn open_to_read(paths: &Paths) -> anyhow::Result<Store> {
+    let store =
+        drafts::open_store_to_read(paths).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    if store.is_read_only() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "Папка данных доступна только для чтения: черновики можно смотреть, но не изменять."
+        );
+    }
+    Ok(store)
+}
+
 fn drafts_error(error: drafts::DraftsError) -> anyhow::Error {
     anyhow::anyhow!(error.message_ru())
 }
@@ -309,7 +323,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
     let mut stdout = std::io::stdout().lock();
     match args.command {
         DraftsCommand::List(list) => {
-            let store = open(paths)?;
+            let store = open_to_read(paths)?;
             let filter = DraftFilter {
                 outcome: list.outcome,
                 subject: list.subject.map(|kind| kind.as_str().to_owned()),
@@ -321,12 +335,12 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             print_items(&mut stdout, &items, list.json)?;
         }
         DraftsCommand::Search(search) => {
-            let store = open(paths)?;
+            let store = open_to_read(paths)?;
             let items = drafts::search(&store, &search.text, search.limit).map_err(drafts_error)?;
             print_items(&mut stdout, &items, search.json)?;
         }
         DraftsCommand::Show(show) => {
-            let store = open(paths)?;
+            let store = open_to_read(paths)?;
             let draft = drafts::get(&store, show.id).map_err(drafts_error)?;
             let request = drafts::stored_request(&draft).map_err(drafts_error)?;
             let item = DraftListItem::from(&draft.summary);
@@ -397,7 +411,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                      pdf или docx"
                 );
             }
-            let store = open(paths)?;
+            let store = open_to_read(paths)?;
             let draft = drafts::get(&store, export.id).map_err(drafts_error)?;
             let bytes = match format {
                 None => {
@@ -466,7 +480,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             print_photos(&mut stdout, attach.id, &photos)?;
         }
         DraftsCommand::Attachments(list) => {
-            let store = open(paths)?;
+            let store = open_to_read(paths)?;
             let photos = attachments::attachments(&store, list.id).map_err(attachment_error)?;
             if list.json {
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&photos)?)?;
@@ -486,7 +500,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             print_photos(&mut stdout, detach.id, &detached.remaining)?;
         }
         DraftsCommand::Backup(backup) => {
-            let store = open(paths)?;
+            let store = open_to_read(paths)?;
             drafts::backup(&store, &backup.file).map_err(drafts_error)?;
             writeln!(
                 stdout,

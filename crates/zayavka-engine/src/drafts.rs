@@ -24,6 +24,19 @@ pub fn open_store(paths: &Paths) -> Result<Store, StoreError> {
     Ok(store)
 }
 
+/// Opens the database to look at the drafts: as [`open_store`] does, or, when the data folder or
+/// its disk cannot be written, for reading only ([`Store::open_read_only`]), so that the saved
+/// drafts stay readable on a write-protected or read-only disk. [`Store::is_read_only`] tells
+/// which; a write through a read-only store is refused with nothing changed.
+pub fn open_store_to_read(paths: &Paths) -> Result<Store, StoreError> {
+    match open_store(paths) {
+        Err(error @ (StoreError::ReadOnly { .. } | StoreError::WriteRefused)) => {
+            Store::open_read_only(&paths.database_file()).map_err(|_| error)
+        }
+        opened => opened,
+    }
+}
+
 /// Imports `pending/input-*.json` files; a file that cannot be read or stored stays where it
 /// is, to be tried again next time.
 fn import_pending_files(store: &Store, paths: &Paths) {

@@ -87,6 +87,54 @@ impl Store {
         Ok(store)
     }
 
+    /// Opens, for reading only, a database on a disk or in a folder that cannot be written (a
+    /// write-protected memory stick, a disk remounted read-only), so that the saved drafts can
+    /// still be read there. [`Store::open`] cannot: a database in WAL mode needs its
+    /// shared-memory file, which cannot be created there.
+    ///
+    /// Nothing can write a file on such a disk, so the database is opened as immutable; that is
+    /// true only while no write-ahead log holds changes not yet folded into the file, and such
+    /// a database is refused ([`StoreError::ReadOnly`]), as is one this version would first
+    /// have to migrate. Every write through the returned store fails with
+    /// [`StoreError::WriteRefused`].
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        let folder = path.parent().unwrap_or(path).to_owned();
+        let mut log = path.as_os_str().to_owned();
+        log.push("-wal");
+        let pending_log = fs::metadata(PathBuf::from(log)).is_ok_and(|log| log.len() > 0);
+        if pending_log || !path.is_file() {
+            return Err(StoreError::ReadOnly { path: folder });
+        }
+        let text = path.to_str().ok_or_else(|| StoreError::ReadOnly {
+            path: folder.clone(),
+        })?;
+        // A URI path takes `%`, `?` and `#` escaped; nothing else in a file name matters here.
+        let escaped = text
+            .replace('%', "%25")
+            .replace('?', "%3f")
+            .replace('#', "%23");
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(format!("file:{escaped}?immutable=1"), flags)
+            .map_err(|e| open_error(e, path))?;
+        migrations::check_version(&conn, path).map_err(|e| refine(e, path))?;
+        if migrations::user_version(&conn)? != migrations::SCHEMA_VERSION {
+            return Err(StoreError::ReadOnly { path: folder });
+        }
+        conn.execute_batch("PRAGMA trusted_schema = OFF;")?;
+        crate::search::create_vocabulary(&conn)?;
+        Ok(Store {
+            conn,
+            path: path.to_owned(),
+        })
+    }
+
+    /// Whether this store was opened for reading only ([`Store::open_read_only`]).
+    pub fn is_read_only(&self) -> bool {
+        self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(true)
+    }
+
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path
@@ -108,6 +156,10 @@ impl Store {
             ErrorKind::AlreadyExists => StoreError::BackupTargetExists {
                 path: target.to_owned(),
             },
+            ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => StoreError::ReadOnly {
+                path: target.parent().unwrap_or(target).to_owned(),
+            },
+            ErrorKind::StorageFull | ErrorKind::QuotaExceeded => StoreError::DiskFull,
             _ => io_error(error, target),
         })?;
         drop(created);
@@ -400,5 +452,62 @@ fn refine(error: StoreError, path: &Path) -> StoreError {
             path: path.to_owned(),
         },
         _ => error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{DraftFilter, NewDraft, Store, StoreError};
+
+    fn draft(store: &Store, description: &str) {
+        let raw = serde_json::json!({ "description": description }).to_string();
+        store
+            .create_draft(&NewDraft {
+                raw_input_json: raw,
+                checked_input_json: None,
+            })
+            .unwrap();
+    }
+
+    #[test]
+    fn a_database_opened_read_only_reads_everything_and_refuses_every_write() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("z #1?%.sqlite3");
+        draft(&Store::open(&path).unwrap(), "В подъезде не горит свет");
+        let before = std::fs::read(&path).unwrap();
+        let store = Store::open_read_only(&path).unwrap();
+        assert!(store.is_read_only());
+        assert!(!Store::open(&path).unwrap().is_read_only());
+        assert_eq!(store.list_drafts(&DraftFilter::default()).unwrap().len(), 1);
+        assert_eq!(store.search_drafts("подъезд", 10).unwrap().len(), 1);
+        let refused = store.create_draft(&NewDraft {
+            raw_input_json: r#"{"description":"x"}"#.to_owned(),
+            checked_input_json: None,
+        });
+        assert!(
+            matches!(refused, Err(StoreError::WriteRefused)),
+            "{refused:?}"
+        );
+        drop(store);
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+
+    #[test]
+    fn a_database_with_changes_still_in_its_log_is_not_opened_read_only() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("z.sqlite3");
+        let writer = Store::open(&path).unwrap();
+        draft(&writer, "В подъезде не горит свет");
+        // The writer is still open, so its change is in the write-ahead log only.
+        assert!(matches!(
+            Store::open_read_only(&path),
+            Err(StoreError::ReadOnly { .. })
+        ));
+        drop(writer);
+        assert!(Store::open_read_only(&path).is_ok());
+        assert!(matches!(
+            Store::open_read_only(&folder.path().join("missing.sqlite3")),
+            Err(StoreError::ReadOnly { .. })
+        ));
     }
 }
