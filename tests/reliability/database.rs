@@ -54,6 +54,14 @@ impl Home {
         run(self.command().args(args))
     }
 
+    /// Runs with an API key for the stand-in.
+    pub(crate) fn run_with_key(&self, args: &[&str]) -> (Output, String, String) {
+        run(self
+            .command()
+            .env("ZAYAVKA_API_KEY", "sk-reliability-kill")
+            .args(args))
+    }
+
     /// `zayavka draft --offline --json` with this description: the draft's number, or `None`
     /// when it was not stored.
     pub(crate) fn draft(&self, description: &str) -> (Option<i64>, Output, String) {

@@ -222,6 +222,74 @@ fn a_draft_killed_at_any_write_point_is_absent_pending_or_whole() {
     }
 }
 
+/// The points where a draft made with a model writes its context record and its attempts.
+#[test]
+fn a_model_draft_killed_while_its_record_is_written_keeps_no_half_record() {
+    let stand_in = zayavka_standin::StandIn::start(zayavka_standin::Script::always(
+        zayavka_standin::Reply::completion(&zayavka_standin::lighting_draft().to_string()),
+    ));
+    let template = Template::new();
+    let description = "В подъезде неделю не горит свет на лестнице между третьим и \
+                       четвёртым этажами.";
+    for (point, left) in [
+        ("draft_finish.record", Left::Pending),
+        ("draft_finish.attempts", Left::Pending),
+        ("draft_finish.commit", Left::Pending),
+        ("draft_finish.committed", Left::Finished),
+    ] {
+        let home = template.copy();
+        let args = [
+            "draft",
+            "--base-url",
+            &stand_in.base_url(),
+            "--model",
+            "stand-in-model",
+            "--subject",
+            "common_area_premises_lighting",
+            "--description",
+            description,
+        ];
+        let output = home
+            .command()
+            .env("ZAYAVKA_API_KEY", "sk-reliability-kill")
+            .env("ZAYAVKA_CRASH_AT", point)
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.signal(), Some(9), "{point}: {output:?}");
+        let listed = template.check_after_restart(&home, point);
+        let new: Vec<&Value> = listed
+            .iter()
+            .filter(|d| d["input"]["description"] == description)
+            .collect();
+        assert_eq!(new.len(), 1, "{point}");
+        let id = new[0]["id"].as_i64().unwrap();
+        let shown = home.shown(id);
+        if left == Left::Pending {
+            // Neither the record nor an attempt of the killed run is left half-written.
+            assert_eq!(shown["draft"]["outcome"], "pending", "{point}");
+            assert_eq!(shown["attempts"], 0, "{point}: {shown}");
+            let (output, _, stderr) = home.run_with_key(&[
+                "drafts",
+                "retry",
+                &id.to_string(),
+                "--base-url",
+                &stand_in.base_url(),
+                "--model",
+                "stand-in-model",
+            ]);
+            assert_eq!(output.status.code(), Some(0), "{point}: {stderr}");
+            let shown = home.shown(id);
+            assert_eq!(shown["draft"]["outcome"], "ready", "{point}");
+            assert_eq!(shown["attempts"], 1, "{point}: {shown}");
+        } else {
+            assert_eq!(shown["draft"]["outcome"], "ready", "{point}");
+            assert_eq!(shown["attempts"], 1, "{point}: {shown}");
+        }
+        template.check_after_restart(&home, point);
+    }
+}
+
 #[test]
 fn an_edit_or_a_photo_killed_at_any_write_point_is_all_there_or_not_at_all() {
     let template = Template::new();
