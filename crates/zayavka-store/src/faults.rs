@@ -118,9 +118,16 @@ mod debug_hooks {
     /// looks like from inside anyway.
     fn crash() -> ! {
         let pid = std::process::id().to_string();
-        let _ = std::process::Command::new("kill")
+        let killed = std::process::Command::new("kill")
             .args(["-9", &pid])
-            .status();
+            .status()
+            .is_ok_and(|status| status.success());
+        if !killed {
+            // No `kill` to run: still stop at once with no cleanup, and say why the signal
+            // is not the expected one.
+            eprintln!("zayavka: `kill -9` could not be run; aborting at the crash point instead");
+            std::process::abort();
+        }
         // `kill` returns once the signal is queued; it is delivered at once, but the process
         // must not go on writing even for a moment if it is not.
         loop {
