@@ -31,12 +31,14 @@ pub const MAX_CELLS: usize = (MAX_ROWS + 1) * 8;
 
 /// Refuses an archive with too many entries or one that unpacks to more than
 /// [`MAX_UNPACKED_BYTES`], by inflating every entry and counting what comes out, up to the limit
-/// and no further. An archive the `zip` reader cannot open is left to `calamine`, whose error
-/// becomes [`ContentError::UnreadableWorkbook`] as before.
+/// and no further. An archive or an entry this reader cannot open is
+/// [`ContentError::UnreadableWorkbook`]: it is not handed to `calamine`'s own ZIP reader, which
+/// might read it differently and unguarded.
 pub(super) fn check_archive(bytes: &[u8]) -> Result<(), ContentError> {
-    let Ok(mut archive) = zip::ZipArchive::new(std::io::Cursor::new(bytes)) else {
-        return Ok(());
+    let unreadable = |error: zip::result::ZipError| ContentError::UnreadableWorkbook {
+        detail: error.to_string(),
     };
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(unreadable)?;
     if archive.len() > MAX_ENTRIES {
         return Err(ContentError::WorkbookTooLarge {
             entries: Some(archive.len()),
@@ -47,9 +49,8 @@ pub(super) fn check_archive(bytes: &[u8]) -> Result<(), ContentError> {
     // refused without inflating anything.
     let mut declared: u64 = 0;
     for index in 0..archive.len() {
-        if let Ok(entry) = archive.by_index_raw(index) {
-            declared = declared.saturating_add(entry.size());
-        }
+        let entry = archive.by_index_raw(index).map_err(unreadable)?;
+        declared = declared.saturating_add(entry.size());
     }
     if declared > MAX_UNPACKED_BYTES {
         return Err(too_large());
@@ -57,11 +58,8 @@ pub(super) fn check_archive(bytes: &[u8]) -> Result<(), ContentError> {
     // A directory may lie, so what the entries really inflate to is counted too.
     let mut unpacked: u64 = 0;
     for index in 0..archive.len() {
-        let Ok(entry) = archive.by_index(index) else {
-            // An entry that cannot be opened (an unknown compression, encryption) is left to
-            // `calamine` to report.
-            continue;
-        };
+        // An entry that cannot be opened (an unknown compression, encryption) is refused.
+        let entry = archive.by_index(index).map_err(unreadable)?;
         let room = MAX_UNPACKED_BYTES - unpacked;
         let mut limited = entry.take(room.saturating_add(1));
         // A read error is damage, not size: `calamine` reports it when it reads the entry.
