@@ -18,10 +18,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use zayavka_standin::{ECHO_AUTHORIZATION, ECHO_KEY, Reply, Script, Service, StandIn};
 
-use crate::support::{run, zayavka};
+use crate::support::{run, tests_dir, zayavka};
 
 /// The API key every reliability test gives the binary.
 pub(crate) const CANARY_KEY: &str = "sk-reliability-canary-7f3a9c1e5b2d40868a1e";
@@ -120,11 +120,17 @@ pub(crate) fn forms(secret: &str) -> Vec<(String, Vec<u8>)> {
     forms
 }
 
+/// Whether `haystack` (already in ASCII lower case) holds `needle` in any letter case.
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    needle.is_empty()
-        || haystack
-            .windows(needle.len())
-            .any(|window| window.eq_ignore_ascii_case(needle))
+    let needle = needle.to_ascii_lowercase();
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    haystack
+        .iter()
+        .enumerate()
+        .filter(|(_, byte)| **byte == first)
+        .any(|(at, _)| haystack[at + 1..].starts_with(rest))
 }
 
 /// Every regular file under `path` (or `path` itself), never following a symbolic link, so a
@@ -193,21 +199,43 @@ impl Leftovers {
             .collect();
         let mut found = Vec::new();
         let mut check = |source: String, bytes: &[u8]| {
+            let bytes = bytes.to_ascii_lowercase();
             for (canary, form, needle) in &every_form {
-                if contains(bytes, needle) {
+                if contains(&bytes, needle) {
                     found.push(format!("{source}: {canary} ({form})"));
                 }
             }
         };
+        // Files are read in pieces that overlap by the longest form, so a large file costs no
+        // more memory than a piece and a form across two pieces is still found.
+        let overlap = every_form
+            .iter()
+            .map(|(_, _, needle)| needle.len())
+            .max()
+            .unwrap_or(0);
         for file in &files {
             // A file another process still writes or removes is read as it is now.
-            if let Ok(bytes) = std::fs::read(file) {
-                check(file.display().to_string(), &bytes);
+            let Ok(mut reader) = std::fs::File::open(file) else {
+                continue;
+            };
+            let mut window: Vec<u8> = Vec::new();
+            let mut piece = vec![0u8; 8 * 1024 * 1024];
+            loop {
+                let read = std::io::Read::read(&mut reader, &mut piece).unwrap_or(0);
+                if read == 0 {
+                    break;
+                }
+                window.extend_from_slice(&piece[..read]);
+                check(file.display().to_string(), &window);
+                let keep = window.len().saturating_sub(overlap);
+                window.drain(..keep);
             }
         }
         for (name, bytes) in &self.outputs {
             check(name.clone(), bytes);
         }
+        found.sort();
+        found.dedup();
         assert!(
             found.is_empty(),
             "a canary was found:\n{}",
@@ -227,7 +255,7 @@ fn the_forms_find_a_canary_inside_a_longer_encoded_text() {
         assert!(
             forms(secret)
                 .iter()
-                .any(|(_, form)| contains(encoded.as_bytes(), form)),
+                .any(|(_, form)| contains(&encoded.to_ascii_lowercase().into_bytes(), form)),
             "{encoded}"
         );
     }
@@ -255,4 +283,273 @@ fn the_forms_find_a_canary_inside_a_longer_encoded_text() {
     .unwrap();
     let caught = std::panic::catch_unwind(|| Leftovers::new().path(dir.path()).assert_clean());
     assert!(caught.is_err(), "a percent-encoded key must be found");
+}
+
+const DESCRIPTION: &str = "В подъезде № 3 неделю не горит свет на лестнице между третьим и \
+                           четвёртым этажами.";
+
+/// A data folder and a scratch folder for one session, with everything printed kept.
+struct Session {
+    home: tempfile::TempDir,
+    scratch: tempfile::TempDir,
+    leftovers: Leftovers,
+    key: &'static str,
+}
+
+impl Session {
+    fn new(key: &'static str) -> Session {
+        let home = tempfile::tempdir().unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let mut leftovers = Leftovers::new();
+        leftovers.path(home.path()).path(scratch.path());
+        Session {
+            home,
+            scratch,
+            leftovers,
+            key,
+        }
+    }
+
+    fn command(&self) -> Command {
+        let mut command = zayavka();
+        command
+            .env("ZAYAVKA_HOME", self.home.path())
+            .env("ZAYAVKA_API_KEY", self.key)
+            .env("ZAYAVKA_LOG", "debug");
+        command
+    }
+
+    /// Runs `zayavka args…` and keeps both outputs; returns the exit code and stdout.
+    fn run(&mut self, args: &[&str]) -> (Option<i32>, String) {
+        let (output, stdout, stderr) = run(self.command().args(args));
+        self.leftovers
+            .output(&format!("stdout of {args:?}"), &stdout)
+            .output(&format!("stderr of {args:?}"), &stderr);
+        (output.status.code(), stdout)
+    }
+
+    fn ok(&mut self, args: &[&str]) -> String {
+        let (code, stdout) = self.run(args);
+        assert_eq!(code, Some(0), "{args:?}: {stdout}");
+        stdout
+    }
+
+    fn json(&mut self, args: &[&str]) -> Value {
+        let (code, stdout) = self.run(args);
+        serde_json::from_str(&stdout)
+            .unwrap_or_else(|error| panic!("{args:?} (exit {code:?}): {error}: {stdout}"))
+    }
+
+    fn scratch(&self, name: &str) -> String {
+        self.scratch.path().join(name).to_str().unwrap().to_owned()
+    }
+
+    fn batch_file(&self, rows: u32) -> String {
+        let mut text = String::from("ФИО;Квартира;Описание\n");
+        for row in 1..=rows {
+            text.push_str(&format!(
+                "Жилец {row};{row};Квартира {row:02}: в подъезде неделю не горит свет на \
+                 лестнице.\n"
+            ));
+        }
+        let path = self.scratch("дом.csv");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// Everything a resident does with saved drafts and batches that writes a file or prints
+    /// one: photos, an edit, every export, a backup and its restore into another folder, the
+    /// explanations, the statistics and the doctor.
+    fn use_everything(&mut self, draft: &str, batch: &str) {
+        let photo = tests_dir().join("fixtures/photos/gps.jpg");
+        self.ok(&["drafts", "attach", draft, photo.to_str().unwrap()]);
+        let body = self.scratch("правка.txt");
+        std::fs::write(
+            &body,
+            "Не горит свет на лестнице\n\nНа лестнице между третьим и четвёртым этажами \
+             неделю не горит свет. Прошу заменить лампы.\n",
+        )
+        .unwrap();
+        self.ok(&["drafts", "edit", draft, "--body-file", &body]);
+        for format in ["txt", "pdf", "docx", "json"] {
+            let out = self.scratch(&format!("заявка.{format}"));
+            self.ok(&["drafts", "export", draft, "--format", format, "--out", &out]);
+        }
+        for format in ["txt", "jsonl", "csv"] {
+            let out = self.scratch(&format!("пакет-{format}"));
+            self.ok(&["batch", "export", batch, "--format", format, "--out", &out]);
+        }
+        let backup = self.scratch("копия.sqlite3");
+        self.ok(&["drafts", "backup", &backup]);
+        let restored_home = self.scratch("восстановлено");
+        let (output, _, stderr) = run(zayavka()
+            .env("ZAYAVKA_HOME", &restored_home)
+            .args(["drafts", "restore", &backup]));
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        for args in [
+            &["drafts", "show", draft, "--explain"][..],
+            &["drafts", "show", draft, "--json"],
+            &["drafts", "list", "--json"],
+            &["batch", "status", batch, "--json"],
+            &["stats", "--json"],
+            &["config", "show"],
+            &["key", "status"],
+        ] {
+            self.run(args);
+        }
+        self.run(&["doctor"]);
+    }
+}
+
+fn completion() -> Reply {
+    Reply::completion(&zayavka_standin::lighting_draft().to_string())
+}
+
+/// An error answer that carries back every credential the request had, in the body and in
+/// headers, as a careless gateway would.
+fn echo(status: u16) -> Reply {
+    Reply::echo_credentials(
+        status,
+        format!(
+            "{{\"error\": {{\"message\": \"bad credentials: {ECHO_AUTHORIZATION} (key {ECHO_KEY})\", \
+             \"type\": \"server_error\", \"code\": \"echo\"}}}}"
+        ),
+    )
+    .with_header("x-echo-key", ECHO_KEY)
+    .with_header("www-authenticate", &format!("Bearer realm=\"{ECHO_KEY}\""))
+}
+
+#[test]
+fn a_realistic_session_leaves_no_canary_anywhere() {
+    // An OpenAI-compatible service: a draft that succeeds, one whose first answers echo the key
+    // back (a 500 retried, then a 401), and a batch of three rows.
+    let stand_in = StandIn::start(
+        Script::new()
+            .then(completion())
+            .then(echo(500))
+            .then(echo(401))
+            .then(completion())
+            .repeat_last(),
+    );
+    let mut session = Session::new(CANARY_KEY);
+    let base_url = stand_in.base_url();
+    session.ok(&["config", "set", "profiles.openai.base_url", &base_url]);
+    session.ok(&["config", "set", "profiles.openai.model", "stand-in-model"]);
+    session.ok(&["config", "set", "active_profile", "openai"]);
+    let record = session.scratch("запись.json");
+    let ready = session.json(&[
+        "draft",
+        "--json",
+        "--record",
+        &record,
+        "--description",
+        DESCRIPTION,
+        "--subject",
+        "common_area_premises_lighting",
+    ]);
+    assert_eq!(ready["outcome"], "ready", "{ready}");
+    let failed = session.json(&[
+        "draft",
+        "--json",
+        "--attempts",
+        "3",
+        "--record",
+        &session.scratch("запись-сбой.json"),
+        "--description",
+        DESCRIPTION,
+    ]);
+    assert_eq!(failed["outcome"], "failed", "{failed}");
+    assert_eq!(failed["reason"], "auth", "{failed}");
+    let batch_file = session.batch_file(3);
+    let summary = session.json(&["batch", "run", &batch_file, "--yes", "--json"]);
+    assert_eq!(summary["ready"], 3, "{summary}");
+    let draft = ready["draft_id"].to_string();
+    // The first batch of this data folder.
+    let batch = "1";
+    session.use_everything(&draft, batch);
+    // The key did travel, so its absence from the files means something.
+    let sent = stand_in.requests();
+    assert!(
+        sent.iter().any(|request| request.header("authorization")
+            == Some(format!("Bearer {CANARY_KEY}").as_str()))
+    );
+    assert!(
+        session.leftovers.file_count() >= 15,
+        "the session left its files"
+    );
+    session.leftovers.assert_clean();
+}
+
+#[test]
+fn a_gigachat_session_leaves_neither_the_authorization_key_nor_an_access_token() {
+    let schema = zayavka_core::request_draft_schema().name;
+    let function_call = || {
+        let mut draft = zayavka_standin::lighting_draft();
+        draft["subject"] = Value::Null;
+        Reply::function_call(schema, draft)
+    };
+    let stand_in = StandIn::start_as(
+        Service::GigaChat {
+            authorization_key: CANARY_GIGACHAT_KEY.to_owned(),
+            scope: "GIGACHAT_API_PERS".to_owned(),
+            token_lifetime: Duration::from_secs(1800),
+        },
+        Script::new()
+            .then(function_call())
+            // The token endpoint's token echoed back by the API, then refused.
+            .then(echo(500))
+            .then(echo(401))
+            .then(function_call())
+            .repeat_last(),
+    );
+    stand_in.set_token_prefix(CANARY_TOKEN_PREFIX);
+    let mut session = Session::new(CANARY_GIGACHAT_KEY);
+    for (key, value) in [
+        ("profiles.gigachat.base_url", stand_in.base_url()),
+        ("profiles.gigachat.auth_url", stand_in.auth_url()),
+        ("active_profile", "gigachat".to_owned()),
+    ] {
+        session.ok(&["config", "set", key, &value]);
+    }
+    let ready = session.json(&[
+        "draft",
+        "--json",
+        "--record",
+        &session.scratch("запись.json"),
+        "--description",
+        DESCRIPTION,
+    ]);
+    assert_eq!(ready["outcome"], "ready", "{ready}");
+    let second = session.json(&[
+        "draft",
+        "--json",
+        "--attempts",
+        "3",
+        "--record",
+        &session.scratch("запись-2.json"),
+        "--description",
+        DESCRIPTION,
+    ]);
+    assert!(second["outcome"].is_string(), "{second}");
+    let batch_file = session.batch_file(2);
+    let summary = session.json(&["batch", "run", &batch_file, "--yes", "--json"]);
+    assert_eq!(summary["ready"], 2, "{summary}");
+    let draft = ready["draft_id"].to_string();
+    // The first batch of this data folder.
+    let batch = "1";
+    session.use_everything(&draft, batch);
+    assert!(stand_in.token_exchanges() >= 1);
+    let bearer = format!("Bearer {CANARY_TOKEN_PREFIX}1");
+    assert!(
+        stand_in
+            .requests()
+            .iter()
+            .any(|request| request.header("authorization") == Some(bearer.as_str())),
+        "the canary access token was issued and used"
+    );
+    assert!(
+        session.leftovers.file_count() >= 15,
+        "the session left its files"
+    );
+    session.leftovers.assert_clean();
 }
