@@ -281,6 +281,9 @@ mod marker {
 struct Segment {
     marker: u8,
     start: usize,
+    /// Where a scan's entropy-coded data starts (the end of the SOS header); `end` for every
+    /// other segment.
+    data: usize,
     end: usize,
 }
 
@@ -313,6 +316,7 @@ fn jpeg_segments(bytes: &[u8]) -> Result<(Vec<Segment>, usize), PhotoProblem> {
                 segments.push(Segment {
                     marker: code,
                     start,
+                    data: pos,
                     end: pos,
                 });
                 continue;
@@ -330,6 +334,7 @@ fn jpeg_segments(bytes: &[u8]) -> Result<(Vec<Segment>, usize), PhotoProblem> {
         if pos > bytes.len() {
             return Err(PhotoProblem::Truncated);
         }
+        let data = pos;
         if code == marker::SOS {
             // The entropy-coded data runs to the next marker: 0xFF followed by anything but a
             // stuffed zero or a restart marker.
@@ -352,6 +357,7 @@ fn jpeg_segments(bytes: &[u8]) -> Result<(Vec<Segment>, usize), PhotoProblem> {
         segments.push(Segment {
             marker: code,
             start,
+            data,
             end: pos,
         });
     }
@@ -439,11 +445,15 @@ fn strip_png(bytes: &[u8]) -> Result<Vec<u8>, PhotoProblem> {
 
 /// What metadata these bytes still carry, by name: a JPEG's APPn and comment segments and
 /// bytes after its end, a PNG's ancillary chunks beyond those that draw it, and the `Exif\0\0`
-/// header anywhere. Empty for every photo [`prepare_photo`] returns; the engine checks that
-/// again before storing, and the tests use it on exported copies.
+/// header anywhere outside the compressed pixels. Empty for every photo [`prepare_photo`]
+/// returns; the engine checks that again before storing, and the tests use it on exported
+/// copies.
 pub fn metadata_left(bytes: &[u8]) -> Vec<String> {
     let mut found = Vec::new();
-    if bytes.windows(6).any(|window| window == b"Exif\0\0") {
+    if outside_pixels(bytes)
+        .iter()
+        .any(|range| bytes[range.clone()].windows(6).any(|w| w == b"Exif\0\0"))
+    {
         found.push("Exif header".to_owned());
     }
     match PhotoFormat::sniff(bytes) {
@@ -476,9 +486,60 @@ pub fn metadata_left(bytes: &[u8]) -> Vec<String> {
     found
 }
 
+/// The byte ranges of a photo that are not its compressed pixels: a JPEG without the
+/// entropy-coded data of its scans, a PNG without the payload of its `IDAT` chunks, and the
+/// whole file when it cannot be read. Compressed pixels can hold any six bytes by chance (the
+/// fuzz target `photo` found a scan holding `Exif\0\0`), and no reader takes metadata from
+/// them; everything else is searched.
+fn outside_pixels(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let whole = std::iter::once(0..bytes.len()).collect();
+    match PhotoFormat::sniff(bytes) {
+        Some(PhotoFormat::Jpeg) => match jpeg_segments(bytes) {
+            Ok((segments, _)) => {
+                let mut ranges: Vec<_> = std::iter::once(0..2).collect();
+                ranges.extend(segments.iter().map(|s| s.start..s.data));
+                ranges.push(segments.last().map_or(2, |s| s.end)..bytes.len());
+                ranges
+            }
+            Err(_) => whole,
+        },
+        Some(PhotoFormat::Png) => match png_chunks(bytes) {
+            Ok(chunks) => {
+                let mut ranges: Vec<_> = std::iter::once(0..PNG_SIGNATURE.len()).collect();
+                for (kind, start, end) in &chunks {
+                    if kind == b"IDAT" {
+                        ranges.push(*start..*start + 8);
+                        ranges.push(*end - 4..*end);
+                    } else {
+                        ranges.push(*start..*end);
+                    }
+                }
+                ranges.push(chunks.last().map_or(bytes.len(), |(_, _, end)| *end)..bytes.len());
+                ranges
+            }
+            Err(_) => whole,
+        },
+        None => whole,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the fuzz target `photo`: the bytes `Exif\0\0` inside a scan's compressed data
+    /// are pixels; the cleaned photo counts as clean and is accepted again (it used to be
+    /// refused as damaged by the engine's second check).
+    #[test]
+    fn exif_bytes_inside_the_compressed_pixels_are_not_metadata() {
+        let bytes = include_bytes!("../../../../tests/fixtures/photos/exif-bytes-in-scan.jpg");
+        let prepared = prepare_photo(bytes).expect("the photo is accepted");
+        assert!(prepared.bytes.windows(6).any(|w| w == b"Exif\0\0"));
+        assert_eq!(metadata_left(&prepared.bytes), Vec::<String>::new());
+        assert!(prepare_photo(&prepared.bytes).is_ok());
+        // Before cleaning, the real EXIF segment is still reported.
+        assert!(metadata_left(bytes).contains(&"Exif header".to_owned()));
+    }
 
     /// A small JPEG whose left half is red and right half blue, encoded here.
     fn jpeg(width: u32, height: u32) -> Vec<u8> {
