@@ -361,6 +361,7 @@ impl Drafted {
                 "«{english}» in what the resident reads:\n{said}"
             );
         }
+        eprintln!("the resident reads:\n{said}");
         // A technical failure is never a verdict on the resident's problem.
         for verdict in ["отклон", "не подходит", "некорректн", "неверн"]
         {
@@ -418,6 +419,15 @@ fn a_reset_after_the_headers_is_retried_up_to_the_attempts_then_fails_as_unavail
     let drafted = draft(&proxy.url("http"), 1, 3);
     drafted.assert_failed("unavailable", 3, "body_error");
     assert_eq!(proxy.connections(), 3);
+    // The server did answer 200: the resident is not told it answered with an error.
+    assert!(
+        drafted.stderr.contains(
+            "Подробности: Соединение с сервером модели оборвалось, пока он присылал ответ \
+             (HTTP 200)."
+        ),
+        "{}",
+        drafted.stderr
+    );
     assert_eq!(
         drafted.record["attempts"][0]["http_status"], 200,
         "the headers did arrive"
@@ -432,6 +442,13 @@ fn a_reset_mid_body_is_retried_up_to_the_attempts_then_fails_as_unavailable() {
     let drafted = draft(&proxy.url("http"), 1, 3);
     drafted.assert_failed("unavailable", 3, "body_error");
     assert_eq!(proxy.connections(), 3);
+    assert!(
+        drafted
+            .stderr
+            .contains("Соединение с сервером модели оборвалось, пока он присылал ответ"),
+        "{}",
+        drafted.stderr
+    );
     drafted.assert_within(3 * Duration::from_secs(1) + most_backoff(3) + SLACK);
 }
 

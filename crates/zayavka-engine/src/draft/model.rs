@@ -81,6 +81,11 @@ pub(super) fn detail_ru(error: &LlmError) -> String {
         ErrorKind::Timeout => "сервер модели не ответил за отведённое время".to_owned(),
         ErrorKind::RateLimited => "сервер модели ограничил частоту запросов".to_owned(),
         ErrorKind::Unavailable => match error.status() {
+            // A success status with an `Unavailable` error is a body that broke off: the server
+            // did answer, and the connection was cut while the answer came (issue 19).
+            Some(200..=299) => "соединение с сервером модели оборвалось, пока он присылал \
+                 ответ"
+                .to_owned(),
             Some(_) => "сервер модели ответил ошибкой на своей стороне".to_owned(),
             None => "не удалось соединиться с сервером модели".to_owned(),
         },
@@ -504,6 +509,26 @@ fn total_usage(attempts: &[Attempt]) -> Option<Usage> {
 mod tests {
     use super::*;
     use crate::config::{Config, ProviderOverrides, resolve_provider};
+
+    #[test]
+    fn issue_19_a_body_cut_off_after_a_success_status_is_not_called_a_server_error() {
+        let cut = LlmError::Unavailable {
+            status: Some(200),
+            message: "the connection broke while reading the body".to_owned(),
+        };
+        assert_eq!(
+            detail_ru(&cut),
+            "соединение с сервером модели оборвалось, пока он присылал ответ (HTTP 200)"
+        );
+        let busy = LlmError::Unavailable {
+            status: Some(503),
+            message: "unavailable".to_owned(),
+        };
+        assert_eq!(
+            detail_ru(&busy),
+            "сервер модели ответил ошибкой на своей стороне (HTTP 503)"
+        );
+    }
 
     #[test]
     fn each_progress_event_reads_as_a_plain_russian_line() {
