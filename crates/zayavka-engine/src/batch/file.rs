@@ -532,7 +532,9 @@ fn content_reason_ru(kind: &ContentError) -> String {
         ContentError::NoSheets => "в книге Excel нет ни одного листа. Откройте файл в Excel \
              или LibreOffice и проверьте, что заявки на первом листе"
             .to_owned(),
-        ContentError::WorkbookTooLarge { entries: Some(entries) } => format!(
+        ContentError::WorkbookTooLarge {
+            entries: Some(entries),
+        } => format!(
             "внутри книги Excel {entries} файлов, а в таблице заявок их бывает не больше \
              {}. Похоже, это не таблица заявок или файл испорчен. Откройте его в Excel или \
              LibreOffice и сохраните заявки заново как «Книга Excel (.xlsx)» или как CSV",
