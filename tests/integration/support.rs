@@ -20,6 +20,9 @@ pub const ZAYAVKA_VARIABLES: &[&str] = &[
     "ZAYAVKA_ATTEMPTS",
     // The log filter (`zayavka-cli/src/main.rs`).
     "ZAYAVKA_LOG",
+    // The debug-build-only write-point hooks (`zayavka-store/src/faults.rs`).
+    "ZAYAVKA_CRASH_AT",
+    "ZAYAVKA_PAUSE_AT",
 ];
 
 /// The freshly built `zayavka` binary, with none of the developer's own `ZAYAVKA_*` settings.
