@@ -775,4 +775,53 @@ fn files_on_a_removable_disk_that_was_pulled_out_are_refused_plainly() {
         1,
         "the batch run before is kept, nothing added"
     );
+
+    // Exports aimed at the pulled-out disk are refused, and its path is not made again on the
+    // system disk (it was, with `create_dir_all`, and the export said it had succeeded).
+    let export_folder = disk.mount_point.join("выгрузка");
+    let table_folder = disk.mount_point.join("таблица");
+    let document = disk.mount_point.join("заявка.pdf");
+    for args in [
+        vec![
+            "batch",
+            "export",
+            "1",
+            "--format",
+            "csv",
+            "--out",
+            table_folder.to_str().unwrap(),
+        ],
+        vec![
+            "batch",
+            "export",
+            "1",
+            "--format",
+            "txt",
+            "--out",
+            export_folder.to_str().unwrap(),
+        ],
+        vec![
+            "drafts",
+            "export",
+            &id,
+            "--format",
+            "pdf",
+            "--out",
+            document.to_str().unwrap(),
+        ],
+    ] {
+        let measured = session.run(&args);
+        let target = Path::new(args.last().unwrap());
+        let message = assert_refused(
+            &measured,
+            target,
+            &["проверьте, что он подключён"],
+            &format!("an export to a pulled-out disk, {args:?}"),
+        );
+        assert!(!message.contains("(os error"), "{message}");
+        assert!(
+            !disk.mount_point.exists(),
+            "the pulled-out disk's folder was made again on the system disk by {args:?}"
+        );
+    }
 }

@@ -199,6 +199,13 @@ pub fn replace_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
 /// its cause: a read-only or full disk, missing rights, a file where a folder should be.
 pub fn io_error_ru(error: &std::io::Error) -> String {
     use std::io::ErrorKind;
+    if error.raw_os_error() == Some(crate::read::ELOOP) {
+        return format!(
+            "путь ведёт по кругу через символические ссылки; укажите саму папку, а не ссылку \
+             (код ошибки системы: {})",
+            crate::read::ELOOP
+        );
+    }
     let reason = match error.kind() {
         ErrorKind::PermissionDenied => "нет прав на запись в эту папку",
         ErrorKind::ReadOnlyFilesystem => "диск или папка доступны только для чтения",
@@ -206,7 +213,9 @@ pub fn io_error_ru(error: &std::io::Error) -> String {
         ErrorKind::NotADirectory | ErrorKind::AlreadyExists => {
             "на месте нужной папки лежит файл с тем же именем"
         }
-        ErrorKind::NotFound => "папка не найдена",
+        ErrorKind::NotFound => {
+            "папка не найдена: если она на флешке или съёмном диске, проверьте, что он подключён"
+        }
         ErrorKind::IsADirectory => "на месте файла лежит папка",
         ErrorKind::InvalidFilename | ErrorKind::InvalidInput => "недопустимое имя файла или папки",
         ErrorKind::FileTooLarge => "файл слишком большой для этого диска",
@@ -215,6 +224,25 @@ pub fn io_error_ru(error: &std::io::Error) -> String {
     match error.raw_os_error() {
         Some(code) => format!("{reason} (код ошибки системы: {code})"),
         None => reason.to_owned(),
+    }
+}
+
+/// Creates the folder documents are exported into when it is missing — that folder only, never
+/// its parents. A path whose parent is gone is most often a removable disk that was pulled
+/// out: creating the whole path again would write the resident's documents onto the system
+/// disk, under the mount point, and report success.
+pub fn create_output_dir(dir: &Path) -> std::io::Result<()> {
+    match std::fs::create_dir(dir) {
+        // Something is there: a folder is fine; for a link that leads nowhere or in a circle,
+        // the reason it cannot be followed says more than «already exists».
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+            match std::fs::metadata(dir) {
+                Ok(metadata) if metadata.is_dir() => Ok(()),
+                Ok(_) => Err(error),
+                Err(why) => Err(why),
+            }
+        }
+        result => result,
     }
 }
 

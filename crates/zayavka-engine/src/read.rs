@@ -303,12 +303,12 @@ const SAVE_AS_UTF8: &str =
 /// `ELOOP`: too many symbolic links on the path, almost always a link that leads back to
 /// itself. The standard library has no stable `ErrorKind` for it yet.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-const ELOOP: i32 = 40;
+pub(crate) const ELOOP: i32 = 40;
 #[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
-const ELOOP: i32 = 62;
+pub(crate) const ELOOP: i32 = 62;
 /// Windows' `ERROR_CANT_RESOLVE_FILENAME`, its answer to a symbolic-link loop.
 #[cfg(not(unix))]
-const ELOOP: i32 = 1921;
+pub(crate) const ELOOP: i32 = 1921;
 
 /// Explains an operating-system error that has no variant of its own.
 fn os_reason_ru(kind: std::io::ErrorKind, code: Option<i32>) -> String {

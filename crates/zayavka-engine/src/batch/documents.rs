@@ -392,7 +392,7 @@ pub fn export_documents(
         let path = path.to_path_buf();
         move |error| DocumentsError::Write { path, error }
     };
-    std::fs::create_dir_all(dir).map_err(write_error(dir))?;
+    crate::paths::create_output_dir(dir).map_err(write_error(dir))?;
     // A folder that takes no file is found out before the first document is written.
     tempfile::tempfile_in(dir).map_err(write_error(dir))?;
     for (row, path, status) in planned {

@@ -1116,7 +1116,7 @@ pub fn export_batch(
         .batch(batch_id)
         .map_err(BatchError::from)?
         .ok_or_else(|| BatchError::NotFound(batch_id.to_owned()))?;
-    std::fs::create_dir_all(out_dir).map_err(write_error(out_dir))?;
+    crate::paths::create_output_dir(out_dir).map_err(write_error(out_dir))?;
     let rows = super::plan::batch_row_reports(store, batch_id)?;
     let mut report = ExportReport {
         files: Vec::new(),
