@@ -1593,3 +1593,63 @@ fn issue_14_closing_the_window_with_unsaved_settings_asks_the_page_first() {
     commands::window_close(&app.state).unwrap();
     assert!(!app.state.has_unsaved());
 }
+
+/// Issue 19: a database another program holds is waited for a bounded time, then named plainly
+/// as busy — a store error, not a verdict and not «internal» — and nothing is lost; the same
+/// command goes through once the other program lets go.
+#[test]
+fn issue_19_a_database_held_by_another_program_is_waited_for_then_named() {
+    let app = App::without_provider();
+    let offline = commands::draft_run(&app.state, typed(None), "o", true, &|_| {}).unwrap();
+    let id = serde_json::to_value(offline).unwrap()["draft_id"]
+        .as_i64()
+        .unwrap();
+
+    let holder = rusqlite::Connection::open(app.state.paths.database_file()).unwrap();
+    holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let started = std::time::Instant::now();
+    let error = error_json(commands::draft_delete(&app.state, id).unwrap_err());
+    let waited = started.elapsed();
+    assert_eq!(error["kind"], "store", "{error}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("занята другой программой"), "{message}");
+    assert!(message.contains("ничего не изменено"), "{message}");
+    assert!(
+        (Duration::from_secs(4)..Duration::from_secs(30)).contains(&waited),
+        "waited {waited:?}"
+    );
+
+    holder.execute_batch("ROLLBACK").unwrap();
+    let listed = commands::drafts_list(&app.state, ListFilter::default()).unwrap();
+    assert_eq!(listed.iter().map(|d| d.id).collect::<Vec<_>>(), [id]);
+    commands::draft_delete(&app.state, id).unwrap();
+}
+
+/// Issue 19: a file that is not a database in the database's place is named as such, and the
+/// app never writes over it.
+#[test]
+fn issue_19_a_foreign_file_in_the_databases_place_is_named_and_left_alone() {
+    let app = App::without_provider();
+    let file = app.state.paths.database_file();
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let foreign = "Это не база данных, а чья-то заметка.\n".repeat(200);
+    std::fs::write(&file, &foreign).unwrap();
+
+    let listed = error_json(commands::drafts_list(&app.state, ListFilter::default()).unwrap_err());
+    assert_eq!(listed["kind"], "store", "{listed}");
+    let message = listed["message"].as_str().unwrap();
+    assert!(message.contains("не является базой данных"), "{message}");
+    assert!(message.contains("zayavka drafts restore"), "{message}");
+    let drafted = commands::draft_run(&app.state, typed(None), "o", true, &|_| {});
+    // Drafting still gives the request, unsaved, and says why.
+    let drafted = serde_json::to_value(drafted.unwrap()).unwrap();
+    assert_eq!(drafted["outcome"], "ready");
+    assert!(drafted["draft_id"].is_null(), "{drafted}");
+    let message = drafted["message"].as_str().unwrap();
+    assert!(
+        message.contains("Черновик не попал в список черновиков"),
+        "{message}"
+    );
+    assert!(message.contains("не является базой данных"), "{message}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), foreign);
+}
