@@ -471,37 +471,27 @@ fn a_reset_mid_body_once_is_healed_by_the_second_attempt() {
 fn a_body_trickling_one_byte_a_second_times_out_every_attempt() {
     let stand_in = StandIn::start(Script::always(completion()).repeat_last());
     let proxy = Proxy::start(Some(stand_in.addr()), Fault::Trickle, usize::MAX);
-    let drafted = draft(&proxy.url("http"), 1, 3);
-    drafted.assert_failed("timeout", 3, "timeout");
-    assert_eq!(proxy.connections(), 3);
-    // Each attempt waited its whole timeout: the trickle kept it alive, and no more.
-    assert!(
-        drafted.elapsed >= Duration::from_secs(3),
-        "{:?}",
-        drafted.elapsed
-    );
-    drafted.assert_within(3 * Duration::from_secs(1) + most_backoff(3) + SLACK);
+    // Each attempt waits its whole timeout: the trickle keeps it alive, and no more.
+    assert_three_one_second_attempts_timed_out(&proxy, "http");
 }
 
 #[test]
 fn a_server_that_accepts_and_never_answers_times_out_every_attempt() {
     let proxy = Proxy::start(None, Fault::Silent, usize::MAX);
-    let drafted = draft(&proxy.url("http"), 1, 3);
-    drafted.assert_failed("timeout", 3, "timeout");
-    assert_eq!(proxy.connections(), 3);
-    assert!(
-        drafted.elapsed >= Duration::from_secs(3),
-        "{:?}",
-        drafted.elapsed
-    );
-    drafted.assert_within(3 * Duration::from_secs(1) + most_backoff(3) + SLACK);
+    assert_three_one_second_attempts_timed_out(&proxy, "http");
 }
 
 #[test]
 fn a_tls_handshake_that_stalls_times_out_every_attempt() {
     // The listener takes the TCP connection and the ClientHello and never sends a ServerHello.
     let proxy = Proxy::start(None, Fault::Silent, usize::MAX);
-    let drafted = draft(&proxy.url("https"), 1, 3);
+    assert_three_one_second_attempts_timed_out(&proxy, "https");
+}
+
+/// A draft through `proxy` with three attempts of 1 s: each one timed out, each took its whole
+/// second (a connection for each), and the whole run stayed within the budget.
+fn assert_three_one_second_attempts_timed_out(proxy: &Proxy, scheme: &str) {
+    let drafted = draft(&proxy.url(scheme), 1, 3);
     drafted.assert_failed("timeout", 3, "timeout");
     assert_eq!(proxy.connections(), 3);
     assert!(
