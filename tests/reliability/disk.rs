@@ -439,6 +439,7 @@ fn an_unwritable_configuration_folder_refuses_settings_plainly_and_drafting_goes
             "не удалось сохранить профиль",
             "только для чтения",
             "прежний профиль не изменён",
+            "дайте права на запись в эту папку и сохраните профиль ещё раз",
         ],
         "profile set",
     );

@@ -194,7 +194,8 @@ pub enum ProfileError {
     },
     /// The file could not be written; the profile kept before is unchanged.
     #[error(
-        "не удалось сохранить профиль в {}: {}; прежний профиль не изменён",
+        "не удалось сохранить профиль в {}: {}; прежний профиль не изменён. Освободите место на \
+         диске или дайте права на запись в эту папку и сохраните профиль ещё раз",
         .path.display(),
         io_error_ru(.source)
     )]
