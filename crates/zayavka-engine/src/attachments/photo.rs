@@ -281,9 +281,6 @@ mod marker {
 struct Segment {
     marker: u8,
     start: usize,
-    /// Where a scan's entropy-coded data starts (the end of the SOS header); `end` for every
-    /// other segment.
-    data: usize,
     end: usize,
 }
 
@@ -316,7 +313,6 @@ fn jpeg_segments(bytes: &[u8]) -> Result<(Vec<Segment>, usize), PhotoProblem> {
                 segments.push(Segment {
                     marker: code,
                     start,
-                    data: pos,
                     end: pos,
                 });
                 continue;
@@ -334,7 +330,6 @@ fn jpeg_segments(bytes: &[u8]) -> Result<(Vec<Segment>, usize), PhotoProblem> {
         if pos > bytes.len() {
             return Err(PhotoProblem::Truncated);
         }
-        let data = pos;
         if code == marker::SOS {
             // The entropy-coded data runs to the next marker: 0xFF followed by anything but a
             // stuffed zero or a restart marker.
@@ -357,25 +352,30 @@ fn jpeg_segments(bytes: &[u8]) -> Result<(Vec<Segment>, usize), PhotoProblem> {
         segments.push(Segment {
             marker: code,
             start,
-            data,
             end: pos,
         });
     }
 }
 
-/// Whether a JPEG segment is metadata: every APPn (EXIF, XMP, ICC, IPTC, MPF, maker
-/// segments) except Adobe's APP14, which only says how the colours are coded, and comments.
-fn is_jpeg_metadata(bytes: &[u8], segment: &Segment) -> bool {
+/// Whether a JPEG segment codes the image, by an allow-list: the frame headers, Huffman and
+/// arithmetic-coding tables (`0xC0`–`0xCF`), the scans, the quantisation tables, the number of
+/// lines, the restart interval and markers, the hierarchical headers (`0xDA`–`0xDF`,
+/// `0xD0`–`0xD7`), and Adobe's APP14, which only says how the colours are coded. Everything
+/// else is metadata or nothing a reader needs: every other APPn (EXIF, XMP, ICC, IPTC, MPF,
+/// maker segments), comments, and reserved or extension markers, which a decoder skips and
+/// could carry anything (the fuzz target `photo` found an EXIF block under marker `0x02`).
+fn draws_jpeg(bytes: &[u8], segment: &Segment) -> bool {
     match segment.marker {
+        0xC0..=0xCF | marker::RST0..=marker::RST7 | marker::SOS..=0xDF => true,
         marker::APP14 => bytes[segment.start..segment.end]
             .get(4..9)
-            .is_none_or(|name| name != b"Adobe"),
-        marker::APP0..=marker::APP15 | marker::COM => true,
+            .is_some_and(|name| name == b"Adobe"),
         _ => false,
     }
 }
 
-/// The JPEG without its metadata segments and without anything after its end-of-image marker.
+/// The JPEG with only the segments that code the image, and nothing after its end-of-image
+/// marker.
 fn strip_jpeg(bytes: &[u8]) -> Result<Vec<u8>, PhotoProblem> {
     let (segments, _end) = jpeg_segments(bytes)?;
     if !segments.iter().any(|s| s.marker == marker::SOS) {
@@ -383,7 +383,7 @@ fn strip_jpeg(bytes: &[u8]) -> Result<Vec<u8>, PhotoProblem> {
     }
     let mut out = Vec::with_capacity(bytes.len());
     out.extend_from_slice(&[0xFF, marker::SOI]);
-    for segment in segments.iter().filter(|s| !is_jpeg_metadata(bytes, s)) {
+    for segment in segments.iter().filter(|s| draws_jpeg(bytes, s)) {
         out.extend_from_slice(&bytes[segment.start..segment.end]);
     }
     out.extend_from_slice(&[0xFF, marker::EOI]);
@@ -443,14 +443,14 @@ fn strip_png(bytes: &[u8]) -> Result<Vec<u8>, PhotoProblem> {
     Ok(out)
 }
 
-/// What metadata these bytes still carry, by name: a JPEG's APPn and comment segments and
-/// bytes after its end, a PNG's ancillary chunks beyond those that draw it, and the `Exif\0\0`
-/// header anywhere outside the compressed pixels. Empty for every photo [`prepare_photo`]
+/// What metadata these bytes still carry, by name: a JPEG's segments that do not code the image
+/// (APPn, comments, reserved markers) and bytes after its end, a PNG's ancillary chunks beyond those that draw it, and the `Exif\0\0`
+/// header anywhere outside the data that draws the image. Empty for every photo [`prepare_photo`]
 /// returns; the engine checks that again before storing, and the tests use it on exported
 /// copies.
 pub fn metadata_left(bytes: &[u8]) -> Vec<String> {
     let mut found = Vec::new();
-    if outside_pixels(bytes)
+    if outside_image_data(bytes)
         .iter()
         .any(|range| bytes[range.clone()].windows(6).any(|w| w == b"Exif\0\0"))
     {
@@ -459,7 +459,7 @@ pub fn metadata_left(bytes: &[u8]) -> Vec<String> {
     match PhotoFormat::sniff(bytes) {
         Some(PhotoFormat::Jpeg) => match jpeg_segments(bytes) {
             Ok((segments, end)) => {
-                for segment in segments.iter().filter(|s| is_jpeg_metadata(bytes, s)) {
+                for segment in segments.iter().filter(|s| !draws_jpeg(bytes, s)) {
                     found.push(format!("JPEG segment 0x{:02X}", segment.marker));
                 }
                 if end < bytes.len() {
@@ -486,19 +486,26 @@ pub fn metadata_left(bytes: &[u8]) -> Vec<String> {
     found
 }
 
-/// The byte ranges of a photo that are not its compressed pixels: a JPEG without the
-/// entropy-coded data of its scans, a PNG without the payload of its `IDAT` chunks, and the
-/// whole file when it cannot be read. Compressed pixels can hold any six bytes by chance (the
-/// fuzz target `photo` found a scan holding `Exif\0\0`), and no reader takes metadata from
-/// them; everything else is searched.
-fn outside_pixels(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+/// The byte ranges of a photo that are not the data that draws it: a JPEG without the segments
+/// [`draws_jpeg`] keeps (its tables, frame and scans with their entropy-coded data), a PNG
+/// without the chunks it keeps (`PNG_KEPT_CHUNKS`: header, palette, pixels, colour facts), and
+/// the whole file when it cannot be read. Those bytes are numbers — quantisation steps, Huffman
+/// codes, chromaticities, compressed pixels — that can hold any six bytes by chance (the fuzz
+/// target `photo` found `Exif\0\0` in a JPEG scan, a quantisation table and a PNG's `cHRM`),
+/// and no reader takes metadata from them; everything else is searched.
+fn outside_image_data(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
     let whole = std::iter::once(0..bytes.len()).collect();
     match PhotoFormat::sniff(bytes) {
         Some(PhotoFormat::Jpeg) => match jpeg_segments(bytes) {
-            Ok((segments, _)) => {
+            Ok((segments, end)) => {
                 let mut ranges: Vec<_> = std::iter::once(0..2).collect();
-                ranges.extend(segments.iter().map(|s| s.start..s.data));
-                ranges.push(segments.last().map_or(2, |s| s.end)..bytes.len());
+                ranges.extend(
+                    segments
+                        .iter()
+                        .filter(|s| !draws_jpeg(bytes, s))
+                        .map(|s| s.start..s.end),
+                );
+                ranges.push(end..bytes.len());
                 ranges
             }
             Err(_) => whole,
@@ -506,14 +513,12 @@ fn outside_pixels(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
         Some(PhotoFormat::Png) => match png_chunks(bytes) {
             Ok(chunks) => {
                 let mut ranges: Vec<_> = std::iter::once(0..PNG_SIGNATURE.len()).collect();
-                for (kind, start, end) in &chunks {
-                    if kind == b"IDAT" {
-                        ranges.push(*start..*start + 8);
-                        ranges.push(*end - 4..*end);
-                    } else {
-                        ranges.push(*start..*end);
-                    }
-                }
+                ranges.extend(
+                    chunks
+                        .iter()
+                        .filter(|(kind, _, _)| !PNG_KEPT_CHUNKS.contains(&kind))
+                        .map(|(_, start, end)| *start..*end),
+                );
                 ranges.push(chunks.last().map_or(bytes.len(), |(_, _, end)| *end)..bytes.len());
                 ranges
             }
@@ -539,6 +544,43 @@ mod tests {
         assert!(prepare_photo(&prepared.bytes).is_ok());
         // Before cleaning, the real EXIF segment is still reported.
         assert!(metadata_left(bytes).contains(&"Exif header".to_owned()));
+    }
+
+    /// Found by the fuzz target `photo`: a quantisation table whose numbers spell `Exif\0\0`
+    /// codes the image; the cleaned copy keeps it and counts as clean.
+    #[test]
+    fn exif_bytes_inside_a_quantisation_table_are_not_metadata() {
+        let bytes =
+            include_bytes!("../../../../tests/fixtures/photos/exif-bytes-in-quant-table.jpg");
+        let prepared = prepare_photo(bytes).expect("the photo is accepted");
+        assert!(prepared.bytes.windows(6).any(|w| w == b"Exif\0\0"));
+        assert_eq!(metadata_left(&prepared.bytes), Vec::<String>::new());
+        assert!(prepare_photo(&prepared.bytes).is_ok());
+    }
+
+    /// Found by the fuzz target `photo`: an EXIF block under a reserved marker, which decoders
+    /// skip, used to survive cleaning; only the segments that code the image are kept now.
+    #[test]
+    fn a_segment_under_a_reserved_marker_goes() {
+        let bytes =
+            include_bytes!("../../../../tests/fixtures/photos/exif-under-reserved-marker.jpg");
+        assert!(metadata_left(bytes).contains(&"JPEG segment 0x02".to_owned()));
+        let prepared = prepare_photo(bytes).expect("the photo is accepted");
+        assert_eq!(metadata_left(&prepared.bytes), Vec::<String>::new());
+        for marker in [&b"ZAYAVKAMAKE"[..], b"Exif\0\0"] {
+            assert!(!prepared.bytes.windows(marker.len()).any(|w| w == marker));
+        }
+    }
+
+    /// Found by the fuzz target `photo`: a PNG whose chromaticities (`cHRM`) spell `Exif\0\0`;
+    /// the chunk draws the image, so the cleaned copy keeps it and counts as clean.
+    #[test]
+    fn exif_bytes_inside_a_kept_png_chunk_are_not_metadata() {
+        let bytes = include_bytes!("../../../../tests/fixtures/photos/exif-bytes-in-chrm.png");
+        let prepared = prepare_photo(bytes).expect("the photo is accepted");
+        assert!(prepared.bytes.windows(6).any(|w| w == b"Exif\0\0"));
+        assert_eq!(metadata_left(&prepared.bytes), Vec::<String>::new());
+        assert!(prepare_photo(&prepared.bytes).is_ok());
     }
 
     /// A small JPEG whose left half is red and right half blue, encoded here.
