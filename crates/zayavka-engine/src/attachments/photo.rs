@@ -269,10 +269,7 @@ mod marker {
     pub const SOI: u8 = 0xD8;
     pub const EOI: u8 = 0xD9;
     pub const SOS: u8 = 0xDA;
-    pub const APP0: u8 = 0xE0;
     pub const APP14: u8 = 0xEE;
-    pub const APP15: u8 = 0xEF;
-    pub const COM: u8 = 0xFE;
 }
 
 /// One segment of a JPEG: its marker and its bytes in the file, marker included, with the
