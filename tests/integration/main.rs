@@ -2,6 +2,8 @@
 //!
 //! - `architecture`: which crate may depend on which, SQL only in the store, and the list of
 //!   `ZAYAVKA_*` variables the tests clear, checked against `cargo metadata` and the sources.
+//! - `module_circles`: no crate has an import circle between its modules — every `crate::`,
+//!   `super::` and `use` path read from the sources and followed through re-exports (issue 18).
 //! - `batch`: `zayavka batch` against the stand-in — invalid rows, resume without resending,
 //!   retryable failures, the cost cap, status and export, and the SIGKILL crash test.
 //! - `cases`: the data-driven assembly cases in `tests/cases/assemble/`, each checked against its
@@ -70,6 +72,7 @@ mod files;
 mod gigachat;
 mod keyring;
 mod libreoffice;
+mod module_circles;
 mod optional_key;
 mod photos;
 mod pipes;

@@ -10,13 +10,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::code::stable_codes;
 use crate::faithfulness::{FaithfulnessFinding, FaithfulnessReport};
+use crate::input::BODY_LIMIT;
 use crate::legal::LegalCatalogue;
 use crate::policy::{LegalDecision, OmissionReason};
 use crate::subject::SubjectKind;
 use crate::text::{capitalise_first, char_count, end_as_sentence, join_lines};
-
-/// The longest body, in characters.
-pub const BODY_LIMIT: usize = 2_500;
 
 /// The item requested when the resident did not say what they ask for.
 pub const GENERIC_ITEM: &str = "Устранить наблюдаемую проблему.";

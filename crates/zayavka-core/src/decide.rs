@@ -1,10 +1,12 @@
 //! The pure pipeline from a checked input and a model reply (or no model at all) to an
 //! [`Outcome`].
 
-use crate::assemble::{BODY_LIMIT, DraftText, Provenance, TitleSource, assemble};
+use crate::assemble::{DraftText, Provenance, TitleSource, assemble};
 use crate::faithfulness::check_faithfulness;
 use crate::finding::{Finding, FindingCode, Rejection, RejectionReason};
-use crate::input::{InputError, InputErrorKind, InputErrors, InputField, ResidentInput};
+use crate::input::{
+    BODY_LIMIT, InputError, InputErrorKind, InputErrors, InputField, ResidentInput,
+};
 use crate::legal::LegalCatalogue;
 use crate::outcome::{NeedsUserReason, Outcome};
 use crate::policy::{LegalDecision, OmissionReason, decide_legal_module};

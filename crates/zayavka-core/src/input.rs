@@ -15,6 +15,11 @@ use crate::code::stable_codes;
 use crate::subject::SubjectKind;
 use crate::text::{char_count, has_letter, is_cyrillic, is_invisible_format};
 
+/// The longest body of an assembled request, in characters. It lives with the input contract
+/// because the contract holds the resident's own words to it when no model writes the
+/// description (`TooLongForRequest`).
+pub const BODY_LIMIT: usize = 2_500;
+
 /// Character limits of the input fields, counted after trimming.
 pub mod limits {
     /// The shortest description that can describe a problem.
@@ -292,7 +297,7 @@ impl InputError {
                  символов. С остальными полями, как они заполнены сейчас, описание может \
                  занимать не больше {max} символов, а в нём {actual}. Сократите описание на \
                  {} (или место и последствия) — текст не будет обрезан автоматически.",
-                crate::assemble::BODY_LIMIT,
+                BODY_LIMIT,
                 actual - max
             ),
             InputErrorKind::UnknownSubject { value } => format!(

@@ -29,8 +29,8 @@ mod subject;
 mod text;
 
 pub use assemble::{
-    BODY_LIMIT, BodyTooLong, DraftText, GENERIC_ITEM, ItemSource, Provenance, REQUEST_HEADING,
-    Request, RequestItem, Section, SectionKind, TitleSource, assemble, request_item,
+    BodyTooLong, DraftText, GENERIC_ITEM, ItemSource, Provenance, REQUEST_HEADING, Request,
+    RequestItem, Section, SectionKind, TitleSource, assemble, request_item,
 };
 pub use code::{StableCode, UnknownCode, check_stable_codes};
 pub use decide::{NO_MODEL_WARNING, evaluate_reply, offline_request};
@@ -40,8 +40,8 @@ pub use faithfulness::{
 };
 pub use finding::{Finding, FindingCode, Rejection, RejectionReason};
 pub use input::{
-    InputError, InputErrorKind, InputErrors, InputField, ModelView, RawInput, ResidentInput,
-    limits as input_limits,
+    BODY_LIMIT, InputError, InputErrorKind, InputErrors, InputField, ModelView, RawInput,
+    ResidentInput, limits as input_limits,
 };
 pub use legal::{
     LegalCatalogue, LegalCatalogueError, LegalModule, LegalSource, Review, ReviewStatus,

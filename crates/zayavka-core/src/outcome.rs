@@ -9,12 +9,12 @@
 
 use serde::Serialize;
 
-use crate::assemble::{BODY_LIMIT, Request};
+use crate::assemble::Request;
 use crate::code::stable_codes;
 #[cfg(test)]
 use crate::finding::{Finding, FindingCode};
 use crate::finding::{Rejection, RejectionReason};
-use crate::input::InputErrors;
+use crate::input::{BODY_LIMIT, InputErrors};
 use crate::policy::OmissionReason;
 
 stable_codes! {

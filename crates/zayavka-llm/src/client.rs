@@ -1,7 +1,6 @@
 //! The client: one call to the provider, in its protocol, carried out under the invocation
 //! budget.
 
-use std::error::Error as _;
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -9,137 +8,28 @@ use std::time::{Duration, Instant, SystemTime};
 use reqwest::header::{
     ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, LOCATION,
 };
-use serde::{Deserialize, Serialize};
+
 use tokio_util::sync::CancellationToken;
 use url::{Host, Url};
 
+use crate::attempt::{Attempt, CallEvent, CallReport, ERROR_BODY_RECORD_BYTES};
 use crate::config::{Authentication, Budget, Endpoint, Protocol};
-use crate::error::{ErrorKind, LlmError};
+use crate::error::LlmError;
 use crate::gigachat::{TokenExchange, TokenSource};
-use crate::probe::{ModeSupport, SCHEMA_PROBE_MAX_TOKENS, SchemaModeProbe, SchemaModeReport};
-use crate::request::{ChatRequest, Message, ResponseFormat, ResponseFormatKind, wire_body};
-use crate::response::{
-    Completion, ProviderError, Usage, context_too_small, excerpt, parse_chat_completion,
-    parse_response,
+use crate::http::{
+    BodyRead, Failed, describe_reqwest_error, duration_ms_of, error_for_status, error_message,
+    read_body, send_failure, unix_ms,
 };
+use crate::mode::ResponseFormatKind;
+use crate::probe::{ModeSupport, SCHEMA_PROBE_MAX_TOKENS, SchemaModeProbe, SchemaModeReport};
+use crate::request::{ChatRequest, Message, ResponseFormat, wire_body};
+use crate::response::{Completion, parse_chat_completion, parse_response};
 use crate::retry::{Failure, RetryReason, plan_retry, server_requested_delay};
 use crate::secret::{ApiKey, cap_body, redact_body};
 
 /// The body of an error answer matters only for its message and the record, so only its
 /// start is read.
 const ERROR_BODY_PEEK_BYTES: usize = 64 * 1024;
-
-/// How much of a failed attempt's body [`Attempt::error_body`] keeps: enough for any
-/// provider's error object or the start of an HTML error page, small enough that a hostile
-/// provider cannot bloat the records.
-pub const ERROR_BODY_RECORD_BYTES: usize = 4 * 1024;
-
-/// Words with which servers say that they do not take a `response_format`, as seen from
-/// OpenAI («… is not supported with this model»), Azure («Unrecognized request argument
-/// supplied: response_format»), llama.cpp («response_format type must be one of …»),
-/// pydantic-based servers («Input should be 'text' or 'json_object'», «Extra inputs are not
-/// permitted») and serde-based ones («unknown variant `json_schema`»). Compared in lower case.
-const FORMAT_REFUSAL_WORDS: [&str; 9] = [
-    "not supported",
-    "unsupported",
-    "does not support",
-    "unrecognized",
-    "unrecognised",
-    "must be one of",
-    "input should be",
-    "extra inputs are not permitted",
-    "unknown variant",
-];
-
-/// Words that blame the schema rather than the mode, such as OpenAI's «Invalid schema for
-/// response_format 'x': … is not permitted» or llama.cpp's «JSON schema conversion failed»:
-/// the server takes the mode, and switching it would hide a bug in the schema.
-const SCHEMA_FAULT_WORDS: [&str; 2] = ["invalid schema", "schema conversion"];
-
-/// One HTTP attempt within a call, as the audit trail stores it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Attempt {
-    /// The attempt's number: its position in the call, counted from 1 by
-    /// [`Client::complete`] or from the number given to [`Client::complete_from`].
-    pub number: u32,
-    /// When the attempt started, in milliseconds since the Unix epoch.
-    pub started_at_unix_ms: u64,
-    /// How long the attempt took, up to its answer, failure or timeout.
-    pub duration_ms: u64,
-    /// The status the provider answered with, if it got that far.
-    pub http_status: Option<u16>,
-    /// How the attempt failed; `None` for the attempt that succeeded.
-    pub error_kind: Option<ErrorKind>,
-    /// Why another attempt followed this one, stored as its code, such as `http_503`,
-    /// `retry_after`, `connect_error` or `timeout`; `None` when none followed.
-    pub retry_reason: Option<RetryReason>,
-    /// The token usage the provider reported for this attempt.
-    pub usage: Option<Usage>,
-    /// The body of a failed attempt's answer, when the provider sent one: an error status's
-    /// body, or a success status's body that was not a completion. The API key and any
-    /// `Authorization` or `Bearer` value are removed, and it is cut at
-    /// [`ERROR_BODY_RECORD_BYTES`] on a character boundary, ending in `…[cut]` when it was.
-    /// Absent from the JSON when `None`, so records written before it existed read the same.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error_body: Option<String>,
-    /// The token exchange this attempt made before sending its request (GigaChat), if it
-    /// needed one: its timing and status, never the token. When the exchange failed, the
-    /// attempt's status, kind and body are the token endpoint's. Absent from the JSON when
-    /// `None`, as for the other optional fields.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub token_exchange: Option<TokenExchange>,
-}
-
-/// What a call reports while it runs, for a progress display: the audit trail is the
-/// [`CallReport`], which holds every attempt once the call is over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CallEvent {
-    /// Attempt `number` is being sent.
-    Sending {
-        /// Its number, as [`Attempt::number`] will record it.
-        number: u32,
-    },
-    /// Attempt `number` failed for a reason another attempt may fix; the next one is sent
-    /// after `wait` unless the call is cancelled first.
-    Waiting {
-        /// The attempt that failed.
-        number: u32,
-        /// The HTTP status it was answered with, if any: `429` when the provider limits the
-        /// rate, whether or not it said how long to wait.
-        http_status: Option<u16>,
-        /// Why another attempt follows, as [`Attempt::retry_reason`] will record it.
-        reason: RetryReason,
-        /// The pause before the next attempt.
-        wait: Duration,
-    },
-}
-
-/// Everything one call did: each attempt, and the final result.
-#[derive(Debug, Clone)]
-pub struct CallReport {
-    /// Every attempt in order; empty when the call was cancelled or misconfigured before
-    /// anything was sent.
-    pub attempts: Vec<Attempt>,
-    /// The completion, or the error of the last attempt.
-    pub result: Result<Completion, LlmError>,
-}
-
-impl CallReport {
-    /// The token usage summed over all attempts, or `None` when no attempt reported any.
-    pub fn total_usage(&self) -> Option<Usage> {
-        self.attempts
-            .iter()
-            .filter_map(|attempt| attempt.usage)
-            .reduce(|total, usage| Usage {
-                prompt_tokens: total.prompt_tokens.saturating_add(usage.prompt_tokens),
-                completion_tokens: total
-                    .completion_tokens
-                    .saturating_add(usage.completion_tokens),
-                total_tokens: total.total_tokens.saturating_add(usage.total_tokens),
-            })
-    }
-}
 
 /// A client bound to one endpoint and one budget.
 ///
@@ -175,37 +65,6 @@ impl fmt::Debug for Client {
             .field("api_key", &self.api_key)
             .field("budget", &self.budget)
             .finish_non_exhaustive()
-    }
-}
-
-/// A failed attempt, before it is redacted and recorded.
-pub(crate) struct Failed {
-    pub(crate) error: LlmError,
-    pub(crate) cause: RetryReason,
-    server_delay: Option<Duration>,
-    /// The body the provider answered with, as received.
-    body: Option<String>,
-    /// The GigaChat token the API answered `401` to, when it came from memory rather than
-    /// from an exchange in this attempt: it may have been revoked, and one fresh exchange
-    /// is worth a try.
-    /// Boxed because it is rare and would make every failure larger.
-    rejected_token: Option<Box<HeaderValue>>,
-}
-
-impl Failed {
-    pub(crate) fn new(error: LlmError, cause: RetryReason) -> Failed {
-        Failed {
-            error,
-            cause,
-            server_delay: None,
-            body: None,
-            rejected_token: None,
-        }
-    }
-
-    fn with_body(mut self, body: impl Into<String>) -> Failed {
-        self.body = Some(body.into());
-        self
     }
 }
 
@@ -866,12 +725,6 @@ impl Client {
     }
 }
 
-enum BodyRead {
-    Complete(Vec<u8>),
-    /// The bytes read before the limit was passed.
-    OverLimit(Vec<u8>),
-}
-
 /// Reads extra root certificates: PEM when the bytes say `-----BEGIN`, DER otherwise.
 fn root_certificates(sources: &[Vec<u8>]) -> Result<Vec<reqwest::Certificate>, LlmError> {
     let mut certificates = Vec::new();
@@ -897,193 +750,8 @@ fn root_certificates(sources: &[Vec<u8>]) -> Result<Vec<reqwest::Certificate>, L
     Ok(certificates)
 }
 
-/// The start of a body, at most `limit` bytes; what breaks off is an error.
-pub(crate) async fn read_body_capped(
-    response: &mut reqwest::Response,
-    limit: usize,
-) -> Result<Vec<u8>, reqwest::Error> {
-    match read_body(response, limit).await? {
-        BodyRead::Complete(bytes) | BodyRead::OverLimit(bytes) => Ok(bytes),
-    }
-}
-
 fn as_strs(secrets: &[String]) -> Vec<&str> {
     secrets.iter().map(String::as_str).collect()
-}
-
-/// Reads the body chunk by chunk so that a huge or endless body is abandoned at `limit`
-/// instead of being buffered whole.
-async fn read_body(
-    response: &mut reqwest::Response,
-    limit: usize,
-) -> Result<BodyRead, reqwest::Error> {
-    let mut bytes = Vec::new();
-    while let Some(chunk) = response.chunk().await? {
-        if bytes.len() + chunk.len() > limit {
-            let room = limit - bytes.len();
-            bytes.extend_from_slice(&chunk[..room]);
-            return Ok(BodyRead::OverLimit(bytes));
-        }
-        bytes.extend_from_slice(&chunk);
-    }
-    Ok(BodyRead::Complete(bytes))
-}
-
-/// The provider's explanation in an error body: its error object's summary, or the start
-/// of the text.
-pub(crate) fn error_message(body: &str) -> String {
-    match ProviderError::from_body(body) {
-        Some(error) => error.describe(),
-        None if body.trim().is_empty() => "empty body".to_owned(),
-        None => excerpt(body, 200),
-    }
-}
-
-/// Whether an error answer says that the server does not take the `response_format` that
-/// was sent, rather than that it is down or that the schema is wrong.
-///
-/// The body must name `response_format`. A `500` or `501` that does is enough: the
-/// `llama-cpp-python` server answers `500` to a format it does not know. A `400` or `422`
-/// must also use one of the [`FORMAT_REFUSAL_WORDS`], because OpenAI answers `400` naming
-/// `response_format` to a schema it finds invalid too; [`SCHEMA_FAULT_WORDS`] rule a refusal
-/// out at any status.
-fn refuses_response_format(status: u16, body: &str, mode: ResponseFormatKind) -> bool {
-    let body = body.to_lowercase();
-    // The field that carries the mode: `response_format` in chat completions, `format` (under
-    // `text`) in the Responses API, `functions` / `function_call` for function calling.
-    let field = match mode {
-        ResponseFormatKind::FunctionCall => "function",
-        ResponseFormatKind::JsonSchema | ResponseFormatKind::JsonObject => {
-            if body.contains("response_format") {
-                "response_format"
-            } else {
-                "text.format"
-            }
-        }
-    };
-    if !body.contains(field) || SCHEMA_FAULT_WORDS.iter().any(|w| body.contains(w)) {
-        return false;
-    }
-    match status {
-        500 | 501 => true,
-        400 | 422 => FORMAT_REFUSAL_WORDS.iter().any(|word| body.contains(word)),
-        _ => false,
-    }
-}
-
-/// Classifies a non-success answer by its status and, for quota and a refused response
-/// format, by its body.
-pub(crate) fn error_for_status(
-    status: u16,
-    body: &str,
-    has_key: bool,
-    location: Option<&str>,
-    mode: ResponseFormatKind,
-    suggested: ResponseFormatKind,
-) -> Failed {
-    let provider_error = ProviderError::from_body(body);
-    let message = error_message(body);
-    let context = context_too_small(body);
-    let quota_exhausted = status == 402
-        || provider_error
-            .as_ref()
-            .is_some_and(ProviderError::is_insufficient_quota)
-        || (matches!(status, 400 | 403) && crate::error::says_account_unpaid(body));
-
-    let error = match status {
-        _ if quota_exhausted && (400..500).contains(&status) => {
-            LlmError::InsufficientQuota { status, message }
-        }
-        // The older llama.cpp server answered 500 to a prompt longer than its context.
-        _ if (400..=500).contains(&status) && context.is_some() => {
-            let (requested_tokens, context_tokens) = context.unwrap_or_default();
-            LlmError::ContextTooSmall {
-                status,
-                requested_tokens,
-                context_tokens,
-                message,
-            }
-        }
-        _ if refuses_response_format(status, body, mode) => LlmError::SchemaModeUnsupported {
-            status,
-            mode,
-            suggested,
-            message,
-        },
-        // Without a key, a refusal means the provider wants one, which the resident fixes by
-        // setting a key rather than by checking an existing one.
-        401 | 403 if !has_key => LlmError::NoApiKey,
-        401 | 403 => LlmError::Auth { status, message },
-        408 => LlmError::Timeout {
-            message: format!("the provider answered HTTP 408: {message}"),
-        },
-        429 => LlmError::RateLimited { status, message },
-        500..=599 => LlmError::Unavailable {
-            status: Some(status),
-            message,
-        },
-        300..=399 => LlmError::BadConfig {
-            message: format!(
-                "the base URL redirects (HTTP {status}) to {}; configure the final URL instead",
-                location.unwrap_or("an unnamed location")
-            ),
-        },
-        400..=499 => LlmError::BadRequest { status, message },
-        _ => LlmError::InvalidResponse {
-            status: Some(status),
-            message: format!("unexpected HTTP status: {message}"),
-        },
-    };
-    Failed::new(error, RetryReason::HttpStatus(status))
-}
-
-/// Classifies a failure to send the request or receive the response head.
-pub(crate) fn send_failure(error: reqwest::Error) -> Failed {
-    let is_timeout = error.is_timeout();
-    let is_connect = error.is_connect();
-    let is_builder = error.is_builder();
-    let message = describe_reqwest_error(error);
-    match (is_timeout, is_connect, is_builder) {
-        (_, _, true) => Failed::new(LlmError::BadConfig { message }, RetryReason::BadConfig),
-        (true, true, _) => Failed::new(
-            LlmError::Timeout {
-                message: format!("connecting took too long: {message}"),
-            },
-            RetryReason::ConnectTimeout,
-        ),
-        (true, false, _) => Failed::new(LlmError::Timeout { message }, RetryReason::Timeout),
-        (false, true, _) => Failed::new(
-            LlmError::Unavailable {
-                status: None,
-                message,
-            },
-            RetryReason::ConnectError,
-        ),
-        (false, false, _) => Failed::new(
-            LlmError::Unavailable {
-                status: None,
-                message,
-            },
-            RetryReason::ConnectionError,
-        ),
-    }
-}
-
-/// The error with its whole cause chain on one line and without its URL, which may carry
-/// credentials in a query string or user info.
-pub(crate) fn describe_reqwest_error(error: reqwest::Error) -> String {
-    let error = error.without_url();
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        if !text.ends_with(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
 }
 
 fn overall_deadline_error(budget: &Budget) -> LlmError {
@@ -1102,15 +770,6 @@ fn is_loopback(url: &Url) -> bool {
         Some(Host::Domain(domain)) => domain.eq_ignore_ascii_case("localhost"),
         None => false,
     }
-}
-
-pub(crate) fn unix_ms(time: SystemTime) -> u64 {
-    time.duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, duration_ms_of)
-}
-
-pub(crate) fn duration_ms_of(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use crate::error::LlmError;
-use crate::request::ResponseFormatKind;
+use crate::mode::ResponseFormatKind;
 use crate::secret::ApiKey;
 
 /// The wire protocol a provider speaks: which path the request goes to, how the request body

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::request::ResponseFormatKind;
+use crate::mode::ResponseFormatKind;
 
 /// What went wrong with a call to the provider.
 ///

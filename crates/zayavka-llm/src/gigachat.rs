@@ -157,13 +157,13 @@ impl TokenSource {
         *current = None;
         let started = Instant::now();
         *exchange = Some(TokenExchange {
-            started_at_unix_ms: crate::client::unix_ms(SystemTime::now()),
+            started_at_unix_ms: crate::http::unix_ms(SystemTime::now()),
             duration_ms: 0,
             http_status: None,
         });
         let result = self.exchange(http, exchange).await;
         if let Some(record) = exchange.as_mut() {
-            record.duration_ms = crate::client::duration_ms_of(started.elapsed());
+            record.duration_ms = crate::http::duration_ms_of(started.elapsed());
         }
         let token = result?;
         let authorization = token.header.clone();
@@ -190,21 +190,21 @@ impl TokenSource {
             .header(ACCEPT, "application/json")
             .body(form);
         let mut response = request.send().await.map_err(|error| {
-            let failed = crate::client::send_failure(error);
+            let failed = crate::http::send_failure(error);
             prefixed(failed.error, failed.cause, None)
         })?;
         let status = response.status().as_u16();
         if let Some(record) = record.as_mut() {
             record.http_status = Some(status);
         }
-        let bytes = match crate::client::read_body_capped(&mut response, TOKEN_BODY_LIMIT).await {
+        let bytes = match crate::http::read_body_capped(&mut response, TOKEN_BODY_LIMIT).await {
             Ok(bytes) => bytes,
             Err(error) => {
                 let error = LlmError::Unavailable {
                     status: Some(status),
                     message: format!(
                         "the connection broke while reading the body: {}",
-                        crate::client::describe_reqwest_error(error)
+                        crate::http::describe_reqwest_error(error)
                     ),
                 };
                 return Err(prefixed(error, RetryReason::BodyError, None));
@@ -216,10 +216,10 @@ impl TokenSource {
                 // The key is wrong or revoked: asking again cannot help.
                 401 | 403 => LlmError::Auth {
                     status,
-                    message: crate::client::error_message(&text),
+                    message: crate::http::error_message(&text),
                 },
                 _ => {
-                    crate::client::error_for_status(
+                    crate::http::error_for_status(
                         status,
                         &text,
                         true,

@@ -45,26 +45,29 @@
 //! provider may echo the key in a `200` — passes through [`redact_body`], which keeps a JSON
 //! body JSON so that it can still be replayed.
 
+mod attempt;
 mod certs;
 mod client;
 mod config;
 mod error;
 mod gigachat;
+mod http;
+mod mode;
 mod probe;
 mod request;
 mod response;
 mod retry;
 mod secret;
 
+pub use attempt::{Attempt, CallEvent, CallReport, ERROR_BODY_RECORD_BYTES};
 pub use certs::RUSSIAN_TRUSTED_ROOT_CA_PEM;
-pub use client::{Attempt, CallEvent, CallReport, Client, ERROR_BODY_RECORD_BYTES};
+pub use client::Client;
 pub use config::{Authentication, Budget, Endpoint, Protocol};
 pub use error::{ErrorKind, LlmError, UnknownErrorKind};
 pub use gigachat::{IssuedToken, TokenExchange, parse_token_answer};
+pub use mode::{ResponseFormatKind, UnknownResponseFormatKind};
 pub use probe::{ModeSupport, SchemaModeProbe, SchemaModeReport};
-pub use request::{
-    ChatRequest, Message, ResponseFormat, ResponseFormatKind, Role, UnknownResponseFormatKind,
-};
+pub use request::{ChatRequest, Message, ResponseFormat, Role};
 pub use response::{Completion, Usage, parse_chat_completion, parse_completion, parse_response};
 pub use retry::{RetryReason, UnknownRetryReason};
 pub use secret::{ApiKey, redact, redact_body};

@@ -1,8 +1,8 @@
 //! What [`crate::Client::probe_schema_modes`] found out: which response formats a server takes.
 
-use crate::client::Attempt;
+use crate::attempt::Attempt;
 use crate::error::LlmError;
-use crate::request::ResponseFormatKind;
+use crate::mode::ResponseFormatKind;
 
 /// The answer tokens a schema-mode probe allows: enough for a small object, few enough that a
 /// slow local model answers quickly. A probe cut short by it still counts as accepted.

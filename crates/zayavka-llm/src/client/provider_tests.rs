@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use zayavka_standin::{ECHO_AUTHORIZATION, ECHO_KEY, RecordedRequest, Reply, Script, StandIn};
 
 use super::*;
+use crate::error::ErrorKind;
 use crate::request::{Message, ResponseFormat};
 
 const MS: Duration = Duration::from_millis(1);

@@ -12,7 +12,10 @@ use zayavka_standin::{
 };
 
 use super::*;
+use crate::error::ErrorKind;
+use crate::http::refuses_response_format;
 use crate::request::{Message, ResponseFormat};
+use crate::response::Usage;
 use crate::retry::RetryReason;
 
 const MS: Duration = Duration::from_millis(1);
