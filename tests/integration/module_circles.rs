@@ -661,7 +661,6 @@ const KNOWN_CIRCLES: &[&str] = &[
     "zayavka-engine: config::{error, load, resolve, set}",
     "zayavka-engine: document::{appendix, pdf}",
     "zayavka-engine: draft::{advice, model}",
-    "zayavka-store: {audit, batches, drafts, error, migrations, pieces, search, stats, store}",
 ];
 
 #[test]

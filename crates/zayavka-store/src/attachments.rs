@@ -8,13 +8,14 @@
 use rusqlite::{Row, Transaction, params};
 
 use crate::audit::{self, Event};
+use crate::columns::{now_text, parse_timestamp, sha256_hex_bytes};
 use crate::drafts::outcome_of;
 use crate::error::StoreError;
 use crate::faults;
 use crate::model::{
     AttachmentId, AuditKind, DraftId, NewAttachment, RemovedAttachment, StoredAttachment,
 };
-use crate::store::{Store, now_text, parse_timestamp, sha256_hex_bytes};
+use crate::store::Store;
 
 /// The media types the table's CHECK allows.
 const MEDIA_TYPES: [&str; 2] = ["image/jpeg", "image/png"];

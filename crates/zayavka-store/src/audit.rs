@@ -3,9 +3,10 @@
 
 use rusqlite::{Transaction, params};
 
+use crate::columns::{now_text, parse_timestamp};
 use crate::error::StoreError;
 use crate::model::{AuditEvent, AuditKind, DraftId};
-use crate::store::{Store, now_text, parse_timestamp};
+use crate::store::Store;
 
 /// What one audit event names; never any of the resident's text.
 #[derive(Debug, Default)]

@@ -6,14 +6,16 @@ use std::collections::HashMap;
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::audit::{self, Event, unknown_code};
-use crate::drafts::{check_json, insert_pending};
+use crate::columns::{input_key, now_text, parse_timestamp, sha256_hex};
+use crate::drafts::{check_finished, check_json, finish_in, insert_pending};
 use crate::error::StoreError;
 use crate::faults;
 use crate::model::{
     AuditKind, Batch, BatchFileUpdate, BatchRow, BatchRowResult, BatchStatus, ClaimedRow, DraftId,
-    DraftOutcome, EnsuredBatch, NewBatch, NewBatchRow, NewDraft, RowMatch, RowMatching, RowState,
+    DraftOutcome, EnsuredBatch, FinishedDraft, NewAttempt, NewBatch, NewBatchRow, NewContextRecord,
+    NewDraft, RowMatch, RowMatching, RowState,
 };
-use crate::store::{Store, now_text, parse_timestamp, sha256_hex};
+use crate::store::Store;
 
 const BATCH_COLUMNS: &str = "b.id, b.number, b.file_name, b.source_path, \
      coalesce(b.content_sha256, b.id), b.created_at, coalesce(b.updated_at, b.created_at), \
@@ -66,44 +68,6 @@ pub fn row_input_key(row: &NewBatchRow) -> String {
             .as_deref()
             .unwrap_or(&row.raw_input_json),
     )
-}
-
-fn input_key(json: &str) -> String {
-    fn normalise(value: &mut serde_json::Value) {
-        match value {
-            serde_json::Value::String(text) if text.contains('\r') => {
-                *text = text.replace("\r\n", "\n").replace('\r', "\n");
-            }
-            serde_json::Value::Array(items) => items.iter_mut().for_each(normalise),
-            serde_json::Value::Object(map) => map.values_mut().for_each(normalise),
-            _ => {}
-        }
-    }
-    match serde_json::from_str::<serde_json::Value>(json) {
-        Ok(mut value) => {
-            normalise(&mut value);
-            sha256_hex(&value.to_string())
-        }
-        Err(_) => sha256_hex(json),
-    }
-}
-
-/// Gives every row stored before version 4 its input key (the migration's step in Rust).
-pub(crate) fn fill_input_keys(tx: &Transaction<'_>) -> Result<(), StoreError> {
-    let rows: Vec<(String, u32, String, Option<String>)> = tx
-        .prepare(
-            "SELECT batch_id, row_number, raw_input_json, checked_input_json FROM batch_rows
-             WHERE input_key IS NULL",
-        )?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-        .collect::<Result<_, _>>()?;
-    let mut update =
-        tx.prepare("UPDATE batch_rows SET input_key = ?3 WHERE batch_id = ?1 AND row_number = ?2")?;
-    for (batch_id, row_number, raw, checked) in rows {
-        let key = input_key(checked.as_deref().unwrap_or(&raw));
-        update.execute(params![batch_id, row_number, key])?;
-    }
-    Ok(())
 }
 
 /// A stored row as the matching sees it.
@@ -267,6 +231,25 @@ fn get_batch(tx: &Transaction<'_>, id: &str) -> Result<Option<Batch>, StoreError
 }
 
 impl Store {
+    /// [`Store::finish_draft`] and [`Store::finish_row`] in one transaction, for a batch row's
+    /// draft: the row's state can never lag behind its draft's outcome.
+    pub fn finish_draft_and_row(
+        &self,
+        id: DraftId,
+        finished: &FinishedDraft,
+        record: Option<&NewContextRecord>,
+        attempts: &[NewAttempt],
+        row: (&str, u32, RowState),
+    ) -> Result<(), StoreError> {
+        check_finished(finished, record)?;
+        let tx = self.write()?;
+        finish_in(&tx, id, finished, record, attempts)?;
+        let (batch_id, row, state) = row;
+        finish_row_in(&tx, batch_id, row, state)?;
+        Store::commit(tx, "batch_finish")?;
+        Ok(())
+    }
+
     /// Stores a batch and its rows, giving it the next short number, or, when a batch with this
     /// id is already stored, adds nothing and returns it as it is. A row's key in the batch is
     /// its row number in the file.

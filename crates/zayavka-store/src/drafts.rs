@@ -3,16 +3,17 @@
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::audit::{self, Event, unknown_code};
+use crate::columns::{now_text, parse_timestamp, sha256_hex, timestamp_text};
 use crate::error::StoreError;
 use crate::faults;
 use crate::model::{
     AuditKind, BatchRowRef, DeletedDraft, DraftFilter, DraftId, DraftOutcome, DraftSummary,
-    DraftVersion, FinishedDraft, NewAttempt, NewContextRecord, NewDraft, NewVersion, RowState,
+    DraftVersion, FinishedDraft, NewAttempt, NewContextRecord, NewDraft, NewVersion,
     StoredContextRecord, StoredDraft,
 };
 use crate::pieces;
 use crate::search;
-use crate::store::{Store, now_text, parse_timestamp, sha256_hex, timestamp_text};
+use crate::store::Store;
 
 /// The columns [`summary_from_row`] reads, in its order, from `drafts AS d`.
 pub(crate) const SUMMARY_COLUMNS: &str = "d.id, d.created_at, d.updated_at, d.outcome, d.reason, \
@@ -143,25 +144,6 @@ impl Store {
         let tx = self.write()?;
         finish_in(&tx, id, finished, record, attempts)?;
         Store::commit(tx, "draft_finish")?;
-        Ok(())
-    }
-
-    /// [`Store::finish_draft`] and [`Store::finish_row`] in one transaction, for a batch row's
-    /// draft: the row's state can never lag behind its draft's outcome.
-    pub fn finish_draft_and_row(
-        &self,
-        id: DraftId,
-        finished: &FinishedDraft,
-        record: Option<&NewContextRecord>,
-        attempts: &[NewAttempt],
-        row: (&str, u32, RowState),
-    ) -> Result<(), StoreError> {
-        check_finished(finished, record)?;
-        let tx = self.write()?;
-        finish_in(&tx, id, finished, record, attempts)?;
-        let (batch_id, row, state) = row;
-        crate::batches::finish_row_in(&tx, batch_id, row, state)?;
-        Store::commit(tx, "batch_finish")?;
         Ok(())
     }
 
@@ -453,7 +435,7 @@ impl Store {
 }
 
 /// Refuses documents that are not JSON before the transaction, naming the field.
-fn check_finished(
+pub(crate) fn check_finished(
     finished: &FinishedDraft,
     record: Option<&NewContextRecord>,
 ) -> Result<(), StoreError> {
@@ -468,7 +450,7 @@ fn check_finished(
 }
 
 /// Records how a pending draft ended, in the caller's transaction.
-fn finish_in(
+pub(crate) fn finish_in(
     tx: &Transaction<'_>,
     id: DraftId,
     finished: &FinishedDraft,

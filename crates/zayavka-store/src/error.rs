@@ -2,8 +2,13 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::DraftId;
+
+/// How long a connection waits for another one holding the write lock before it gives up
+/// with [`StoreError::Busy`], whose message names it.
+pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What went wrong with the database.
 ///
@@ -259,7 +264,7 @@ impl StoreError {
                  либо программой, которая открыла файл базы. Заявка ждала {} секунд, но база \
                  не освободилась; ничего не изменено. Дождитесь, пока другая программа \
                  закончит, или закройте её, и повторите.",
-                crate::store::BUSY_TIMEOUT.as_secs()
+                BUSY_TIMEOUT.as_secs()
             ),
             StoreError::Io { path, .. } => format!(
                 "Не удалось открыть {}. Проверьте, что путь указан верно и диск доступен, и \

@@ -10,9 +10,10 @@
 use jiff::Timestamp;
 use rusqlite::{OptionalExtension, Row, params};
 
+use crate::columns::{now_text, parse_timestamp};
 use crate::drafts::{check_code, check_json};
 use crate::error::StoreError;
-use crate::store::{Store, now_text, parse_timestamp};
+use crate::store::Store;
 
 /// A new evaluation run, before its first cassette.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -27,6 +27,7 @@
 mod attachments;
 mod audit;
 mod batches;
+mod columns;
 mod drafts;
 mod error;
 mod eval;

@@ -5,8 +5,9 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
+use crate::columns::input_key;
 use crate::error::StoreError;
 
 /// The migrations in order; the schema version is their count.
@@ -79,11 +80,29 @@ pub(crate) fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreErr
         if index + 1 == 4 {
             // Version 4 recognises batch rows by their input; the key is a hash the SQL cannot
             // compute, so the rows stored so far get theirs here.
-            crate::batches::fill_input_keys(&tx)?;
+            fill_input_keys(&tx)?;
         }
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;
+    Ok(())
+}
+
+/// Gives every row stored before version 4 its input key (the migration's step in Rust).
+fn fill_input_keys(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    let rows: Vec<(String, u32, String, Option<String>)> = tx
+        .prepare(
+            "SELECT batch_id, row_number, raw_input_json, checked_input_json FROM batch_rows
+             WHERE input_key IS NULL",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<Result<_, _>>()?;
+    let mut update =
+        tx.prepare("UPDATE batch_rows SET input_key = ?3 WHERE batch_id = ?1 AND row_number = ?2")?;
+    for (batch_id, row_number, raw, checked) in rows {
+        let key = input_key(checked.as_deref().unwrap_or(&raw));
+        update.execute(params![batch_id, row_number, key])?;
+    }
     Ok(())
 }
 
@@ -109,7 +128,7 @@ mod tests {
         );
         for (index, (migration, hash)) in MIGRATIONS.iter().zip(pinned).enumerate() {
             assert_eq!(
-                crate::store::sha256_hex(migration),
+                crate::columns::sha256_hex(migration),
                 hash,
                 "migration {} changed",
                 index + 1

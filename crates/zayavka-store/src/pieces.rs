@@ -13,8 +13,8 @@
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
+use crate::columns::sha256_hex;
 use crate::error::StoreError;
-use crate::store::sha256_hex;
 
 /// The start of a reference; what follows is 64 hex digits and `"}`.
 const REFERENCE_START: &str = "{\"$piece\":\"";

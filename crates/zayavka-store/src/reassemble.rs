@@ -4,10 +4,11 @@
 
 use rusqlite::params;
 
+use crate::columns::now_text;
 use crate::drafts::{check_json, outcome_of, result_recorded, set_result};
 use crate::error::StoreError;
 use crate::model::{DraftId, DraftOutcome, FinishedDraft, NewDraft};
-use crate::store::{Store, now_text};
+use crate::store::Store;
 
 impl Store {
     /// Replaces a finished draft's input and result in one transaction: the input as the

@@ -9,9 +9,10 @@ use jiff::Timestamp;
 use rusqlite::params;
 
 use crate::audit::unknown_code;
+use crate::columns::{parse_timestamp, timestamp_text};
 use crate::error::StoreError;
 use crate::model::{DraftId, DraftOutcome, NewAttempt, StoredAttempt};
-use crate::store::{Store, parse_timestamp, timestamp_text};
+use crate::store::Store;
 
 /// Which drafts [`Store::visit_draft_facts`] reads: by when they were first stored. Moments,
 /// not dates, because the engine knows the resident's time zone and the store does not.

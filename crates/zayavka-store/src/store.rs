@@ -5,15 +5,10 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use jiff::Timestamp;
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
-use sha2::{Digest, Sha256};
 
-use crate::error::StoreError;
+use crate::error::{BUSY_TIMEOUT, StoreError};
 use crate::migrations;
-
-/// How long a connection waits for another one holding the write lock before it gives up.
-pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How often, and how far apart, opening is tried again while a database reads as another
 /// program's: about one second in all.
@@ -297,41 +292,6 @@ impl Store {
             TransactionBehavior::Deferred,
         )?)
     }
-}
-
-/// The current moment as stored: RFC 3339 in UTC with milliseconds, always the same width so
-/// that text order is time order.
-pub(crate) fn now_text() -> String {
-    Timestamp::now()
-        .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
-        .to_string()
-}
-
-/// The stored text of a moment.
-pub(crate) fn timestamp_text(moment: Timestamp) -> String {
-    moment.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
-}
-
-/// Reads a stored timestamp.
-pub(crate) fn parse_timestamp(text: &str) -> rusqlite::Result<Timestamp> {
-    text.parse::<Timestamp>().map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, e.into())
-    })
-}
-
-/// The lower-case hex SHA-256 of a stored document.
-pub(crate) fn sha256_hex(text: &str) -> String {
-    sha256_hex_bytes(text.as_bytes())
-}
-
-/// The lower-case hex SHA-256 of stored bytes.
-pub(crate) fn sha256_hex_bytes(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut hex = String::with_capacity(64);
-    for byte in digest {
-        hex.push_str(&format!("{byte:02x}"));
-    }
-    hex
 }
 
 /// Makes sure the folders exist and the path can hold a database file, with clear errors for
