@@ -40,7 +40,7 @@ use crate::view::{DoctorReport, DocumentView, DraftDetail, DraftResult};
 /// The database; on a disk that cannot be written, opened for reading only, so that the saved
 /// drafts can still be looked at (a change is then refused with a plain message).
 fn open(state: &AppState) -> Result<Store, CommandError> {
-    Ok(drafts::open_store_to_read(&state.paths)?)
+    Ok(zayavka_engine::database::open_store_to_read(&state.paths)?)
 }
 
 fn block_on<F: std::future::Future>(future: F) -> F::Output {

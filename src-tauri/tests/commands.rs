@@ -184,7 +184,7 @@ fn an_unconfirmed_subject_is_confirmed_later_without_a_new_model_call() {
     let detail = serde_json::to_value(commands::draft_open(&app.state, id).unwrap()).unwrap();
     assert_eq!(detail["summary"]["input"]["confirmed_subject"], LIGHTING);
     assert_eq!(detail["summary"]["subject_module"], LIGHTING);
-    let store = zayavka_engine::drafts::open_store(&app.state.paths).unwrap();
+    let store = zayavka_engine::database::open_store(&app.state.paths).unwrap();
     let replay =
         zayavka_engine::drafts::replay_stored(&store, zayavka_store::DraftId::new(id)).unwrap();
     assert!(replay.identical);

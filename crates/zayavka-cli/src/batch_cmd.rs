@@ -202,7 +202,7 @@ pub fn run(args: BatchArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow:
 }
 
 fn open_store(paths: &Paths) -> anyhow::Result<zayavka_store::Store> {
-    zayavka_engine::drafts::open_store(paths).map_err(|error| anyhow::anyhow!(error.message_ru()))
+    zayavka_engine::database::open_store(paths).map_err(|error| anyhow::anyhow!(error.message_ru()))
 }
 
 fn progress_bar() -> indicatif::ProgressBar {

@@ -251,14 +251,14 @@ fn document_date(text: &str) -> Result<jiff::civil::Date, String> {
 }
 
 fn open(paths: &Paths) -> anyhow::Result<Store> {
-    drafts::open_store(paths).map_err(|error| anyhow::anyhow!(error.message_ru()))
+    zayavka_engine::database::open_store(paths).map_err(|error| anyhow::anyhow!(error.message_ru()))
 }
 
 /// Opens the database to look at the drafts, for reading only when the data folder cannot be
 /// written, and says so.
 fn open_to_read(paths: &Paths) -> anyhow::Result<Store> {
-    let store =
-        drafts::open_store_to_read(paths).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let store = zayavka_engine::database::open_store_to_read(paths)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     if store.is_read_only() {
         let _ = writeln!(
             std::io::stderr(),

@@ -167,7 +167,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// is byte-identical to the stored one.
 fn replay_stored(id: zayavka_store::DraftId, json: bool) -> anyhow::Result<ExitCode> {
     let paths = Paths::resolve().map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-    let store = zayavka_engine::drafts::open_store(&paths)
+    let store = zayavka_engine::database::open_store(&paths)
         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     let stored = zayavka_engine::drafts::replay_stored(&store, id)
         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;

@@ -15,6 +15,7 @@
 
 mod appendix;
 mod docx;
+mod page;
 mod pdf;
 
 use jiff::civil::Date;
@@ -25,7 +26,7 @@ use crate::drafts::{DraftsError, stored_request};
 use crate::profile::{Profile, ProfileField};
 
 pub use docx::DocxError;
-pub use pdf::PdfError;
+pub use page::PdfError;
 
 /// What a missing value is printed as: a line long enough to write on.
 pub const BLANK: &str = "________________";

@@ -9,6 +9,7 @@ pub mod assemble;
 pub mod attachments;
 pub mod batch;
 pub mod config;
+pub mod database;
 pub mod doctor;
 pub mod document;
 pub mod draft;

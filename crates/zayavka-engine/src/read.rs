@@ -43,8 +43,9 @@ impl FileRole {
     pub const CONTEXT_RECORD_MAX_BYTES: u64 = 32 * 1024 * 1024;
     /// The largest batch file.
     pub const BATCH_MAX_BYTES: u64 = 256 * 1024 * 1024;
-    /// The largest photo (ADR 18).
-    pub const PHOTO_MAX_BYTES: u64 = crate::attachments::PHOTO_MAX_BYTES;
+    /// The largest photo file (ADR 18). Phone photos are 2–10 MB; 15 MB leaves room for a
+    /// 50-megapixel camera's JPEG and keeps a draft of ten photos within 150 MB of database.
+    pub const PHOTO_MAX_BYTES: u64 = 15 * 1024 * 1024;
 
     /// The size limit for a file in this role, in bytes.
     pub const fn max_bytes(self) -> u64 {

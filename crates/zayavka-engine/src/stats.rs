@@ -329,7 +329,7 @@ impl StatsError {
 /// install, as every drafts command does).
 pub fn stats(paths: &Paths, query: &StatsQuery) -> Result<Stats, StatsError> {
     check_period(query)?;
-    let store = crate::drafts::open_store(paths)?;
+    let store = crate::database::open_store(paths)?;
     // A missing or broken configuration only costs the currency's name.
     let config = Config::load(&paths.config_file()).ok();
     collect(&store, query, &TimeZone::system(), config.as_ref())
@@ -968,7 +968,7 @@ mod tests {
             record: None,
         };
         let id = new_draft(&store);
-        crate::drafts::finish(&store, id, &run, true, None).unwrap();
+        crate::draft::finish(&store, id, &run, true, None).unwrap();
 
         let stored = store.get_draft(id).unwrap().unwrap();
         let request: serde_json::Value =

@@ -18,8 +18,8 @@ use zayavka_store::{DraftId, NewAttachment, Store, StoreError, StoredAttachment}
 use crate::read::{DisplayPath, FileRole, ReadError, read_file_bytes};
 
 pub use photo::{
-    PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS, PHOTO_MAX_SIDE, PHOTOS_PER_DRAFT, PhotoFormat, PhotoProblem,
-    PreparedPhoto, metadata_left, prepare_photo,
+    PHOTO_MAX_PIXELS, PHOTO_MAX_SIDE, PHOTOS_PER_DRAFT, PhotoFormat, PhotoProblem, PreparedPhoto,
+    metadata_left, prepare_photo,
 };
 
 /// One attached photo as a front end lists it.
@@ -298,7 +298,7 @@ pub fn attach(
     }
     let mut prepared = Vec::with_capacity(files.len());
     for path in files {
-        let bytes = read_file_bytes(path, FileRole::Photo, PHOTO_MAX_BYTES)?;
+        let bytes = read_file_bytes(path, FileRole::Photo, FileRole::PHOTO_MAX_BYTES)?;
         let photo = prepare_photo(&bytes).map_err(|problem| AttachmentError::Photo {
             path: path.clone(),
             problem,

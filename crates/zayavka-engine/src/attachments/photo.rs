@@ -17,9 +17,6 @@ use image::metadata::Orientation;
 use image::{DynamicImage, ImageDecoder, Limits};
 use serde::Serialize;
 
-/// The largest photo file, in bytes. Phone photos are 2–10 MB; 15 MB leaves room for a
-/// 50-megapixel camera's JPEG and keeps a draft of ten photos within 150 MB of database.
-pub const PHOTO_MAX_BYTES: u64 = 15 * 1024 * 1024;
 /// The longest side, in pixels: a wide phone panorama fits, a made-up size does not.
 pub const PHOTO_MAX_SIDE: u32 = 20_000;
 /// The most pixels, so that decoding (which a turned photo needs) stays within a few hundred

@@ -25,8 +25,8 @@ use jiff::civil::Date;
 use serde::Serialize;
 use zayavka_store::{BatchRow as StoredRow, DraftOutcome, Store};
 
+use super::common::BatchError;
 use super::file::RowHeader;
-use super::run::BatchError;
 use crate::document::{self, CoSigners, DocumentError, DocumentFormat, FiledDocument, RenderError};
 use crate::drafts::DraftsError;
 use crate::paths::io_error_ru;

@@ -8,11 +8,13 @@
 //! limit and a cost cap, and resumes after a crash (ADR 14); [`documents`] writes one filed
 //! document per row, each under that row's own header (ADR 17).
 
+mod common;
 pub mod documents;
 pub mod file;
 pub mod plan;
 pub mod run;
 
+pub use common::DEFAULT_MAX_ROWS;
 pub use documents::{
     DocumentsError, DocumentsExport, DocumentsReport, SkipReason, SkippedRow, WriteStatus,
     WrittenDocument, document_file_name, export_documents, row_profile,
@@ -22,6 +24,6 @@ pub use file::{
     RowHeader, TextEncoding,
 };
 pub use plan::{
-    BatchPlan, BatchRowReport, DEFAULT_MAX_ROWS, PlanCost, PlannedRow, RowPlan, RowStatus,
-    batch_row_reports, find_batch, plan_batch,
+    BatchPlan, BatchRowReport, PlanCost, PlannedRow, RowPlan, RowStatus, batch_row_reports,
+    find_batch, plan_batch,
 };

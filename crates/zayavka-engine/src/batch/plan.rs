@@ -13,16 +13,11 @@ use serde::Serialize;
 use zayavka_core::{FailureReason, NeedsUserReason, RawInput, RejectionReason, ResidentInput};
 use zayavka_store::{Batch, BatchRowResult, DraftOutcome, RowMatch, RowState, Store};
 
+use super::common::{BatchError, BatchSettings, new_rows, row_cost_estimate, row_errors};
 use super::file::{BatchFile, InvalidRow, RowHeader};
-use super::run::{BatchError, BatchSettings, new_rows, row_cost_estimate, row_errors};
 use crate::draft::EnvironmentOverrides;
 use crate::paths::Paths;
 use crate::secrets::SecretStore;
-
-/// The most rows a batch file may have unless the activist raises the limit on purpose: far
-/// more than a building has flats, and few enough that a file saved by mistake (a whole
-/// register, a log) never becomes thousands of paid requests.
-pub const DEFAULT_MAX_ROWS: u32 = 5_000;
 
 /// What a run does with one row of the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -178,7 +173,7 @@ pub fn plan_batch(
     environment: EnvironmentOverrides,
 ) -> Result<BatchPlan, BatchError> {
     check_row_limit(file, settings)?;
-    let store = crate::drafts::open_store(paths)?;
+    let store = crate::database::open_store(paths)?;
     let existing = existing_batch(&store, file, settings)?;
     let rows = new_rows(file);
     let (matches, removed) = match &existing {

@@ -23,21 +23,19 @@ use std::time::Duration;
 
 use serde::Serialize;
 use zayavka_core::{
-    FailureReason, InputErrors, Outcome, RawInput, ResidentInput, legal_catalogue, offline_request,
-    render_prompt, request_draft_schema,
+    FailureReason, Outcome, RawInput, ResidentInput, legal_catalogue, offline_request,
 };
 use zayavka_llm::{Attempt, CancellationToken};
 use zayavka_store::{
-    BatchFileUpdate, BatchRow as StoredRow, DraftId, DraftOutcome, NewBatch, NewBatchRow, RowState,
-    Store, StoreError,
+    BatchFileUpdate, BatchRow as StoredRow, DraftId, DraftOutcome, NewBatch, RowState, Store,
+    StoreError,
 };
 
-use super::file::{BatchFile, InvalidRow, RowError};
-use crate::config::{Pricing, ProviderOverrides};
-use crate::draft::{
-    DraftEvent, DraftRun, EnvironmentOverrides, MAX_TOKENS, ModelSettings, SessionClients,
-    chat_request,
-};
+pub use super::common::{BatchError, BatchSettings, DEFAULT_MAX_ROWS, row_cost_estimate};
+use super::common::{new_rows, row_errors};
+use super::file::{BatchFile, InvalidRow};
+use crate::config::ProviderOverrides;
+use crate::draft::{DraftEvent, DraftRun, EnvironmentOverrides, ModelSettings};
 use crate::paths::Paths;
 use crate::secrets::SecretStore;
 
@@ -47,59 +45,6 @@ pub const RATE_LIMIT_PAUSE: Duration = Duration::from_secs(2);
 
 /// The longest pause after repeated `429` answers.
 pub const RATE_LIMIT_PAUSE_MAX: Duration = Duration::from_secs(60);
-
-/// Room for the re-ask instruction in the cost estimate, in tokens: the instruction lists at
-/// most ten findings, far below this.
-const REASK_ALLOWANCE_TOKENS: u64 = 2_000;
-
-/// How a batch runs.
-#[derive(Debug, Clone)]
-pub struct BatchSettings {
-    /// How many rows are sent at once; `None` leaves the service's own default
-    /// ([`crate::config::ProviderSettings::default_concurrency`]: one for GigaChat's
-    /// individuals and for a server on this computer, four otherwise).
-    pub concurrency: Option<NonZeroUsize>,
-    /// At most this many requests a minute, over all rows.
-    pub rpm: Option<NonZeroU32>,
-    /// Stop sending before the priced total of the batch would pass this amount.
-    pub max_cost: Option<f64>,
-    /// Draft every row without a model.
-    pub offline: bool,
-    /// Provider settings for this run, above the environment and the configuration file.
-    pub overrides: ProviderOverrides,
-    /// Start a new batch even when one was run from this file before.
-    pub new_batch: bool,
-    /// Continue this very batch (by its number) rather than the one last run from the file:
-    /// a front end that offers «continue batch 3» means batch 3 even when a later batch was
-    /// started from the same file.
-    pub batch_number: Option<u32>,
-    /// Refuse a file with more data rows than this ([`super::plan::DEFAULT_MAX_ROWS`]
-    /// unless raised on purpose).
-    pub max_rows: u32,
-    /// The front end's session: a batch run from the desktop app uses the client (and
-    /// GigaChat's access token) its drafts use, so the session exchanges a token once per
-    /// lifetime however many drafts and batches it sends.
-    pub session: SessionClients,
-}
-
-impl BatchSettings {
-    /// The settings of a run with everything at its default: the service's own number of rows
-    /// at once, no rate limit or cost cap, the configured provider, the batch last run from the
-    /// same file continued, a client of its own.
-    pub fn new(offline: bool) -> BatchSettings {
-        BatchSettings {
-            concurrency: None,
-            rpm: None,
-            max_cost: None,
-            offline,
-            overrides: ProviderOverrides::default(),
-            new_batch: false,
-            batch_number: None,
-            max_rows: super::plan::DEFAULT_MAX_ROWS,
-            session: SessionClients::new(),
-        }
-    }
-}
 
 /// How far a run has got, reported after each row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -180,77 +125,6 @@ impl BatchSummary {
     }
 }
 
-/// Why a batch could not run.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum BatchError {
-    /// The drafts database could not be opened or used.
-    #[error("{}", .0.message_ru())]
-    Store(#[from] StoreError),
-    /// The provider settings or the key could not be resolved; nothing was sent.
-    #[error("{0}")]
-    Settings(String),
-    /// A cost cap was asked for, but the profile has no prices to estimate with.
-    #[error(
-        "ограничение стоимости нельзя соблюсти: в профиле провайдера не указаны цены за токены \
-         (price_input_per_million и price_output_per_million)"
-    )]
-    NoPrices,
-    /// The cost cap is not a positive amount.
-    #[error("ограничение стоимости должно быть положительным числом")]
-    InvalidCap,
-    /// No batch has this number.
-    #[error("пакета «{0}» нет: проверьте номер в списке пакетов")]
-    NotFound(String),
-    /// The file has more rows than a batch may have unless the limit is raised on purpose.
-    #[error(
-        "в файле {rows} строк с данными, а в одном пакете — не больше {limit}: каждая строка — \
-         отдельное обращение к модели. Проверьте, тот ли это файл; разделите его на части или, \
-         если столько заявок действительно нужно, поднимите предел"
-    )]
-    TooManyRows {
-        /// The file's data rows.
-        rows: u32,
-        /// The limit in force.
-        limit: u32,
-    },
-}
-
-impl BatchError {
-    /// What happened and what to do, in Russian.
-    pub fn message_ru(&self) -> String {
-        self.to_string()
-    }
-}
-
-/// The errors of one row, in the shape the file reader reports them.
-pub(super) fn row_errors(errors: &InputErrors) -> Vec<RowError> {
-    errors
-        .iter()
-        .map(|error| RowError {
-            field: error.field_name(),
-            code: error.code().to_owned(),
-            message: error.message_ru(),
-        })
-        .collect()
-}
-
-/// The stored form of the file's rows: every row, invalid ones with no checked input, so that
-/// the batch keeps all of them and `status` can report the invalid ones too.
-pub(super) fn new_rows(file: &BatchFile) -> Vec<NewBatchRow> {
-    file.rows()
-        .iter()
-        .map(|row| NewBatchRow {
-            row_number: row.row_number(),
-            raw_input_json: serde_json::to_string(row.raw()).expect("a raw input serialises"),
-            checked_input_json: row.checked().ok().map(|input| {
-                serde_json::to_string(&input.to_raw()).expect("a checked input serialises")
-            }),
-            header_json: Some(serde_json::to_string(row.header()).expect("a header serialises")),
-        })
-        .collect()
-}
-
 /// The row state a finished draft leaves its row in.
 fn row_state(outcome: &Outcome) -> RowState {
     match outcome {
@@ -271,26 +145,6 @@ fn failed_state(reason: FailureReason, retryable: bool) -> RowState {
         FailureReason::BadRequest | FailureReason::ResponseTooLarge => RowState::Failed,
         _ => RowState::FailedRetryable,
     }
-}
-
-/// An upper bound of one row's cost: every request the draft may make (the first and each
-/// re-ask) with all it sends counted as tokens byte for byte (a token is at least one byte),
-/// plus the previous answer and the re-ask instruction, and `max_tokens` of output each time.
-pub fn row_cost_estimate(
-    input: &ResidentInput,
-    settings: &ModelSettings,
-    pricing: &Pricing,
-) -> f64 {
-    let provider = &settings.provider;
-    let schema = request_draft_schema();
-    let prompt = render_prompt(input, provider.schema_mode, schema);
-    let request = chat_request(&prompt, &provider.model, provider.schema_mode, schema);
-    let request_bytes = serde_json::to_vec(&request).map_or(0, |bytes| bytes.len()) as u64;
-    let calls = u64::from(settings.max_reasks) + 1;
-    let input_tokens = request_bytes + u64::from(MAX_TOKENS) + REASK_ALLOWANCE_TOKENS;
-    let per_call = input_tokens as f64 * pricing.input_per_million / 1e6
-        + f64::from(MAX_TOKENS) * pricing.output_per_million / 1e6;
-    calls as f64 * per_call
 }
 
 /// What every row task shares.
@@ -531,7 +385,7 @@ fn prepare_row(shared: &Shared, row: &StoredRow) -> Result<Prepared, StoreError>
             outcome: offline_request(&input, legal_catalogue()),
             record: None,
         };
-        let finished = crate::drafts::finished_run(&run, false, None);
+        let finished = crate::draft::finished_run(&run, false, None);
         let state = row_state(&run.outcome);
         finished.store_with_row(
             &lock(&shared.store),
@@ -639,7 +493,7 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow, index: u64) -> Result<RowR
             .model
             .as_ref()
             .and_then(|model| model.provider.pricing.as_ref());
-        let finished = crate::drafts::finished_run(&run, true, pricing);
+        let finished = crate::draft::finished_run(&run, true, pricing);
         let state = row_state(&run.outcome);
         finished.store_with_row(
             &lock(&storing.store),
@@ -718,7 +572,7 @@ pub async fn run_batch(
     {
         return Err(BatchError::InvalidCap);
     }
-    let store = crate::drafts::open_store(paths)?;
+    let store = crate::database::open_store(paths)?;
     let source_path = file
         .source_path()
         .map(|path| path.to_string_lossy().into_owned());

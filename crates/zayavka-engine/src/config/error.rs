@@ -5,8 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::set::SettingKey;
-use super::values::{ProfileField, ProfileName, ProviderKind};
+use super::values::{ProfileField, ProfileName, ProviderKind, setting_patterns};
 use super::{ENV_BASE_URL, ENV_MODEL};
 
 /// Where a rejected setting came from, so the message can say where to fix it.
@@ -239,7 +238,7 @@ impl ConfigError {
             },
             ConfigError::UnknownSettingKey { key } => format!(
                 "Неизвестная настройка «{key}». Доступны: {}.",
-                SettingKey::all_patterns().join(", ")
+                setting_patterns().join(", ")
             ),
             ConfigError::UnknownProfile { name, known } => format!(
                 "Профиль «{name}» не найден. Выберите один из: {}, или создайте его в \

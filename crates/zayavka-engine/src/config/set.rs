@@ -12,7 +12,7 @@ use super::file::{Config, FieldValue};
 use super::load::{
     config_from_document, looks_like_secret_field, parse_document, profile_of, read_config_text,
 };
-use super::values::{EXPECTED_PROFILE_NAME, ProfileField, ProfileName};
+use super::values::{EXPECTED_PROFILE_NAME, ProfileField, ProfileName, setting_patterns};
 
 /// A key that `zayavka config set` accepts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,13 +65,7 @@ impl SettingKey {
 
     /// Every settable key, with `NAME` standing for a profile name.
     pub fn all_patterns() -> Vec<String> {
-        std::iter::once("active_profile".to_owned())
-            .chain(
-                ProfileField::ALL
-                    .iter()
-                    .map(|field| format!("profiles.NAME.{}", field.as_str())),
-            )
-            .collect()
+        setting_patterns()
     }
 }
 

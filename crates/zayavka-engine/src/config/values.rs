@@ -823,6 +823,18 @@ pub(super) fn check_currency(text: &str) -> Option<String> {
     valid.then(|| currency.to_owned())
 }
 
+/// Every key `zayavka config set` accepts, with `NAME` standing for a profile name:
+/// `active_profile` and each profile field.
+pub(crate) fn setting_patterns() -> Vec<String> {
+    std::iter::once("active_profile".to_owned())
+        .chain(
+            ProfileField::ALL
+                .iter()
+                .map(|field| format!("profiles.NAME.{}", field.as_str())),
+        )
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@ use krilla::page::PageSettings;
 use krilla::text::{Font, TextDirection};
 
 use super::FiledDocument;
-use super::pdf::{
+use super::page::{
     CAPTION_SIZE, CONTENT_WIDTH, LINE_HEIGHT, MARGIN_BOTTOM, MARGIN_LEFT, MARGIN_TOP, PAGE_HEIGHT,
     PdfError,
 };

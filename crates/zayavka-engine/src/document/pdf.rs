@@ -20,6 +20,10 @@ use krilla::page::PageSettings;
 use krilla::paint::Stroke;
 use krilla::text::{Font, TextDirection};
 
+use super::page::{
+    BODY_SIZE, CONTENT_WIDTH, LINE_HEIGHT, MARGIN_BOTTOM, MARGIN_LEFT, MARGIN_TOP, PAGE_HEIGHT,
+    PAGE_WIDTH, PdfError, TITLE_SIZE,
+};
 use super::{
     CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, CoSigners, FiledDocument,
 };
@@ -28,24 +32,9 @@ use super::{
 /// `fonts/LICENSE-DejaVu.txt`.
 static FONT_BYTES: &[u8] = include_bytes!("../../../../fonts/DejaVuSerif.ttf");
 
-/// A4 in points.
-const PAGE_WIDTH: f32 = 595.28;
-pub(super) const PAGE_HEIGHT: f32 = 841.89;
-/// Margins in points: 25 mm on the left for a binder, 15 mm on the right, 20 mm top and bottom.
-pub(super) const MARGIN_LEFT: f32 = 70.87;
-const MARGIN_RIGHT: f32 = 42.52;
-pub(super) const MARGIN_TOP: f32 = 56.69;
-pub(super) const MARGIN_BOTTOM: f32 = 56.69;
-pub(super) const CONTENT_WIDTH: f32 = PAGE_WIDTH - MARGIN_LEFT - MARGIN_RIGHT;
 /// Where the header block starts, as on a paper request: the right part of the page.
 const HEADER_LEFT: f32 = MARGIN_LEFT + CONTENT_WIDTH * 0.45;
 const HEADER_WIDTH: f32 = CONTENT_WIDTH * 0.55;
-
-const BODY_SIZE: f32 = 12.0;
-const TITLE_SIZE: f32 = 14.0;
-pub(super) const LINE_HEIGHT: f32 = 1.4;
-/// The caption over a photo's page («Приложение 1»), as large as the title.
-pub(super) const CAPTION_SIZE: f32 = TITLE_SIZE;
 
 /// A co-signer's row: 9 mm, room for a name written by hand.
 const TABLE_ROW_HEIGHT: f32 = 25.51;
@@ -55,15 +44,6 @@ const TABLE_HEADER_HEIGHT: f32 = 20.0;
 const TABLE_COLUMN_SHARES: [f32; 4] = [0.08, 0.50, 0.16, 0.26];
 /// The ruling's width in points: thin, yet it prints and photocopies.
 const RULE_WIDTH: f32 = 0.75;
-
-/// Why a PDF could not be written.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum PdfError {
-    /// krilla refused the document (a font or a value it cannot write).
-    #[error("не удалось составить PDF: {0}")]
-    Render(String),
-}
 
 /// Measures text in the embedded font.
 struct Metrics<'a> {
@@ -397,6 +377,7 @@ impl FiledDocument {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::page::MARGIN_RIGHT;
     use crate::profile::{Profile, ProfileField};
 
     fn document(body: &str) -> FiledDocument {

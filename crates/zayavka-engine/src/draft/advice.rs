@@ -12,7 +12,6 @@
 use zayavka_core::{Failure, FailureAdvice, FailureReason, escape_invisible};
 use zayavka_llm::{ApiKey, Attempt, ErrorKind, LlmError};
 
-use super::model::{detail_ru, failure_reason};
 use crate::config::ProviderKind;
 
 /// How many characters of the server's reason are shown: enough for any service's error
@@ -274,6 +273,69 @@ fn bounded(text: &str, max_chars: usize) -> String {
     let mut cut: String = text.chars().take(max_chars).collect();
     cut.push('…');
     cut
+}
+
+/// A technical detail of a transport error, in Russian, without a final full stop.
+pub(crate) fn detail_ru(error: &LlmError) -> String {
+    let what = match error.kind() {
+        ErrorKind::Timeout => "сервер модели не ответил за отведённое время".to_owned(),
+        ErrorKind::RateLimited => "сервер модели ограничил частоту запросов".to_owned(),
+        ErrorKind::Unavailable => match error.status() {
+            // A success status with an `Unavailable` error is a body that broke off: the server
+            // did answer, and the connection was cut while the answer came (issue 19).
+            Some(200..=299) => "соединение с сервером модели оборвалось, пока он присылал \
+                 ответ"
+                .to_owned(),
+            Some(_) => "сервер модели ответил ошибкой на своей стороне".to_owned(),
+            None => "не удалось соединиться с сервером модели".to_owned(),
+        },
+        ErrorKind::Auth => "сервер модели не принял ключ доступа".to_owned(),
+        ErrorKind::BadRequest => "сервер модели отклонил параметры запроса".to_owned(),
+        ErrorKind::SchemaModeUnsupported => match error.suggested_mode() {
+            Some(other) => {
+                format!("сервер не принимает этот режим ответа по схеме; выберите режим {other}")
+            }
+            None => "сервер не принимает этот режим ответа по схеме".to_owned(),
+        },
+        ErrorKind::InsufficientQuota => "на счёте у провайдера закончилась квота".to_owned(),
+        ErrorKind::ResponseTooLarge => "ответ сервера превысил допустимый размер".to_owned(),
+        ErrorKind::InvalidResponse => {
+            "сервер прислал ответ не в формате chat-completions".to_owned()
+        }
+        ErrorKind::NoApiKey => "ключ доступа не задан".to_owned(),
+        ErrorKind::Cancelled => "запрос отменён".to_owned(),
+        ErrorKind::BadConfig => "настройки подключения к серверу неверны".to_owned(),
+        ErrorKind::ContextTooSmall => match error.context_size() {
+            Some((Some(requested), Some(context))) => format!(
+                "запрос не помещается в контекст модели: нужно {requested} токенов, а сервер \
+                 даёт {context}"
+            ),
+            _ => "запрос не помещается в контекст модели".to_owned(),
+        },
+    };
+    match error.status() {
+        Some(status) => format!("{what} (HTTP {status})"),
+        None => what,
+    }
+}
+
+/// The core's reason for each of the adapter's error kinds.
+pub fn failure_reason(kind: ErrorKind) -> FailureReason {
+    match kind {
+        ErrorKind::Timeout => FailureReason::Timeout,
+        ErrorKind::RateLimited => FailureReason::RateLimited,
+        ErrorKind::Unavailable => FailureReason::Unavailable,
+        ErrorKind::Auth => FailureReason::Auth,
+        ErrorKind::BadRequest => FailureReason::BadRequest,
+        ErrorKind::SchemaModeUnsupported => FailureReason::SchemaModeUnsupported,
+        ErrorKind::InsufficientQuota => FailureReason::InsufficientQuota,
+        ErrorKind::ResponseTooLarge => FailureReason::ResponseTooLarge,
+        ErrorKind::InvalidResponse => FailureReason::InvalidResponse,
+        ErrorKind::NoApiKey => FailureReason::NoApiKey,
+        ErrorKind::Cancelled => FailureReason::Cancelled,
+        ErrorKind::BadConfig => FailureReason::BadConfig,
+        ErrorKind::ContextTooSmall => FailureReason::ContextTooSmall,
+    }
 }
 
 #[cfg(test)]

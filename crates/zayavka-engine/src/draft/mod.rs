@@ -12,6 +12,7 @@ mod model;
 mod pending;
 mod record;
 mod replay;
+mod save;
 mod session;
 
 use std::path::PathBuf;
@@ -22,15 +23,17 @@ use zayavka_core::{
 };
 use zayavka_llm::CancellationToken;
 
+pub use advice::failure_reason;
 pub use model::{
     DraftEvent, DraftRun, MAX_REASKS, MAX_TOKENS, ModelSettings, TEMPERATURE, chat_request,
-    draft_with_model, failure_from, failure_reason,
+    draft_with_model, failure_from,
 };
 pub(crate) use model::{draft_with_client, draft_with_prompt};
 pub use pending::KeepError;
 pub(crate) use pending::private_dir;
 pub use record::{ContextRecord, RECORD_FORMAT_VERSION, RecordedResponse, ResponseVerdict};
 pub use replay::{Replay, ReplayError, reevaluate, replay};
+pub(crate) use save::{finish, finished_draft, finished_run};
 pub use session::SessionClients;
 
 /// Where the resident's input of a draft comes from.
@@ -171,12 +174,12 @@ pub async fn run_draft_command_in(
     // The input is committed before the model is called: a crash, a timeout, Ctrl-C or a kill
     // during the call leaves a pending draft that can be sent again.
     let json = command.input.json_text();
-    let (database, stored, store_error) = match crate::drafts::open_store(paths) {
+    let (database, stored, store_error) = match crate::database::open_store(paths) {
         Ok(database) => {
             let checked = ResidentInput::from_json_str(&json).ok();
             let id = match command.retry_of {
                 Some(id) => database.begin_retry(id).map(|()| id),
-                None => database.create_draft(&crate::drafts::new_draft(&json, checked.as_ref())),
+                None => database.create_draft(&crate::database::new_draft(&json, checked.as_ref())),
             };
             match id {
                 Ok(id) => (Some(database), Some(id), None),
@@ -198,7 +201,7 @@ pub async fn run_draft_command_in(
     let mut store_error = store_error;
     let mut draft_id = stored;
     if let (Some(database), Some(id)) = (&database, stored)
-        && let Err(error) = crate::drafts::finish(database, id, &run, model_used, pricing.as_ref())
+        && let Err(error) = finish(database, id, &run, model_used, pricing.as_ref())
     {
         // The input is stored as pending; only the result could not be added.
         tracing::warn!(

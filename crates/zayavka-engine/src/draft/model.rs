@@ -10,10 +10,11 @@ use zayavka_core::{
     request_draft_schema, system_prompt,
 };
 use zayavka_llm::{
-    ApiKey, Attempt, Budget, CallEvent, CancellationToken, ChatRequest, Client, ErrorKind,
-    LlmError, Message, ResponseFormat, RetryReason, Usage,
+    ApiKey, Attempt, Budget, CallEvent, CancellationToken, ChatRequest, Client, LlmError, Message,
+    ResponseFormat, RetryReason, Usage,
 };
 
+use super::advice::{detail_ru, failure_reason};
 use super::record::{ContextRecord, RECORD_FORMAT_VERSION, RecordedResponse, ResponseVerdict};
 use crate::config::ProviderSettings;
 
@@ -73,69 +74,6 @@ pub fn failure_from(error: &LlmError) -> Failure {
         error.is_retryable(),
         detail_ru(error),
     )
-}
-
-/// A technical detail of a transport error, in Russian, without a final full stop.
-pub(super) fn detail_ru(error: &LlmError) -> String {
-    let what = match error.kind() {
-        ErrorKind::Timeout => "сервер модели не ответил за отведённое время".to_owned(),
-        ErrorKind::RateLimited => "сервер модели ограничил частоту запросов".to_owned(),
-        ErrorKind::Unavailable => match error.status() {
-            // A success status with an `Unavailable` error is a body that broke off: the server
-            // did answer, and the connection was cut while the answer came (issue 19).
-            Some(200..=299) => "соединение с сервером модели оборвалось, пока он присылал \
-                 ответ"
-                .to_owned(),
-            Some(_) => "сервер модели ответил ошибкой на своей стороне".to_owned(),
-            None => "не удалось соединиться с сервером модели".to_owned(),
-        },
-        ErrorKind::Auth => "сервер модели не принял ключ доступа".to_owned(),
-        ErrorKind::BadRequest => "сервер модели отклонил параметры запроса".to_owned(),
-        ErrorKind::SchemaModeUnsupported => match error.suggested_mode() {
-            Some(other) => {
-                format!("сервер не принимает этот режим ответа по схеме; выберите режим {other}")
-            }
-            None => "сервер не принимает этот режим ответа по схеме".to_owned(),
-        },
-        ErrorKind::InsufficientQuota => "на счёте у провайдера закончилась квота".to_owned(),
-        ErrorKind::ResponseTooLarge => "ответ сервера превысил допустимый размер".to_owned(),
-        ErrorKind::InvalidResponse => {
-            "сервер прислал ответ не в формате chat-completions".to_owned()
-        }
-        ErrorKind::NoApiKey => "ключ доступа не задан".to_owned(),
-        ErrorKind::Cancelled => "запрос отменён".to_owned(),
-        ErrorKind::BadConfig => "настройки подключения к серверу неверны".to_owned(),
-        ErrorKind::ContextTooSmall => match error.context_size() {
-            Some((Some(requested), Some(context))) => format!(
-                "запрос не помещается в контекст модели: нужно {requested} токенов, а сервер \
-                 даёт {context}"
-            ),
-            _ => "запрос не помещается в контекст модели".to_owned(),
-        },
-    };
-    match error.status() {
-        Some(status) => format!("{what} (HTTP {status})"),
-        None => what,
-    }
-}
-
-/// The core's reason for each of the adapter's error kinds.
-pub fn failure_reason(kind: ErrorKind) -> FailureReason {
-    match kind {
-        ErrorKind::Timeout => FailureReason::Timeout,
-        ErrorKind::RateLimited => FailureReason::RateLimited,
-        ErrorKind::Unavailable => FailureReason::Unavailable,
-        ErrorKind::Auth => FailureReason::Auth,
-        ErrorKind::BadRequest => FailureReason::BadRequest,
-        ErrorKind::SchemaModeUnsupported => FailureReason::SchemaModeUnsupported,
-        ErrorKind::InsufficientQuota => FailureReason::InsufficientQuota,
-        ErrorKind::ResponseTooLarge => FailureReason::ResponseTooLarge,
-        ErrorKind::InvalidResponse => FailureReason::InvalidResponse,
-        ErrorKind::NoApiKey => FailureReason::NoApiKey,
-        ErrorKind::Cancelled => FailureReason::Cancelled,
-        ErrorKind::BadConfig => FailureReason::BadConfig,
-        ErrorKind::ContextTooSmall => FailureReason::ContextTooSmall,
-    }
 }
 
 /// What the one function of the function-call mode is for, as the model reads it.
@@ -508,6 +446,8 @@ fn total_usage(attempts: &[Attempt]) -> Option<Usage> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use zayavka_llm::ErrorKind;
+
     use crate::config::{Config, ProviderOverrides, resolve_provider};
 
     #[test]

@@ -91,7 +91,7 @@ pub async fn run_eval(
             profile: model.provider.profile.as_str().to_owned(),
         });
     }
-    let store = crate::drafts::open_store(paths)?;
+    let store = crate::database::open_store(paths)?;
     let plan_json = serde_json::to_value(&prepared.plan).unwrap_or_default();
     let schema = request_draft_schema();
     let mut run_id = new_run_id();
@@ -426,7 +426,7 @@ pub fn replay_eval(
     case_ids: &[String],
     paths: &Paths,
 ) -> Result<EvalReport, EvalError> {
-    let store = crate::drafts::open_store(paths)?;
+    let store = crate::database::open_store(paths)?;
     let Some(run) = store.eval_run(run_id)? else {
         let latest = store.eval_runs(5)?.into_iter().map(|run| run.id).collect();
         return Err(EvalError::RunNotFound {
