@@ -22,11 +22,12 @@ use zayavka_engine::batch::{
     export_documents, find_batch, plan_batch,
 };
 use zayavka_engine::config::{self, Config, ProviderKind, ProviderOverrides};
-use zayavka_engine::document::{CoSigners, DocumentFormat, FiledDocument};
+use zayavka_engine::document::{CoSigners, DocumentError, DocumentFormat, FiledDocument};
 use zayavka_engine::draft::{
     DraftCommand, DraftEvent, InputSource, KeptInput, run_draft_command_in,
 };
 use zayavka_engine::drafts::{self, DraftListItem};
+use zayavka_engine::filing::{self, FilingError};
 use zayavka_engine::profile::{self, Profile};
 use zayavka_engine::secrets::{ApiKey, ApiKeySource, StoredKeyState};
 use zayavka_engine::settings::{self, SettingsOverview as EngineOverview};
@@ -307,33 +308,53 @@ impl SaveFormat {
     }
 }
 
-/// The filed document of a stored draft: the resident's header («Кому», «От») from the
-/// profile, the request (their latest edit if they made one), today's date and a signature line;
-/// fields missing from the profile are marked blanks to fill in by hand. A collective request
-/// adds the table for neighbours' signatures after the text.
+/// The filed document of a stored draft, dated today (the engine's `filing::filed_document`).
 fn filed_document(
     state: &AppState,
     id: i64,
     collective: bool,
 ) -> Result<FiledDocument, CommandError> {
     let store = open(state)?;
-    let draft = drafts::get(&store, DraftId::new(id))?;
-    let profile = zayavka_engine::profile::load(&state.paths).map_err(profile_error)?;
-    let photos = attachments::document_photos(&store, DraftId::new(id))?;
-    let document = zayavka_engine::document::for_draft(&draft, &profile, jiff::Zoned::now().date())
-        .map_err(|error| match error {
-            zayavka_engine::document::DocumentError::NotAssembled(_) => CommandError::new(
-                ErrorKind::NotReassemblable,
-                "У этого черновика нет готовой заявки: сохранять и печатать нечего.",
+    filing::filed_document(
+        &store,
+        &state.paths,
+        DraftId::new(id),
+        jiff::Zoned::now().date(),
+        collective,
+    )
+    .map_err(filing_error)
+}
+
+/// A document that could not be made, in the app's words.
+fn filing_error(error: FilingError) -> CommandError {
+    match error {
+        FilingError::Draft(error) => CommandError::from(error),
+        FilingError::Profile(error) => profile_error(error),
+        FilingError::Photos(error) => CommandError::from(error),
+        FilingError::Document(DocumentError::NotAssembled(_)) => CommandError::new(
+            ErrorKind::NotReassemblable,
+            "У этого черновика нет готовой заявки: сохранять и печатать нечего.",
+        ),
+        FilingError::Document(other) => {
+            CommandError::new(ErrorKind::Damaged, sentence(&other.message_ru()))
+        }
+        FilingError::Render(error) => CommandError::new(
+            ErrorKind::Internal,
+            format!(
+                "{} Сохраните заявку в другом формате или скопируйте её.",
+                sentence(&error.to_string())
             ),
-            other => CommandError::new(ErrorKind::Damaged, sentence(&other.message_ru())),
-        })?;
-    let document = document.with_photos(photos);
-    Ok(if collective {
-        document.with_co_signers(CoSigners::default())
-    } else {
-        document
-    })
+        ),
+        FilingError::Write { path, error } => CommandError::new(
+            ErrorKind::Write,
+            format!(
+                "Не удалось сохранить файл «{}»: {}. Выберите другую папку.",
+                path.display(),
+                zayavka_engine::paths::io_error_ru(&error)
+            ),
+        ),
+        other => CommandError::new(ErrorKind::Internal, sentence(&other.message_ru())),
+    }
 }
 
 /// The document «Печать» prints: the same header, title, body, date and signature line as the
@@ -381,32 +402,15 @@ pub fn draft_save_prepare(
     format: SaveFormat,
     collective: bool,
 ) -> Result<(String, Vec<u8>), CommandError> {
-    let document = filed_document(state, id, collective)?;
-    let bytes = document.render(format.document_format()).map_err(|error| {
-        CommandError::new(
-            ErrorKind::Internal,
-            format!(
-                "{} Сохраните заявку в другом формате или скопируйте её.",
-                sentence(&error.to_string())
-            ),
-        )
-    })?;
+    let bytes = filed_document(state, id, collective)?
+        .render(format.document_format())
+        .map_err(|error| filing_error(FilingError::Render(error)))?;
     Ok((format!("Заявка-{id}.{}", format.extension()), bytes))
 }
 
 /// Writes a document the resident chose a path for, whole or not at all.
 pub fn write_document(path: &Path, bytes: &[u8]) -> Result<(), CommandError> {
-    let fail = |error: std::io::Error| {
-        CommandError::new(
-            ErrorKind::Write,
-            format!(
-                "Не удалось сохранить файл «{}»: {}. Выберите другую папку.",
-                path.display(),
-                zayavka_engine::paths::io_error_ru(&error)
-            ),
-        )
-    };
-    zayavka_engine::paths::replace_file(path, bytes).map_err(fail)
+    filing::save_document(path, bytes).map_err(filing_error)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ use zayavka_engine::attachments;
 use zayavka_engine::document;
 use zayavka_engine::draft::{DraftCommand, InputSource};
 use zayavka_engine::drafts::{self, DraftListItem};
+use zayavka_engine::filing;
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
 use zayavka_store::{DraftFilter, DraftId, DraftOutcome, Store};
@@ -426,37 +427,29 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                             export.format
                         );
                     }
-                    let profile = zayavka_engine::profile::load(paths)
-                        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
                     let date = export.date.unwrap_or_else(|| jiff::Zoned::now().date());
-                    let photos = attachments::document_photos(&store, export.id)
-                        .map_err(attachment_error)?;
-                    let document = match document::for_draft(&draft, &profile, date) {
-                        Ok(document) => document.with_photos(photos),
-                        Err(error @ document::DocumentError::NotAssembled(_)) => anyhow::bail!(
+                    filing::filed_document_bytes(
+                        &store,
+                        paths,
+                        export.id,
+                        date,
+                        export.collective,
+                        format,
+                    )
+                    .map_err(|error| match error {
+                        filing::FilingError::Document(
+                            error @ document::DocumentError::NotAssembled(_),
+                        ) => anyhow::anyhow!(
                             "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
                         ),
-                        Err(error) => anyhow::bail!(error.message_ru()),
-                    };
-                    let document = if export.collective {
-                        document.with_co_signers(document::CoSigners::default())
-                    } else {
-                        document
-                    };
-                    document
-                        .render(format)
-                        .map_err(|error| anyhow::anyhow!(error.to_string()))?
+                        other => anyhow::anyhow!(other.message_ru()),
+                    })?
                 }
             };
             match &export.out {
                 Some(path) => {
-                    std::fs::write(path, bytes).map_err(|error| {
-                        anyhow::anyhow!(
-                            "не удалось записать «{}»: {}",
-                            path.display(),
-                            zayavka_engine::paths::io_error_ru(&error)
-                        )
-                    })?;
+                    filing::save_document(path, &bytes)
+                        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
                     writeln!(
                         std::io::stderr(),
                         "Черновик № {} записан в {}.",
