@@ -1014,36 +1014,16 @@ pub struct BatchSummaryView {
     pub complete: bool,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Counts {
-    ready: u32,
-    needs_user: u32,
-    rejected: u32,
-    failed: u32,
-}
-
-fn counts(store: &Store, batch_id: Option<&str>) -> Counts {
-    match batch_id.map(|id| store.batch_status(id)) {
-        Some(Ok(Some(status))) => Counts {
-            ready: status.ready,
-            needs_user: status.needs_user,
-            rejected: status.rejected + status.invalid_input,
-            failed: status.failed,
-        },
-        _ => Counts::default(),
-    }
-}
-
-fn progress_view(total: u32, done: u32, now: Counts, before: Counts) -> BatchProgressView {
-    BatchProgressView {
-        done,
-        total,
-        ready: now.ready.saturating_sub(before.ready),
-        needs_user: now.needs_user.saturating_sub(before.needs_user),
-        rejected: now.rejected.saturating_sub(before.rejected),
-        // The counts are the batch's, less what they were when this run started: a row that
-        // failed before, was sent again and failed again shows in `done` but not here.
-        failed: now.failed.saturating_sub(before.failed),
+impl From<run::BatchProgress> for BatchProgressView {
+    fn from(report: run::BatchProgress) -> BatchProgressView {
+        BatchProgressView {
+            done: report.finished,
+            total: report.to_run,
+            ready: report.ready,
+            needs_user: report.needs_user,
+            rejected: report.rejected,
+            failed: report.failed,
+        }
     }
 }
 
@@ -1088,41 +1068,12 @@ pub fn batch_run(
     }
     let environment = state.environment.overrides(offline)?;
     let task = state.start_task(task_id);
-    let watcher = open(state)?;
-    let source = file
-        .source_path()
-        .map(|path| path.to_string_lossy().into_owned());
-    // The batch this run continues, or (once the run has stored it) the new one.
-    let chosen = check.batch_number;
-    let find = || {
-        match chosen {
-            Some(number) => watcher.batch_by_number(number),
-            None => watcher.find_batch(source.as_deref(), file.content_sha256()),
-        }
-        .ok()
-        .flatten()
-        .map(|batch| batch.id)
-    };
-    let batch_id = std::sync::Mutex::new(find());
-    let before = counts(&watcher, batch_id.lock().expect("not poisoned").as_deref());
-    let last = std::sync::Mutex::new(BatchProgressView::default());
+    let last = std::sync::Mutex::new(run::BatchProgress::default());
     let on_progress = |report: run::BatchProgress| {
-        let mut id = batch_id
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if id.is_none() {
-            *id = find();
-        }
-        let view = progress_view(
-            report.to_run,
-            report.finished,
-            counts(&watcher, id.as_deref()),
-            before,
-        );
         *last
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = view;
-        progress(view);
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = report;
+        progress(BatchProgressView::from(report));
     };
     let settings = BatchSettings {
         batch_number: check.batch_number,
@@ -1142,9 +1093,8 @@ pub fn batch_run(
     let last = *last
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let now = counts(&watcher, Some(&summary.batch_id));
     Ok(BatchSummaryView {
-        progress: progress_view(last.total, last.done, now, before),
+        progress: BatchProgressView::from(last),
         batch_number: summary.batch_number,
         sent: summary.sent,
         tokens: summary.tokens,

@@ -1134,6 +1134,12 @@ fn a_cancelled_batch_returns_what_it_has_and_resumes_later() {
         let token = check.check_token.clone();
         std::thread::spawn(move || {
             commands::batch_run(&app.state, &token, false, true, "batch", &|progress| {
+                // The engine counts each finished row's outcome as it reports it.
+                assert_eq!(
+                    progress.ready + progress.needs_user + progress.rejected + progress.failed,
+                    progress.done,
+                    "{progress:?}"
+                );
                 if progress.done >= 1 {
                     app.state.cancel_task("batch");
                 }

@@ -46,15 +46,39 @@ pub const RATE_LIMIT_PAUSE: Duration = Duration::from_secs(2);
 /// The longest pause after repeated `429` answers.
 pub const RATE_LIMIT_PAUSE_MAX: Duration = Duration::from_secs(60);
 
-/// How far a run has got, reported after each row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How far a run has got, reported when it starts and after each row: the one account of a
+/// run's progress that every front end shows (issue 18), so none has to count rows in the
+/// database itself.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct BatchProgress {
     /// The rows this run has to do.
     pub to_run: u32,
     /// How many of them are finished (or found finished).
     pub finished: u32,
+    /// Of the finished rows, those with a request ready to check and file.
+    pub ready: u32,
+    /// … those whose request needs the resident's words.
+    pub needs_user: u32,
+    /// … those refused: the model's answer, or an input that no longer passes the checks.
+    pub rejected: u32,
+    /// … those that failed for a technical reason (never a judgement on the row).
+    pub failed: u32,
     /// The HTTP requests this run has sent.
     pub sent: u64,
+    /// Why the run is stopping, from the moment it decided to: no row starts after it.
+    pub stopped: Option<StopReason>,
+}
+
+impl BatchProgress {
+    fn count(&mut self, outcome: RowOutcome) {
+        self.finished += 1;
+        match outcome {
+            RowOutcome::Ready => self.ready += 1,
+            RowOutcome::NeedsUser => self.needs_user += 1,
+            RowOutcome::Rejected => self.rejected += 1,
+            RowOutcome::Failed => self.failed += 1,
+        }
+    }
 }
 
 /// Why a run stopped before every row was done.
@@ -312,10 +336,39 @@ impl Shared {
     }
 }
 
+/// How a finished row ended, as [`BatchProgress`] counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RowOutcome {
+    Ready,
+    NeedsUser,
+    Rejected,
+    Failed,
+}
+
+impl RowOutcome {
+    fn of(outcome: &Outcome) -> RowOutcome {
+        match outcome {
+            Outcome::Ready(_) => RowOutcome::Ready,
+            Outcome::NeedsUser { .. } => RowOutcome::NeedsUser,
+            Outcome::Rejected(_) | Outcome::InvalidInput(_) => RowOutcome::Rejected,
+            Outcome::Failed(_) => RowOutcome::Failed,
+        }
+    }
+
+    fn stored(outcome: DraftOutcome) -> RowOutcome {
+        match outcome {
+            DraftOutcome::Ready => RowOutcome::Ready,
+            DraftOutcome::NeedsUser => RowOutcome::NeedsUser,
+            DraftOutcome::Rejected | DraftOutcome::InvalidInput => RowOutcome::Rejected,
+            _ => RowOutcome::Failed,
+        }
+    }
+}
+
 /// What became of one row in this run.
 enum RowResult {
     /// It finished, or was found finished.
-    Finished,
+    Finished(RowOutcome),
     /// It was not run: the run stopped or was cancelled first.
     NotRun,
 }
@@ -346,7 +399,7 @@ fn prepare_row(shared: &Shared, row: &StoredRow) -> Result<Prepared, StoreError>
         Err(_) => {
             // The stored checked input no longer passes today's checks: it is not sent.
             lock(&shared.store).finish_row(batch_id, row_number, RowState::Failed)?;
-            return Ok(Prepared::Done(RowResult::Finished));
+            return Ok(Prepared::Done(RowResult::Finished(RowOutcome::Rejected)));
         }
     };
     let claimed = lock(&shared.store).claim_row(batch_id, row_number)?;
@@ -364,7 +417,7 @@ fn prepare_row(shared: &Shared, row: &StoredRow) -> Result<Prepared, StoreError>
             let state = failed_state(reason, retryable);
             if state == RowState::Failed {
                 store.finish_row(batch_id, row_number, state)?;
-                return Ok(Prepared::Done(RowResult::Finished));
+                return Ok(Prepared::Done(RowResult::Finished(RowOutcome::Failed)));
             }
             // A failure a later run may fix: this is that later run.
             store.begin_retry(claimed.draft_id)?;
@@ -377,7 +430,9 @@ fn prepare_row(shared: &Shared, row: &StoredRow) -> Result<Prepared, StoreError>
                 _ => RowState::Done,
             };
             lock(&shared.store).finish_row(batch_id, row_number, state)?;
-            return Ok(Prepared::Done(RowResult::Finished));
+            return Ok(Prepared::Done(RowResult::Finished(RowOutcome::stored(
+                finished,
+            ))));
         }
     }
     if shared.model.is_none() {
@@ -392,7 +447,9 @@ fn prepare_row(shared: &Shared, row: &StoredRow) -> Result<Prepared, StoreError>
             claimed.draft_id,
             (batch_id, row_number, state),
         )?;
-        return Ok(Prepared::Done(RowResult::Finished));
+        return Ok(Prepared::Done(RowResult::Finished(RowOutcome::of(
+            &run.outcome,
+        ))));
     }
     Ok(Prepared::Send {
         input,
@@ -486,6 +543,7 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow, index: u64) -> Result<RowR
     {
         shared.stop(StopReason::ProviderRefused);
     }
+    let outcome = RowOutcome::of(&run.outcome);
     let storing = Arc::clone(&shared);
     off_the_runtime(move || {
         // Serialised before the store is locked, so rows only queue for the write itself.
@@ -502,7 +560,7 @@ async fn run_row(shared: Arc<Shared>, row: StoredRow, index: u64) -> Result<RowR
         )
     })
     .await?;
-    Ok(RowResult::Finished)
+    Ok(RowResult::Finished(outcome))
 }
 
 /// Runs a row's work with the store on a blocking thread. The store is one connection behind
@@ -674,8 +732,7 @@ pub async fn run_batch(
     });
     let mut report = BatchProgress {
         to_run: to_run.len() as u32,
-        finished: 0,
-        sent: 0,
+        ..BatchProgress::default()
     };
     progress(report);
     // Rows in hand: those talking to the provider, and as many again claimed and waiting for
@@ -689,7 +746,7 @@ pub async fn run_batch(
                       shared: &Shared,
                       report: &mut BatchProgress| {
         match result {
-            Ok(Ok(RowResult::Finished)) => report.finished += 1,
+            Ok(Ok(RowResult::Finished(outcome))) => report.count(outcome),
             Ok(Ok(RowResult::NotRun)) => {}
             Ok(Err(error)) => {
                 shared.cancel.cancel();
@@ -698,6 +755,7 @@ pub async fn run_batch(
             Err(join_error) => std::panic::resume_unwind(join_error.into_panic()),
         }
         report.sent = shared.sent.load(Ordering::SeqCst);
+        report.stopped = *lock(&shared.stopped);
         progress(*report);
     };
     for (index, row) in (0u64..).zip(to_run) {
@@ -729,6 +787,11 @@ pub async fn run_batch(
         shared.stop(StopReason::Cancelled);
     }
     let stopped = *lock(&shared.stopped);
+    if report.stopped != stopped {
+        // A cancellation is known only now: the last report says so too.
+        report.stopped = stopped;
+        progress(report);
+    }
     let row_cost_bound = lock(&shared.budget).largest_estimate;
     let sent = shared.sent.load(Ordering::SeqCst);
     let store = lock(&shared.store);
