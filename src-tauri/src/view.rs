@@ -247,58 +247,45 @@ impl DraftDetail {
     /// Everything about a stored draft.
     pub fn of(draft: &StoredDraft) -> Result<DraftDetail, drafts::DraftsError> {
         let result = DraftResult::from_stored(draft)?;
-        let explain = match drafts::stored_record(draft)? {
-            Some(record) => {
-                let first = record.attempts.first();
-                let started_at = first.and_then(|attempt| {
-                    jiff::Timestamp::from_millisecond(attempt.started_at_unix_ms as i64)
-                        .ok()
-                        .map(|moment| moment.to_string())
-                });
-                let duration_ms = first.zip(record.attempts.last()).map(|(first, last)| {
-                    (last.started_at_unix_ms + last.duration_ms)
-                        .saturating_sub(first.started_at_unix_ms)
-                });
-                let messages = record
-                    .messages
-                    .iter()
-                    .chain(record.responses.iter().flat_map(|response| &response.reask))
-                    .map(|message| MessageView {
-                        role: match message.role {
-                            zayavka_llm::Role::System => "system",
-                            zayavka_llm::Role::User => "user",
-                            zayavka_llm::Role::Assistant => "assistant",
-                        }
-                        .to_owned(),
-                        content: message.content.clone(),
-                    })
-                    .collect();
-                Some(Explain {
-                    model: Some(record.model.clone()),
-                    provider_host: Some(record.provider_host.clone()),
-                    started_at,
-                    duration_ms,
-                    attempts: record
-                        .attempts
-                        .iter()
-                        .map(|attempt| AttemptView {
-                            number: attempt.number,
-                            status: attempt.http_status,
-                            error_kind: attempt.error_kind.map(|kind| kind.as_str().to_owned()),
-                            retry_reason: attempt
-                                .retry_reason
-                                .map(|reason| reason.as_str().into_owned()),
-                            duration_ms: attempt.duration_ms,
-                        })
-                        .collect(),
-                    messages,
-                    legal_decision: drafts::legal_decision_ru(
-                        result.request.as_ref().map(|view| &view.request),
-                    ),
+        let record = drafts::stored_record(draft)?;
+        let explained = zayavka_engine::explain::explanation(
+            result.request.as_ref().map(|view| &view.request),
+            record.as_ref(),
+            draft.model_used,
+        );
+        let explain = explained.call.map(|call| Explain {
+            model: Some(call.model),
+            provider_host: Some(call.provider_host),
+            started_at: call.started_at.map(|moment| moment.to_string()),
+            duration_ms: call.duration_ms,
+            attempts: call
+                .attempts
+                .iter()
+                .map(|attempt| AttemptView {
+                    number: attempt.number,
+                    status: attempt.http_status,
+                    error_kind: attempt.error_kind.map(|kind| kind.as_str().to_owned()),
+                    retry_reason: attempt
+                        .retry_reason
+                        .map(|reason| reason.as_str().into_owned()),
+                    duration_ms: attempt.duration_ms,
                 })
-            }
-            None => None,
-        };
+                .collect(),
+            messages: call
+                .messages
+                .into_iter()
+                .map(|message| MessageView {
+                    role: match message.role {
+                        zayavka_llm::Role::System => "system",
+                        zayavka_llm::Role::User => "user",
+                        zayavka_llm::Role::Assistant => "assistant",
+                    }
+                    .to_owned(),
+                    content: message.content,
+                })
+                .collect(),
+            legal_decision: explained.legal_decision,
+        });
         Ok(DraftDetail {
             summary: DraftListItem::from(&draft.summary),
             result,

@@ -9,6 +9,7 @@ use zayavka_engine::attachments;
 use zayavka_engine::document;
 use zayavka_engine::draft::{DraftCommand, InputSource};
 use zayavka_engine::drafts::{self, DraftListItem};
+use zayavka_engine::explain::{Explanation, explanation};
 use zayavka_engine::filing;
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
@@ -378,7 +379,9 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                     print_photos(&mut stdout, show.id, &photos)?;
                 }
                 if show.explain {
-                    explain(&mut stdout, &draft, record.as_ref(), request.as_ref())?;
+                    let explanation =
+                        explanation(request.as_ref(), record.as_ref(), draft.model_used);
+                    explain(&mut stdout, &explanation)?;
                 }
             }
         }
@@ -585,20 +588,15 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
     Ok(ExitCode::SUCCESS)
 }
 
-/// How a stored draft was reached, for `show --explain`.
-fn explain(
-    out: &mut dyn std::io::Write,
-    draft: &zayavka_store::StoredDraft,
-    record: Option<&zayavka_engine::draft::ContextRecord>,
-    request: Option<&zayavka_core::Request>,
-) -> anyhow::Result<()> {
+/// How a stored draft was reached, for `show --explain`: the engine's explanation as lines.
+fn explain(out: &mut dyn std::io::Write, explanation: &Explanation) -> anyhow::Result<()> {
     writeln!(out, "\nКак получен результат")?;
-    writeln!(out, "— {}", drafts::legal_decision_ru(request))?;
-    let Some(record) = record else {
+    writeln!(out, "— {}", explanation.legal_decision)?;
+    let Some(call) = &explanation.call else {
         writeln!(
             out,
             "— Модель не вызывалась: {}.",
-            if draft.model_used {
+            if explanation.model_used {
                 "запись о вызове не сохранилась"
             } else {
                 "заявка составлена из ваших слов"
@@ -609,18 +607,18 @@ fn explain(
     writeln!(
         out,
         "— Модель: {} (профиль {}, сервер {}), программа {}.",
-        record.model, record.provider_profile, record.provider_host, record.app_version
+        call.model, call.provider_profile, call.provider_host, call.app_version
     )?;
     writeln!(
         out,
         "— Инструкция {} (SHA-256 {}…), схема ответа {} v{}, правовые модули {}.",
-        record.prompt_version,
-        &record.prompt_sha256[..12.min(record.prompt_sha256.len())],
-        record.schema_id,
-        record.schema_version,
-        record.legal_catalogue_version
+        call.prompt_version,
+        call.prompt_sha256.get(..12).unwrap_or(&call.prompt_sha256),
+        call.schema_id,
+        call.schema_version,
+        call.legal_catalogue_version
     )?;
-    for attempt in &record.attempts {
+    for attempt in &call.attempts {
         let status = attempt
             .http_status
             .map_or_else(|| "без ответа".to_owned(), |s| format!("HTTP {s}"));
@@ -638,23 +636,22 @@ fn explain(
             attempt.number, attempt.duration_ms
         )?;
     }
-    for response in &record.responses {
-        writeln!(out, "— Ответ модели: {}.", response.verdict.code())?;
+    for verdict in &call.verdicts {
+        writeln!(out, "— Ответ модели: {}.", verdict.code())?;
     }
     writeln!(out, "— Модели отправлено:")?;
-    for message in &record.messages {
-        let text = serde_json::to_value(message)?;
-        let role = text["role"].as_str().unwrap_or_default().to_owned();
-        let content = text["content"].as_str().unwrap_or_default();
-        let shown: String = content.chars().take(400).collect();
-        let more = if content.chars().count() > 400 {
+    for message in &call.messages {
+        let role = serde_json::to_value(message.role)?;
+        let shown: String = message.content.chars().take(400).collect();
+        let more = if message.content.chars().count() > 400 {
             "…"
         } else {
             ""
         };
         writeln!(
             out,
-            "  [{role}] {}{more}",
+            "  [{}] {}{more}",
+            role.as_str().unwrap_or_default(),
             zayavka_core::escape_invisible(&shown)
         )?;
     }

@@ -260,7 +260,7 @@ pub fn view(draft: &StoredDraft, explain: bool) -> Result<DraftView, DraftsError
     let (record, legal_decision) = if explain {
         (
             stored_record(draft)?,
-            Some(legal_decision_ru(request.as_ref())),
+            Some(crate::explain::legal_decision_ru(request.as_ref())),
         )
     } else {
         (None, None)
@@ -285,23 +285,6 @@ pub fn view(draft: &StoredDraft, explain: bool) -> Result<DraftView, DraftsError
         record,
         legal_decision,
     })
-}
-
-/// The legal decision of a request in one plain sentence, for «Как получен результат».
-pub fn legal_decision_ru(request: Option<&Request>) -> String {
-    match request {
-        None => "Заявка не составлена, поэтому о правовом абзаце решение не принималось.".into(),
-        Some(request) => match (request.subject_module(), request.legal_omission()) {
-            (Some(kind), _) => format!(
-                "Правовой абзац о виде имущества «{}» добавлен: вы подтвердили вид проблемы, \
-                 модель независимо определила тот же вид, и её цитаты дословно есть в вашем \
-                 тексте.",
-                kind.title_ru()
-            ),
-            (None, Some(reason)) => reason.message_ru().to_owned(),
-            (None, None) => String::new(),
-        },
-    }
 }
 
 /// Stores the resident's own version of a draft's request; the assembled version stays.

@@ -15,6 +15,7 @@ pub mod document;
 pub mod draft;
 pub mod drafts;
 pub mod eval;
+pub mod explain;
 pub mod filing;
 pub mod form;
 pub mod paths;
