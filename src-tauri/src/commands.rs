@@ -44,6 +44,11 @@ fn open(state: &AppState) -> Result<Store, CommandError> {
     Ok(zayavka_engine::database::open_store_to_read(&state.paths)?)
 }
 
+/// The draft the page names: ids are positive, and the page only sends ids it was given.
+fn checked_id(id: i64) -> Result<DraftId, CommandError> {
+    DraftId::new(id).ok_or_else(|| CommandError::invalid_argument("номер черновика"))
+}
+
 fn block_on<F: std::future::Future>(future: F) -> F::Output {
     tauri::async_runtime::block_on(future)
 }
@@ -170,7 +175,7 @@ pub fn draft_reassemble(
         .parse()
         .map_err(|_| CommandError::invalid_argument("вид проблемы"))?;
     let store = open(state)?;
-    let (draft, _) = drafts::reassemble(&store, DraftId::new(draft_id), subject)?;
+    let (draft, _) = drafts::reassemble(&store, checked_id(draft_id)?, subject)?;
     Ok(DraftResult::from_stored(&draft)?)
 }
 
@@ -250,7 +255,7 @@ pub fn drafts_search(state: &AppState, text: &str) -> Result<Vec<DraftListItem>,
 /// One stored draft in full.
 pub fn draft_open(state: &AppState, id: i64) -> Result<DraftDetail, CommandError> {
     let store = open(state)?;
-    Ok(DraftDetail::of(&drafts::get(&store, DraftId::new(id))?)?)
+    Ok(DraftDetail::of(&drafts::get(&store, checked_id(id)?)?)?)
 }
 
 /// Stores the resident's edit of a request.
@@ -261,14 +266,14 @@ pub fn draft_edit(
     body: &str,
 ) -> Result<DraftDetail, CommandError> {
     let store = open(state)?;
-    drafts::edit(&store, DraftId::new(id), title, body)?;
-    Ok(DraftDetail::of(&drafts::get(&store, DraftId::new(id))?)?)
+    drafts::edit(&store, checked_id(id)?, title, body)?;
+    Ok(DraftDetail::of(&drafts::get(&store, checked_id(id)?)?)?)
 }
 
 /// Deletes a draft for good.
 pub fn draft_delete(state: &AppState, id: i64) -> Result<(), CommandError> {
     let store = open(state)?;
-    Ok(drafts::delete(&store, DraftId::new(id))?)
+    Ok(drafts::delete(&store, checked_id(id)?)?)
 }
 
 /// The document formats of «Сохранить как…».
@@ -318,7 +323,7 @@ fn filed_document(
     filing::filed_document(
         &store,
         &state.paths,
-        DraftId::new(id),
+        checked_id(id)?,
         jiff::Zoned::now().date(),
         collective,
     )
@@ -369,7 +374,7 @@ pub fn draft_document(
 
 /// The photos attached to a draft, in their order.
 pub fn draft_photos(state: &AppState, id: i64) -> Result<Vec<AttachmentSummary>, CommandError> {
-    Ok(attachments::attachments(&open(state)?, DraftId::new(id))?)
+    Ok(attachments::attachments(&open(state)?, checked_id(id)?)?)
 }
 
 /// Attaches photos to a draft, all or none: a file that is not a JPEG or PNG photo, is damaged
@@ -381,8 +386,8 @@ pub fn draft_attach(
     files: &[PathBuf],
 ) -> Result<Vec<AttachmentSummary>, CommandError> {
     let store = open(state)?;
-    attachments::attach(&store, DraftId::new(id), files)?;
-    Ok(attachments::attachments(&store, DraftId::new(id))?)
+    attachments::attach(&store, checked_id(id)?, files)?;
+    Ok(attachments::attachments(&store, checked_id(id)?)?)
 }
 
 /// Removes photo `number` from a draft; the ones after it move up. Gives the photos left.
@@ -391,7 +396,7 @@ pub fn draft_detach(
     id: i64,
     number: u32,
 ) -> Result<Vec<AttachmentSummary>, CommandError> {
-    Ok(attachments::detach(&open(state)?, DraftId::new(id), number)?.remaining)
+    Ok(attachments::detach(&open(state)?, checked_id(id)?, number)?.remaining)
 }
 
 /// What a draft saved as a file holds, made before the dialog opens, so that the resident is

@@ -256,7 +256,7 @@ mod tests {
 
     #[test]
     fn a_draft_error_keeps_its_russian_message() {
-        let id = zayavka_store::DraftId::new(7);
+        let id = zayavka_store::DraftId::new(7).unwrap();
         let error = CommandError::from(DraftsError::NotFound(id));
         assert_eq!(
             serde_json::to_string(&error).unwrap(),

@@ -186,7 +186,8 @@ fn an_unconfirmed_subject_is_confirmed_later_without_a_new_model_call() {
     assert_eq!(detail["summary"]["subject_module"], LIGHTING);
     let store = zayavka_engine::database::open_store(&app.state.paths).unwrap();
     let replay =
-        zayavka_engine::drafts::replay_stored(&store, zayavka_store::DraftId::new(id)).unwrap();
+        zayavka_engine::drafts::replay_stored(&store, zayavka_store::DraftId::new(id).unwrap())
+            .unwrap();
     assert!(replay.identical);
 
     let wrong = commands::draft_reassemble(&app.state, id, "no_such_subject").unwrap_err();
@@ -1174,7 +1175,10 @@ fn a_cancelled_batch_returns_what_it_has_and_resumes_later() {
     let rows = commands::batch_rows(&app.state, resumed.batch_number).unwrap();
     assert_eq!(rows.len(), 12);
     assert!(rows.iter().all(|row| row.status_label == "готова"));
-    let mut drafts: Vec<i64> = rows.iter().filter_map(|row| row.report.draft_id).collect();
+    let mut drafts: Vec<i64> = rows
+        .iter()
+        .filter_map(|row| row.report.draft_id.map(zayavka_store::DraftId::get))
+        .collect();
     drafts.sort_unstable();
     drafts.dedup();
     assert_eq!(drafts.len(), 12, "one draft per row");

@@ -675,7 +675,7 @@ fn a_rerun_after_a_crash_between_the_draft_and_the_row_sends_only_the_interrupte
         store.finish_row(&batch_id, 2, RowState::Pending).unwrap();
         // Row 3: the draft is pending again, as if the process died during the call.
         store
-            .begin_retry(zayavka_store::DraftId::new(drafts[&3]))
+            .begin_retry(zayavka_store::DraftId::new(drafts[&3]).unwrap())
             .unwrap();
         store.finish_row(&batch_id, 3, RowState::Pending).unwrap();
     }

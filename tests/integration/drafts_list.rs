@@ -222,7 +222,7 @@ fn issue_14_drafts_list_prints_local_time_in_russian_and_json_keeps_rfc_3339() {
 fn issue_14_an_old_offline_draft_keeps_its_title_and_reads_back_as_standard() {
     let home = tempfile::tempdir().unwrap();
     let report = offline_draft(home.path(), DESCRIPTIONS[8]);
-    let id = zayavka_store::DraftId::new(report["draft_id"].as_i64().unwrap());
+    let id = zayavka_store::DraftId::new(report["draft_id"].as_i64().unwrap()).unwrap();
 
     // Rewrite the stored draft as an earlier version stored it: the fixed title, and no
     // `title_source` in the request document.

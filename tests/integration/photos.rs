@@ -273,7 +273,7 @@ fn issue_9_a_photo_with_gps_keeps_no_metadata_in_any_stored_or_exported_copy() {
     // The stored copies, read back from the database.
     let scratch = tempfile::tempdir().unwrap();
     let stored = store(home.path())
-        .attachments_with_bytes(DraftId::new(id.parse().unwrap()))
+        .attachments_with_bytes(id.parse::<DraftId>().unwrap())
         .unwrap();
     assert_eq!(stored.len(), 2);
     assert_eq!(stored[0].0.media_type, "image/jpeg");
@@ -473,7 +473,7 @@ fn issue_9_bad_files_are_refused_and_nothing_changes() {
         assert!(listed(home.path(), &id).is_empty(), "{files:?}");
     }
     let events = store(home.path())
-        .audit_events(Some(DraftId::new(id.parse().unwrap())))
+        .audit_events(Some(id.parse::<DraftId>().unwrap()))
         .unwrap();
     assert!(events.iter().all(|e| e.kind.as_str() != "attachment_added"));
     // Too many at once: refused before any file is read.
@@ -505,7 +505,7 @@ fn issue_9_detaching_or_deleting_leaves_no_byte_of_the_photo() {
     let jpeg_hash = listed_before[1]["sha256"].as_str().unwrap().to_owned();
     // A stretch of the stored JPEG's bytes stands for the photo in the files.
     let stored = store(home.path())
-        .attachments_with_bytes(DraftId::new(id.parse().unwrap()))
+        .attachments_with_bytes(id.parse::<DraftId>().unwrap())
         .unwrap();
     let needle = stored[1].1[stored[1].1.len() / 2..][..48].to_vec();
     let files_with_needle = || {
@@ -533,7 +533,7 @@ fn issue_9_detaching_or_deleting_leaves_no_byte_of_the_photo() {
     assert_eq!(after[1]["sha256"], listed_before[2]["sha256"]);
     assert_eq!(files_with_needle(), 0);
     let events = store(home.path())
-        .audit_events(Some(DraftId::new(id.parse().unwrap())))
+        .audit_events(Some(id.parse::<DraftId>().unwrap()))
         .unwrap();
     let removed = events.last().unwrap();
     assert_eq!(removed.kind.as_str(), "attachment_removed");
@@ -616,7 +616,7 @@ fn issue_9_photos_never_reach_the_model() {
     // The request sent after attaching is the one sent before, byte for byte.
     assert_eq!(requests[0].body, requests[1].body);
     let stored = store(home.path())
-        .attachments_with_bytes(DraftId::new(id.parse().unwrap()))
+        .attachments_with_bytes(id.parse::<DraftId>().unwrap())
         .unwrap();
     for request in &requests {
         let body = request.json().to_string();

@@ -27,7 +27,7 @@ const COLUMNS: &str = "id, draft_id, created_at, media_type, width, height, byte
 fn attachment_from_row(row: &Row<'_>) -> rusqlite::Result<StoredAttachment> {
     Ok(StoredAttachment {
         id: AttachmentId(row.get(0)?),
-        draft_id: DraftId::new(row.get(1)?),
+        draft_id: row.get(1)?,
         created_at: parse_timestamp(&row.get::<_, String>(2)?)?,
         media_type: row.get(3)?,
         width: row.get(4)?,

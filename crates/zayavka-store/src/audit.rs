@@ -57,7 +57,7 @@ impl Store {
                     seq: row.get(0)?,
                     at: parse_timestamp(&row.get::<_, String>(1)?)?,
                     kind: AuditKind::from_code(&kind).ok_or_else(|| unknown_code(2, &kind))?,
-                    draft_id: row.get::<_, Option<i64>>(3)?.map(DraftId::new),
+                    draft_id: row.get::<_, Option<DraftId>>(3)?,
                     batch_id: row.get(4)?,
                     batch_row: row.get(5)?,
                     sha256: row.get(6)?,

@@ -52,7 +52,7 @@ fn batch_row_from_row(row: &Row<'_>) -> rusqlite::Result<BatchRow> {
         checked_input_json: row.get(2)?,
         header_json: row.get(3)?,
         state: RowState::from_code(&state).ok_or_else(|| unknown_code(4, &state))?,
-        draft_id: row.get::<_, Option<i64>>(5)?.map(DraftId::new),
+        draft_id: row.get::<_, Option<DraftId>>(5)?,
         file_row: row.get(6)?,
     })
 }
@@ -466,7 +466,7 @@ impl Store {
                 checked_input_json: row.get(3)?,
                 header_json: row.get(4)?,
                 state: RowState::from_code(&state).ok_or_else(|| unknown_code(5, &state))?,
-                draft_id: row.get::<_, Option<i64>>(6)?.map(DraftId::new),
+                draft_id: row.get::<_, Option<DraftId>>(6)?,
                 outcome: outcome
                     .map(|code| {
                         DraftOutcome::from_code(&code).ok_or_else(|| unknown_code(7, &code))
@@ -657,7 +657,7 @@ pub(crate) fn finish_row_in(
             row,
         });
     }
-    let draft_id: Option<i64> = tx
+    let draft_id: Option<DraftId> = tx
         .query_row(
             "SELECT id FROM drafts WHERE batch_id = ?1 AND batch_row = ?2",
             params![batch_id, row],
@@ -668,7 +668,7 @@ pub(crate) fn finish_row_in(
         tx,
         AuditKind::BatchRowFinished,
         Event {
-            draft_id: draft_id.map(DraftId::new),
+            draft_id,
             batch_id: Some(batch_id),
             batch_row: Some(row),
             detail: Some(state.as_str()),

@@ -25,7 +25,7 @@ pub(crate) fn summary_from_row(row: &Row<'_>) -> rusqlite::Result<DraftSummary> 
     let batch_id: Option<String> = row.get(7)?;
     let batch_row: Option<u32> = row.get(8)?;
     Ok(DraftSummary {
-        id: DraftId::new(row.get(0)?),
+        id: row.get(0)?,
         created_at: parse_timestamp(&row.get::<_, String>(1)?)?,
         updated_at: parse_timestamp(&row.get::<_, String>(2)?)?,
         outcome: DraftOutcome::from_code(&outcome).ok_or_else(|| unknown_code(3, &outcome))?,
@@ -89,7 +89,8 @@ pub(crate) fn insert_pending(
         batch.map(|(id, _)| id),
         batch.map(|(_, row)| row),
     ])?;
-    let id = DraftId::new(tx.last_insert_rowid());
+    let rowid = tx.last_insert_rowid();
+    let id = DraftId::new(rowid).ok_or(rusqlite::Error::IntegralValueOutOfRange(0, rowid))?;
     faults::point("draft_insert", "row");
     search::refresh(tx, id)?;
     faults::point("draft_insert", "index");

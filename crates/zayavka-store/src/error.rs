@@ -449,9 +449,9 @@ mod tests {
                 path: "/x".into(),
                 source: std::io::Error::other("x"),
             },
-            StoreError::DraftNotFound(DraftId::new(3)),
+            StoreError::DraftNotFound(DraftId::new(3).unwrap()),
             StoreError::DraftNotPending {
-                id: DraftId::new(3),
+                id: DraftId::new(3).unwrap(),
                 outcome: "ready",
             },
             StoreError::BatchNotFound("abc".into()),
@@ -466,13 +466,13 @@ mod tests {
             StoreError::BackupTargetExists { path: "/x".into() },
             StoreError::RestoreTargetExists { path: "/x".into() },
             StoreError::TooManyAttachments {
-                draft_id: DraftId::new(3),
+                draft_id: DraftId::new(3).unwrap(),
                 existing: 9,
                 adding: 2,
                 limit: 10,
             },
             StoreError::AttachmentNotFound {
-                draft_id: DraftId::new(3),
+                draft_id: DraftId::new(3).unwrap(),
                 number: 4,
             },
             StoreError::RecoverTargetExists { path: "/x".into() },

@@ -208,14 +208,14 @@ mod version_2_tests {
             .unwrap();
         assert!(stored.len() < 400, "{stored}");
         for id in [1, 2] {
-            let draft = store.get_draft(DraftId::new(id)).unwrap().unwrap();
+            let draft = store.get_draft(DraftId::new(id).unwrap()).unwrap().unwrap();
             assert_eq!(draft.records[0].record.record_json, record);
         }
         // Deleting one draft keeps the piece the other uses; deleting both removes it.
-        store.delete_draft(DraftId::new(1)).unwrap();
-        let draft = store.get_draft(DraftId::new(2)).unwrap().unwrap();
+        store.delete_draft(DraftId::new(1).unwrap()).unwrap();
+        let draft = store.get_draft(DraftId::new(2).unwrap()).unwrap().unwrap();
         assert_eq!(draft.records[0].record.record_json, record);
-        store.delete_draft(DraftId::new(2)).unwrap();
+        store.delete_draft(DraftId::new(2).unwrap()).unwrap();
         let pieces: i64 = store
             .conn
             .query_row("SELECT count(*) FROM record_pieces", [], |row| row.get(0))

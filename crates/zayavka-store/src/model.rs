@@ -9,20 +9,43 @@ use std::str::FromStr;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
-/// The id of a stored draft: a positive integer, never reused after a deletion.
+/// The id of a stored draft: a positive integer, never reused after a deletion. Only a positive
+/// number can become one — through [`DraftId::new`], parsing, serde or a database column — so
+/// an id in hand is one the store could have given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[serde(try_from = "i64", into = "i64")]
 pub struct DraftId(i64);
 
 impl DraftId {
-    /// Wraps a raw id, as read from the database or from an earlier [`DraftId::get`].
-    pub const fn new(id: i64) -> DraftId {
-        DraftId(id)
+    /// The id `id`, when it is positive.
+    pub const fn new(id: i64) -> Option<DraftId> {
+        if id > 0 { Some(DraftId(id)) } else { None }
     }
 
     /// The raw id.
     pub const fn get(self) -> i64 {
         self.0
+    }
+}
+
+impl TryFrom<i64> for DraftId {
+    type Error = ParseDraftIdError;
+
+    fn try_from(id: i64) -> Result<DraftId, ParseDraftIdError> {
+        DraftId::new(id).ok_or(ParseDraftIdError)
+    }
+}
+
+impl From<DraftId> for i64 {
+    fn from(id: DraftId) -> i64 {
+        id.0
+    }
+}
+
+impl rusqlite::types::FromSql for DraftId {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let id = i64::column_result(value)?;
+        DraftId::new(id).ok_or(rusqlite::types::FromSqlError::OutOfRange(id))
     }
 }
 
@@ -45,10 +68,10 @@ impl FromStr for DraftId {
         if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
             return Err(ParseDraftIdError);
         }
-        match text.parse::<i64>() {
-            Ok(id) if id > 0 => Ok(DraftId(id)),
-            _ => Err(ParseDraftIdError),
-        }
+        text.parse::<i64>()
+            .ok()
+            .and_then(DraftId::new)
+            .ok_or(ParseDraftIdError)
     }
 }
 
@@ -694,6 +717,25 @@ pub struct RemovedAttachment {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 18: no way into a `DraftId` takes a number that is not positive.
+    #[test]
+    fn a_draft_id_is_always_positive() {
+        assert_eq!(DraftId::new(7).map(DraftId::get), Some(7));
+        for id in [0, -1, i64::MIN] {
+            assert_eq!(DraftId::new(id), None);
+            assert_eq!(DraftId::try_from(id), Err(ParseDraftIdError));
+            assert!(serde_json::from_str::<DraftId>(&id.to_string()).is_err());
+        }
+        assert_eq!(serde_json::to_string(&DraftId::new(7)).unwrap(), "7");
+        assert_eq!(serde_json::from_str::<DraftId>("7").unwrap().get(), 7);
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        let read =
+            |value: i64| conn.query_row("SELECT ?1", [value], |row| row.get::<_, DraftId>(0));
+        assert_eq!(read(3).unwrap().get(), 3);
+        assert!(read(0).is_err());
+        assert!(read(-5).is_err());
+    }
 
     #[test]
     fn draft_id_round_trips_and_refuses_other_spellings() {

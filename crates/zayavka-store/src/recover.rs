@@ -122,13 +122,13 @@ fn recover(damaged: &Path, scratch: &Path, target: &Path) -> Result<Recovery, St
     conn.execute_batch("DETACH DATABASE damaged")?;
     drop_orphans(conn)?;
     conn.execute_batch("PRAGMA foreign_keys = ON")?;
-    let ids: Vec<i64> = conn
+    let ids: Vec<DraftId> = conn
         .prepare("SELECT id FROM drafts ORDER BY id")?
         .query_map([], |row| row.get(0))?
         .collect::<Result<_, _>>()?;
     let tx = store.write()?;
     for id in &ids {
-        crate::search::refresh(&tx, DraftId::new(*id))?;
+        crate::search::refresh(&tx, *id)?;
     }
     tx.commit()?;
     let problems: String = store

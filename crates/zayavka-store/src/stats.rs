@@ -113,7 +113,7 @@ fn facts_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<DraftFacts> {
             .map(|v| u32::try_from(v).unwrap_or(0))
     };
     Ok(DraftFacts {
-        id: DraftId::new(row.get(0)?),
+        id: row.get(0)?,
         created_at: parse_timestamp(&row.get::<_, String>(1)?)?,
         outcome: DraftOutcome::from_code(&outcome).ok_or_else(|| unknown_code(2, &outcome))?,
         reason: row.get(3)?,

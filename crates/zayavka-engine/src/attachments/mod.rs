@@ -439,17 +439,17 @@ mod tests {
                 },
             },
             AttachmentError::TooMany {
-                draft_id: DraftId::new(3),
+                draft_id: DraftId::new(3).unwrap(),
                 existing: 9,
                 adding: 2,
                 limit: 10,
             },
             AttachmentError::NoSuchPhoto {
-                draft_id: DraftId::new(3),
+                draft_id: DraftId::new(3).unwrap(),
                 number: 4,
                 count: 2,
             },
-            AttachmentError::NotFound(DraftId::new(3)),
+            AttachmentError::NotFound(DraftId::new(3).unwrap()),
         ];
         for error in errors {
             let message = error.message_ru();

@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 use zayavka_core::{FailureReason, NeedsUserReason, RawInput, RejectionReason, ResidentInput};
-use zayavka_store::{Batch, BatchRowResult, DraftOutcome, RowMatch, RowState, Store};
+use zayavka_store::{Batch, BatchRowResult, DraftId, DraftOutcome, RowMatch, RowState, Store};
 
 use super::common::{BatchError, BatchSettings, new_rows, row_cost_estimate, row_errors};
 use super::file::{BatchFile, InvalidRow, RowHeader};
@@ -317,7 +317,7 @@ pub struct BatchRowReport {
     /// Whether the next run sends a failed row again.
     pub retryable: Option<bool>,
     /// Its draft, once there is one.
-    pub draft_id: Option<i64>,
+    pub draft_id: Option<DraftId>,
 }
 
 fn needs_user_ru(reason: Option<NeedsUserReason>) -> &'static str {
@@ -422,6 +422,6 @@ fn row_report(row: &BatchRowResult) -> BatchRowReport {
         reason,
         reason_ru,
         retryable: (status == RowStatus::Failed).then_some(row.retryable.unwrap_or(false)),
-        draft_id: row.draft_id.map(|id| id.get()),
+        draft_id: row.draft_id,
     }
 }

@@ -986,7 +986,7 @@ struct ExportedRow {
     full_name: Option<String>,
     apartment: Option<String>,
     status: super::plan::RowStatus,
-    draft_id: Option<i64>,
+    draft_id: Option<DraftId>,
     reason: Option<String>,
     title: Option<String>,
     text: Option<String>,
@@ -1043,7 +1043,7 @@ pub fn export_batch(
     let mut exported = Vec::new();
     for row in rows {
         let draft = match row.draft_id {
-            Some(id) => Some(crate::drafts::get(store, DraftId::new(id))?),
+            Some(id) => Some(crate::drafts::get(store, id)?),
             None => None,
         };
         let text = draft

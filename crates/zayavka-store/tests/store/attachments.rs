@@ -85,7 +85,7 @@ fn over_the_limit_nothing_is_attached() {
         "{error:?}"
     );
     assert_eq!(store.attachments(id).unwrap().len(), 1);
-    let missing = zayavka_store::DraftId::new(999);
+    let missing = zayavka_store::DraftId::new(999).unwrap();
     assert!(matches!(
         store.add_attachments(missing, &[photo("D", 10)], 2),
         Err(StoreError::DraftNotFound(_))

@@ -119,7 +119,7 @@ fn a_finished_draft_cannot_finish_again_without_a_retry() {
 fn unknown_drafts_are_typed_errors() {
     let scratch = Scratch::new();
     let store = scratch.open();
-    let missing = DraftId::new(99);
+    let missing = DraftId::new(99).unwrap();
     assert!(store.get_draft(missing).unwrap().is_none());
     for error in [
         store

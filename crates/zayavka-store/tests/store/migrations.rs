@@ -55,7 +55,7 @@ fn the_version_1_fixture_opens_and_reads() {
     let (_scratch, store) = open_fixture("v1.sqlite3");
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
 
-    let first = store.get_draft(DraftId::new(1)).unwrap().unwrap();
+    let first = store.get_draft(DraftId::new(1).unwrap()).unwrap().unwrap();
     assert_eq!(first.summary.outcome, DraftOutcome::Ready);
     assert_eq!(
         first.summary.title.as_deref(),
@@ -75,8 +75,8 @@ fn the_version_1_fixture_opens_and_reads() {
 
     let pending = store.pending_drafts().unwrap();
     assert_eq!(pending.len(), 1);
-    assert_eq!(pending[0].id, DraftId::new(2));
-    assert!(store.get_draft(DraftId::new(3)).unwrap().is_none());
+    assert_eq!(pending[0].id, DraftId::new(2).unwrap());
+    assert!(store.get_draft(DraftId::new(3).unwrap()).unwrap().is_none());
 
     // The index of the old version answers the new code's queries.
     let found = store.search_drafts("елочн", 10).unwrap();
@@ -107,7 +107,7 @@ fn the_version_1_fixture_opens_and_reads() {
     assert_eq!(places, [(2, Some(2)), (3, Some(3))]);
 
     let kinds: Vec<_> = store
-        .audit_events(Some(DraftId::new(3)))
+        .audit_events(Some(DraftId::new(3).unwrap()))
         .unwrap()
         .into_iter()
         .map(|event| event.kind.as_str())
