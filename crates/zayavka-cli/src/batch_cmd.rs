@@ -21,12 +21,8 @@ use zayavka_engine::draft::EnvironmentOverrides;
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
 
-use crate::USAGE;
 use crate::draft_cmd::ProviderArgs;
-
-/// The exit code when some rows failed or are left to do: running the same command again
-/// resumes the batch.
-const SOME_ROWS_LEFT: u8 = 5;
+use crate::exit::{FAILED, SUCCESS, USAGE};
 
 /// How many refused rows are printed one by one; the rest are counted.
 const INVALID_ROWS_SHOWN: usize = 10;
@@ -317,10 +313,11 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
             None => {}
         }
     }
+    // Rows failed or left to do: running the same command again resumes the batch.
     Ok(ExitCode::from(if summary.complete() {
-        0
+        SUCCESS
     } else {
-        SOME_ROWS_LEFT
+        FAILED
     }))
 }
 

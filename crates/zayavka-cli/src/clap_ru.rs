@@ -143,8 +143,8 @@ impl ParseStop {
     /// 0 for help and version, 2 for wrong arguments.
     pub fn exit_code(&self) -> u8 {
         match &self.kind {
-            StopKind::Requested(_) => 0,
-            StopKind::Usage(_) => 2,
+            StopKind::Requested(_) => crate::exit::SUCCESS,
+            StopKind::Usage(_) => crate::exit::USAGE,
         }
     }
 
@@ -179,7 +179,7 @@ impl ParseStop {
         };
         match written {
             Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {
-                ExitCode::from(crate::output::CLOSED_PIPE)
+                ExitCode::from(crate::exit::CLOSED_PIPE)
             }
             _ => ExitCode::from(self.exit_code()),
         }

@@ -14,7 +14,7 @@ use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::{ApiKey, ENV_API_KEY, SecretStore};
 
 /// Exit code when there is no terminal to ask in, or the answers ran out.
-const USAGE: u8 = 2;
+use crate::exit::{PROBLEM, USAGE};
 
 /// Where `config init` reads and writes, so tests can supply their own.
 pub struct InitIo<'a> {
@@ -370,7 +370,7 @@ fn setup(paths: &Paths, store: &dyn SecretStore, io: &mut InitIo<'_>) -> anyhow:
              `zayavka config init` ещё раз). Без модели заявка составляется всегда: \
              `zayavka draft --offline`."
         )?;
-        Ok(ExitCode::from(1))
+        Ok(ExitCode::from(PROBLEM))
     }
 }
 

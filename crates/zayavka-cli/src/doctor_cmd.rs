@@ -47,7 +47,11 @@ pub fn run(args: DoctorArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::
         write_checks(&mut stdout, &checks, &rerun)?;
     }
     let healthy = checks.iter().all(|c| c.status != CheckStatus::Problem);
-    Ok(ExitCode::from(if healthy { 0 } else { 1 }))
+    Ok(ExitCode::from(if healthy {
+        crate::exit::SUCCESS
+    } else {
+        crate::exit::PROBLEM
+    }))
 }
 
 /// The text report: each check's plain message, then — for maintainers — its internal details

@@ -14,8 +14,8 @@ use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
 use zayavka_llm::CancellationToken;
 
-use crate::USAGE;
-use crate::output::{Rerun, exit_code, print_failure_details, print_outcome, sentence};
+use crate::exit::{SUCCESS, USAGE};
+use crate::output::{Rerun, print_failure_details, print_outcome, sentence};
 
 /// Arguments of `zayavka draft`.
 #[derive(Debug, clap::Args)]
@@ -263,7 +263,7 @@ pub fn execute(
             writeln!(stderr, "{json}")?;
         }
     }
-    let mut code = exit_code(outcome);
+    let mut code = crate::exit::outcome(outcome);
     if let (Some(path), Some(record)) = (options.record, &result.run.record) {
         let json = serde_json::to_string_pretty(record)? + "\n";
         if let Err(error) = std::fs::write(path, json) {
@@ -274,7 +274,7 @@ pub fn execute(
                 path.display(),
                 zayavka_engine::paths::io_error_ru(&error)
             )?;
-            if code == 0 {
+            if code == SUCCESS {
                 code = USAGE;
             }
         }

@@ -538,7 +538,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                      restore КОПИЯ --replace",
                     recovered.damaged.display()
                 )?;
-                return Ok(ExitCode::from(1));
+                return Ok(ExitCode::from(crate::exit::PROBLEM));
             }
             if recovered.damage_found {
                 writeln!(

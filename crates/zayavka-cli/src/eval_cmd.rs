@@ -23,12 +23,6 @@ use zayavka_engine::eval::{
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
 
-/// The exit code when a hard check failed.
-const HARD_CHECK_FAILED: u8 = 1;
-
-/// The exit code when the run stopped before every answer arrived.
-const STOPPED: u8 = 5;
-
 /// The corpus folder, looked for from the current folder upwards.
 const DEFAULT_CASES: &str = "tests/eval/cases";
 
@@ -304,11 +298,11 @@ fn finish(mut report: EvalReport, args: &EvalArgs, paths: &Paths) -> anyhow::Res
         print_report(&report, &files)?;
     }
     Ok(ExitCode::from(if report.stopped {
-        STOPPED
+        crate::exit::FAILED
     } else if report.hard_passed() {
-        0
+        crate::exit::SUCCESS
     } else {
-        HARD_CHECK_FAILED
+        crate::exit::PROBLEM
     }))
 }
 

@@ -15,9 +15,6 @@ use zayavka_engine::secrets::{
     self, ApiKey, ApiKeySource, ENV_API_KEY, SecretError, SecretStore, StoredKeyState,
 };
 
-/// Exit code of `zayavka key status` when the profile needs a key and none is available.
-pub const EXIT_NO_KEY: u8 = 1;
-
 /// `zayavka key …`
 #[derive(Debug, clap::Args)]
 pub struct KeyArgs {
@@ -241,7 +238,7 @@ fn key_status(
     Ok(match usable {
         Some(_) => ExitCode::SUCCESS,
         None if key_optional => ExitCode::SUCCESS,
-        None => ExitCode::from(EXIT_NO_KEY),
+        None => ExitCode::from(crate::exit::PROBLEM),
     })
 }
 
@@ -505,7 +502,7 @@ mod tests {
         let paths = Paths::under(home.path());
         let store = MemoryStore::new();
         let none = run_plain(&["status"], &paths, &store).unwrap();
-        assert_eq!(none.code, ExitCode::from(EXIT_NO_KEY));
+        assert_eq!(none.code, ExitCode::from(crate::exit::PROBLEM));
         assert!(none.output.contains("Профиль: default"));
         assert!(none.output.contains("ключа нет"));
         assert!(none.output.contains("zayavka key set --profile default"));
@@ -550,7 +547,7 @@ mod tests {
             Err(SecretError::InvalidEnvironmentKey),
         )
         .unwrap();
-        assert_eq!(outcome.code, ExitCode::from(EXIT_NO_KEY));
+        assert_eq!(outcome.code, ExitCode::from(crate::exit::PROBLEM));
         assert!(outcome.output.contains("недоступно"));
         assert!(outcome.output.contains("ZAYAVKA_API_KEY: задана неверно"));
     }

@@ -14,6 +14,7 @@ mod doctor_cmd;
 mod draft_cmd;
 mod drafts_cmd;
 mod eval_cmd;
+mod exit;
 mod key;
 mod output;
 mod profile_cmd;
@@ -88,9 +89,6 @@ struct ReplayArgs {
     json: bool,
 }
 
-/// The exit code for usage errors and unreadable files.
-pub(crate) const USAGE: u8 = 2;
-
 /// The environment variable that turns on diagnostic logging to stderr, with `tracing`'s filter
 /// syntax (`ZAYAVKA_LOG=debug`, `ZAYAVKA_LOG=zayavka_llm=trace`). Logs never carry the key.
 const LOG_VARIABLE: &str = "ZAYAVKA_LOG";
@@ -113,10 +111,10 @@ fn main() -> ExitCode {
         Ok(code) => code,
         // Whoever read the output has gone (`| head`): nothing is wrong and nobody is left to
         // tell, so the tool stops quietly, as a Unix tool that SIGPIPE ends would (ADR 19).
-        Err(error) if output::is_closed_pipe(&error) => ExitCode::from(output::CLOSED_PIPE),
+        Err(error) if output::is_closed_pipe(&error) => ExitCode::from(exit::CLOSED_PIPE),
         Err(error) => {
             report_error(&error);
-            ExitCode::from(USAGE)
+            ExitCode::from(exit::USAGE)
         }
     }
 }
@@ -214,7 +212,7 @@ fn replay_stored(id: zayavka_store::DraftId, json: bool) -> anyhow::Result<ExitC
             )?;
         }
     }
-    Ok(ExitCode::from(output::exit_code(outcome)))
+    Ok(ExitCode::from(exit::outcome(outcome)))
 }
 
 fn assemble(args: AssembleArgs) -> anyhow::Result<ExitCode> {
@@ -222,7 +220,7 @@ fn assemble(args: AssembleArgs) -> anyhow::Result<ExitCode> {
     let response = read_file(&args.response, FileRole::ModelResponse)?;
     let outcome = zayavka_engine::assemble::assemble_from_texts(&input, &response);
     output::print_outcome(&outcome, &outcome.report(), args.json, None)?;
-    Ok(ExitCode::from(output::exit_code(&outcome)))
+    Ok(ExitCode::from(exit::outcome(&outcome)))
 }
 
 fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
@@ -256,7 +254,7 @@ fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     }
     let outcome = &replay.outcome;
     output::print_outcome(outcome, &outcome.report(), args.json, None)?;
-    Ok(ExitCode::from(output::exit_code(outcome)))
+    Ok(ExitCode::from(exit::outcome(outcome)))
 }
 
 /// Reads a file the resident named, with the size cap of its role; a folder, a device or a

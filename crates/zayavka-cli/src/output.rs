@@ -11,16 +11,11 @@ use zayavka_engine::secrets::SecretError;
 /// How many findings of a rejection the text output lists.
 const FINDINGS_SHOWN: usize = 5;
 
-/// The exit status when whoever read the output went away before it was all written
-/// (`zayavka drafts list | head -1`): 141, which is what a shell reports for a program that
-/// SIGPIPE ended (128 + 13), on every system (ADR 19).
-pub const CLOSED_PIPE: u8 = 141;
-
 /// Whether `error` is, or was caused by, a write to a pipe whose reader has gone: standard
 /// output or standard error closed by `head`, a pager that quit, a closed terminal.
 ///
 /// Every command writes with `writeln!(…)?` and returns the error, so this one check in `main`
-/// turns a closed pipe anywhere into a quiet exit with [`CLOSED_PIPE`] (ADR 19).
+/// turns a closed pipe anywhere into a quiet exit with [`crate::exit::CLOSED_PIPE`] (ADR 19).
 pub fn is_closed_pipe(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
         let kind = match (
@@ -34,18 +29,6 @@ pub fn is_closed_pipe(error: &anyhow::Error) -> bool {
         };
         kind == Some(std::io::ErrorKind::BrokenPipe)
     })
-}
-
-/// The process exit code for an outcome: 0 ready, 2 invalid input, 3 the resident is asked to
-/// change the text, 4 the model's output was rejected, 5 a technical failure.
-pub fn exit_code(outcome: &Outcome) -> u8 {
-    match outcome {
-        Outcome::Ready(_) => 0,
-        Outcome::InvalidInput(_) => 2,
-        Outcome::NeedsUser { .. } => 3,
-        Outcome::Rejected(_) => 4,
-        Outcome::Failed(_) => 5,
-    }
 }
 
 /// What next steps need to be worded as commands: the command that repeats what was run.
