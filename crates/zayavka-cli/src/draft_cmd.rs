@@ -266,7 +266,7 @@ pub fn execute(
     let mut code = crate::exit::outcome(outcome);
     if let (Some(path), Some(record)) = (options.record, &result.run.record) {
         let json = serde_json::to_string_pretty(record)? + "\n";
-        if let Err(error) = std::fs::write(path, json) {
+        if let Err(error) = zayavka_engine::paths::replace_file(path, json.as_bytes()) {
             writeln!(
                 stderr,
                 "Не удалось записать запись о запуске в «{}»: {}. Заявка выше от этого не \

@@ -45,8 +45,9 @@ pub fn write_sheet(
         markdown: dir.join("sheet.md"),
         marks: dir.join(MARKS_FILE),
     };
-    std::fs::write(&files.html, render_html(report, marks)).map_err(|e| error(&files.html, e))?;
-    std::fs::write(&files.markdown, render_markdown(report))
+    crate::paths::replace_file(&files.html, render_html(report, marks).as_bytes())
+        .map_err(|e| error(&files.html, e))?;
+    crate::paths::replace_file(&files.markdown, render_markdown(report).as_bytes())
         .map_err(|e| error(&files.markdown, e))?;
     Ok(files)
 }
