@@ -101,42 +101,35 @@ fn blank_comments_and_literals(text: &str) -> String {
             }
             i = k;
         } else if c == '"' {
-            out.push(' ');
-            i += 1;
-            while i < chars.len() && chars[i] != '"' {
-                if chars[i] == '\\' {
-                    blank(&mut out, chars[i]);
-                    i += 1;
-                }
-                if let Some(&skipped) = chars.get(i) {
-                    blank(&mut out, skipped);
-                }
-                i += 1;
-            }
-            out.push(' ');
-            i += 1;
+            i = blank_quoted(&chars, i, '"', &mut out);
         } else if c == '\'' && (next == Some('\\') || chars.get(i + 2) == Some(&'\'')) {
             // A character literal ('x', '\n', '\u{…}'); a lifetime ('a) has no closing quote.
-            out.push(' ');
-            i += 1;
-            while i < chars.len() && chars[i] != '\'' {
-                if chars[i] == '\\' {
-                    out.push(' ');
-                    i += 1;
-                }
-                if let Some(&skipped) = chars.get(i) {
-                    blank(&mut out, skipped);
-                }
-                i += 1;
-            }
-            out.push(' ');
-            i += 1;
+            i = blank_quoted(&chars, i, '\'', &mut out);
         } else {
             out.push(c);
             i += 1;
         }
     }
     out
+}
+
+/// Blanks a string or character literal that opens with `quote` at `start`, escapes included,
+/// and gives the index after its closing quote.
+fn blank_quoted(chars: &[char], start: usize, quote: char, out: &mut String) -> usize {
+    out.push(' ');
+    let mut i = start + 1;
+    while i < chars.len() && chars[i] != quote {
+        if chars[i] == '\\' {
+            out.push(' ');
+            i += 1;
+        }
+        if let Some(&skipped) = chars.get(i) {
+            out.push(if skipped == '\n' { '\n' } else { ' ' });
+        }
+        i += 1;
+    }
+    out.push(' ');
+    i + 1
 }
 
 /// Whether the `r` at `i` starts a raw string (`r"`, `br"`) rather than ending a word.
