@@ -3,8 +3,10 @@
 //! stops before any call. Nothing on the way may print or write the key.
 //!
 //! The `zayavka` binary stores keys under its real service name, so this test runs only in the
-//! throw-away keyring that `crates/zayavka-engine/keyring-session.sh` provides (the test command
-//! uses it on Linux); elsewhere it says why it does nothing.
+//! throw-away keyring that `crates/zayavka-engine/keyring-session.sh` provides: it is ignored,
+//! so that a plain `cargo test` or `cargo nextest run` lists it as skipped, and
+//! `scripts/test.sh` runs it inside that session (`--run-ignored all`). Run by hand outside the
+//! session, it stops before touching your real keyring.
 
 use std::io::Write as _;
 use std::process::Stdio;
@@ -14,17 +16,23 @@ use zayavka_standin::{Reply, Script, StandIn};
 
 use crate::support::{run, zayavka};
 
+/// Stops a keyring test that was asked to run outside the throw-away keyring session, before it
+/// could store a canary key in the developer's real keyring under Zayavka's service name.
+pub(crate) fn require_throwaway_keyring() {
+    assert!(
+        std::env::var_os("ZAYAVKA_THROWAWAY_KEYRING").is_some(),
+        "this test uses the real OS keyring and runs only in the throw-away session: \
+         bash scripts/test.sh, or crates/zayavka-engine/keyring-session.sh cargo nextest run \
+         --run-ignored all"
+    );
+}
+
 const CANARY_KEY: &str = "sk-canary-keyring-0123456789abcdefghijklmnop";
 
 #[test]
+#[ignore = "the real OS keyring: runs in the throw-away keyring session of scripts/test.sh"]
 fn a_stored_key_is_used_for_the_call_and_never_shown() {
-    if std::env::var_os("ZAYAVKA_THROWAWAY_KEYRING").is_none() {
-        eprintln!(
-            "not in a throw-away keyring session: run the suite with bash scripts/test.sh \
-             (or crates/zayavka-engine/keyring-session.sh) to exercise the real keyring"
-        );
-        return;
-    }
+    require_throwaway_keyring();
     let draft_content = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/draft-response.json"),
     )

@@ -149,14 +149,9 @@ fn issue_14_a_key_given_by_the_environment_is_sent_and_every_surface_says_so() {
 }
 
 #[test]
+#[ignore = "the real OS keyring: runs in the throw-away keyring session of scripts/test.sh"]
 fn issue_14_a_key_stored_in_the_keyring_is_sent_and_key_set_says_so() {
-    if std::env::var_os("ZAYAVKA_THROWAWAY_KEYRING").is_none() {
-        eprintln!(
-            "not in a throw-away keyring session: run the suite with bash scripts/test.sh \
-             (or crates/zayavka-engine/keyring-session.sh) to exercise the real keyring"
-        );
-        return;
-    }
+    crate::keyring::require_throwaway_keyring();
     let stand_in = StandIn::start(Script::always(completion()));
     let profile = format!("optional{}", std::process::id());
     let home = home_with_optional_key(&stand_in, &profile);
