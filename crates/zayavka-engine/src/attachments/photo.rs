@@ -410,6 +410,12 @@ fn png_chunks(bytes: &[u8]) -> Result<Vec<([u8; 4], usize, usize)>, PhotoProblem
         if chunks.is_empty() && &kind != b"IHDR" {
             return Err(PhotoProblem::Damaged);
         }
+        // A palette is 1 to 256 entries of three bytes (PNG § 11.2.3). The `png` crate does not
+        // check it and panics on a palette whose length is not a multiple of three (found by
+        // the fuzz target `photo`), so it is refused here, before any decoder sees it.
+        if &kind == b"PLTE" && (length == 0 || length % 3 != 0 || length > 3 * 256) {
+            return Err(PhotoProblem::Damaged);
+        }
         let end = pos
             .checked_add(12 + length as usize)
             .ok_or(PhotoProblem::Damaged)?;
@@ -576,6 +582,21 @@ mod tests {
         for marker in [&b"ZAYAVKAMAKE"[..], b"Exif\0\0"] {
             assert!(!prepared.bytes.windows(marker.len()).any(|w| w == marker));
         }
+    }
+
+    /// Found by the fuzz target `photo`: a PNG whose palette is 38 bytes, not a whole number
+    /// of three-byte entries, made the `png` crate panic while decoding; it is refused as
+    /// damaged before decoding, and so is an empty or oversized palette.
+    #[test]
+    fn a_palette_that_is_not_whole_entries_is_refused_before_decoding() {
+        let bytes =
+            include_bytes!("../../../../tests/fixtures/photos/palette-not-whole-entries.png");
+        assert_eq!(prepare_photo(bytes), Err(PhotoProblem::Damaged));
+        assert!(
+            metadata_left(bytes)
+                .iter()
+                .any(|found| found.starts_with("unreadable PNG"))
+        );
     }
 
     /// A small JPEG whose left half is red and right half blue, encoded here.
