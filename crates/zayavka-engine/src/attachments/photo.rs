@@ -393,6 +393,12 @@ const PNG_KEPT_CHUNKS: [&[u8; 4]; 11] = [
     b"pHYs",
 ];
 
+/// Whether a PNG's header says its pixels are palette indices (colour type 3).
+fn indexed(bytes: &[u8]) -> bool {
+    // The signature, IHDR's length and type, width and height, bit depth, then colour type.
+    bytes.get(PNG_SIGNATURE.len() + 8 + 9) == Some(&3)
+}
+
 /// The chunks of a PNG up to IEND, each as (type, start, end) with its length and CRC.
 fn png_chunks(bytes: &[u8]) -> Result<Vec<([u8; 4], usize, usize)>, PhotoProblem> {
     if !bytes.starts_with(PNG_SIGNATURE) {
@@ -415,6 +421,17 @@ fn png_chunks(bytes: &[u8]) -> Result<Vec<([u8; 4], usize, usize)>, PhotoProblem
         // the fuzz target `photo`), so it is refused here, before any decoder sees it.
         if &kind == b"PLTE" && (length == 0 || length % 3 != 0 || length > 3 * 256) {
             return Err(PhotoProblem::Damaged);
+        }
+        // An indexed image's transparency has at most one entry per palette entry, after the
+        // palette (§ 11.3.2.1); `png` indexes past its palette table on a longer one.
+        if &kind == b"tRNS" && indexed(bytes) {
+            let entries = chunks
+                .iter()
+                .find(|(kind, _, _)| kind == b"PLTE")
+                .map_or(0, |(_, start, end)| (end - start - 12) / 3);
+            if length as usize > entries {
+                return Err(PhotoProblem::Damaged);
+            }
         }
         let end = pos
             .checked_add(12 + length as usize)
@@ -597,6 +614,31 @@ mod tests {
                 .iter()
                 .any(|found| found.starts_with("unreadable PNG"))
         );
+    }
+
+    /// An indexed PNG with more transparency entries than palette entries would make the `png`
+    /// crate index past its palette table; it is refused as damaged. As many as the palette
+    /// has is a photo like any other.
+    #[test]
+    fn transparency_longer_than_the_palette_is_refused_before_decoding() {
+        let gps = include_bytes!("../../../../tests/fixtures/photos/gps.png");
+        // gps.png is indexed with a two-entry palette; a tRNS goes after the palette.
+        let plte = gps.windows(4).position(|w| w == b"PLTE").unwrap() - 4;
+        let after_plte = plte + 12 + 6;
+        let with_trns = |entries: &[u8]| {
+            let mut bytes = gps[..after_plte].to_vec();
+            bytes.extend_from_slice(&u32::try_from(entries.len()).unwrap().to_be_bytes());
+            bytes.extend_from_slice(b"tRNS");
+            bytes.extend_from_slice(entries);
+            bytes.extend_from_slice(&crc(b"tRNS", entries).to_be_bytes());
+            bytes.extend_from_slice(&gps[after_plte..]);
+            bytes
+        };
+        assert_eq!(
+            prepare_photo(&with_trns(&[0, 255, 255])),
+            Err(PhotoProblem::Damaged)
+        );
+        assert!(prepare_photo(&with_trns(&[0, 255])).is_ok());
     }
 
     /// A small JPEG whose left half is red and right half blue, encoded here.
