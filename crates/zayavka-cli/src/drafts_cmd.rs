@@ -416,9 +416,9 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                 );
             }
             let store = open_to_read(paths)?;
-            let draft = drafts::get(&store, export.id).map_err(drafts_error)?;
             let bytes = match format {
                 None => {
+                    let draft = drafts::get(&store, export.id).map_err(drafts_error)?;
                     let shown = shown_with_photos(&store, &draft, true)?;
                     (serde_json::to_string_pretty(&shown)? + "\n").into_bytes()
                 }
