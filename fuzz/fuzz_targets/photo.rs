@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zayavka_engine::attachments::{PhotoFormat, metadata_left, prepare_photo};
+use zayavka_document::{PhotoFormat, metadata_left, prepare_photo};
 
 fuzz_target!(|data: &[u8]| {
     let _ = PhotoFormat::sniff(data);

@@ -9,7 +9,10 @@
 //! - only `zayavka-store` depends on an SQL crate, and only its sources contain SQL statements;
 //! - `tauri` and `tauri-*` crates appear only in a package whose manifest lives under
 //!   `src-tauri/`;
-//! - the command-line tool depends on no HTTP crate and no SQL crate directly.
+//! - the command-line tool depends on no HTTP crate and no SQL crate directly;
+//! - `zayavka-document` depends on no other Zayavka crate and on nothing that does IO, and its
+//!   sources read no file, no environment and no clock: it is pure;
+//! - only `zayavka-document` depends on an image crate: it alone decodes photos.
 //!
 //! The dependency rules read the normal and build dependencies of every workspace member from
 //! `cargo metadata`; dev-dependencies are free, because tests may start servers and open
@@ -48,6 +51,50 @@ const SQL_CRATES: &[&str] = &[
     "sqlx",
     "diesel",
     "sea-orm",
+];
+
+/// Crates that decode images: only `zayavka-document` may depend on one (ADR 18: one place
+/// cleans and checks every photo).
+const IMAGE_CRATES: &[&str] = &[
+    "image",
+    "png",
+    "jpeg-decoder",
+    "zune-jpeg",
+    "zune-png",
+    "zune-image",
+    "gif",
+    "image-webp",
+    "tiff",
+    "kamadak-exif",
+    "exif",
+    "img-parts",
+];
+
+/// Crates that do IO or keep state outside a value — files, sockets, processes, the keyring, a
+/// runtime — which the pure `zayavka-document` may not depend on.
+const IO_CRATES: &[&str] = &[
+    "tokio",
+    "keyring",
+    "directories",
+    "tempfile",
+    "tracing",
+    "governor",
+];
+
+/// What a pure crate's sources may not name: the file system, the network, processes, the
+/// environment and the clock.
+const IMPURE_NAMES: &[&str] = &[
+    "std::fs",
+    "std::net",
+    "std::process",
+    "std::env",
+    "std::time",
+    "SystemTime",
+    "Instant",
+    "Zoned::now",
+    "Timestamp::now",
+    "Date::today",
+    "File::",
 ];
 
 /// `ZAYAVKA_*` names that only tests and test scripts read, never the binary, so the integration
@@ -105,6 +152,14 @@ fn is_sql_crate(name: &str) -> bool {
     SQL_CRATES.contains(&name)
 }
 
+fn is_image_crate(name: &str) -> bool {
+    IMAGE_CRATES.contains(&name)
+}
+
+fn is_io_crate(name: &str) -> bool {
+    IO_CRATES.contains(&name) || is_http_crate(name) || is_sql_crate(name)
+}
+
 fn is_tauri_crate(name: &str) -> bool {
     name == "tauri" || name.starts_with("tauri-")
 }
@@ -141,6 +196,19 @@ const RULES: &[Rule] = &[
         statement: "the command-line tool depends on no HTTP or SQL crate directly",
         breaks: |package, dependency| {
             package.name == "zayavka-cli" && (is_http_crate(dependency) || is_sql_crate(dependency))
+        },
+    },
+    Rule {
+        statement: "zayavka-document is pure: no other Zayavka crate, nothing that does IO",
+        breaks: |package, dependency| {
+            package.name == "zayavka-document"
+                && (is_zayavka_crate(dependency) || is_io_crate(dependency))
+        },
+    },
+    Rule {
+        statement: "only zayavka-document decodes images",
+        breaks: |package, dependency| {
+            package.name != "zayavka-document" && is_image_crate(dependency)
         },
     },
 ];
@@ -243,6 +311,7 @@ fn the_workspace_keeps_its_dependency_rules() {
         "zayavka-core",
         "zayavka-llm",
         "zayavka-store",
+        "zayavka-document",
         "zayavka-engine",
         "zayavka-cli",
     ] {
@@ -268,6 +337,11 @@ fn the_workspace_keeps_its_dependency_rules() {
         dependencies_of("zayavka-store")
             .iter()
             .any(|name| is_sql_crate(name))
+    );
+    assert!(
+        dependencies_of("zayavka-document")
+            .iter()
+            .any(|name| is_image_crate(name))
     );
 
     let violations = dependency_rule_violations(&packages);
@@ -308,6 +382,16 @@ fn each_dependency_rule_names_the_rule_and_the_edge_it_breaks() {
             &["tauri", "zayavka-engine"],
         ),
         Package::new("zayavka-cli", "crates/zayavka-cli/Cargo.toml", &["hyper"]),
+        Package::new(
+            "zayavka-document",
+            "crates/zayavka-document/Cargo.toml",
+            &["image", "zayavka-core", "tempfile"],
+        ),
+        Package::new(
+            "zayavka-engine",
+            "crates/zayavka-engine/Cargo.toml",
+            &["zayavka-document", "png"],
+        ),
     ];
     let violations = dependency_rule_violations(&packages);
     assert_eq!(
@@ -329,8 +413,72 @@ fn each_dependency_rule_names_the_rule_and_the_edge_it_breaks() {
              (in crates/zayavka-cli/Cargo.toml)",
             "rule «the command-line tool depends on no HTTP or SQL crate directly» broken by \
              zayavka-cli → hyper (in crates/zayavka-cli/Cargo.toml)",
+            "rule «zayavka-document is pure: no other Zayavka crate, nothing that does IO» \
+             broken by zayavka-document → zayavka-core (in crates/zayavka-document/Cargo.toml)",
+            "rule «zayavka-document is pure: no other Zayavka crate, nothing that does IO» \
+             broken by zayavka-document → tempfile (in crates/zayavka-document/Cargo.toml)",
+            "rule «only zayavka-document decodes images» broken by zayavka-engine → png \
+             (in crates/zayavka-engine/Cargo.toml)",
         ]
     );
+}
+
+/// Each name of [`IMPURE_NAMES`] in `text` as `line: name`, outside comments and outside the
+/// crate's `#[cfg(test)]` modules (a test may read a fixture).
+fn impure_names_in(text: &str) -> Vec<String> {
+    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let mut found = Vec::new();
+    for (index, line) in code.lines().enumerate() {
+        let line = line.split("//").next().unwrap_or_default();
+        for name in IMPURE_NAMES {
+            if line.contains(name) {
+                found.push(format!("{}: {name}", index + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_document_crate_reads_no_file_no_environment_and_no_clock() {
+    let root = workspace_root();
+    let mut offenders = Vec::new();
+    let sources = files_under(&root.join("crates/zayavka-document/src"));
+    assert!(
+        sources.len() >= 5,
+        "the crate's sources are found: {sources:?}"
+    );
+    for file in sources {
+        if file.extension().is_none_or(|extension| extension != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("a source file is UTF-8 text");
+        let relative = file
+            .strip_prefix(&root)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        offenders.extend(
+            impure_names_in(&text)
+                .into_iter()
+                .map(|found| format!("{relative}:{found}")),
+        );
+    }
+    assert!(
+        offenders.is_empty(),
+        "zayavka-document must stay pure (bytes and values in and out):\n{}",
+        offenders.join("\n")
+    );
+}
+
+#[test]
+fn the_purity_check_finds_io_in_code_and_ignores_comments_and_tests() {
+    let source = "// std::fs is not used here.\n\
+                  let now = jiff::Zoned::now();\n\
+                  let bytes = std::fs::read(path)?;\n\
+                  #[cfg(test)]\n\
+                  mod tests { const F: &[u8] = &std::fs::read(\"f\").unwrap(); }\n";
+    assert_eq!(impure_names_in(source), ["2: Zoned::now", "3: std::fs"]);
 }
 
 /// Words that begin an SQL statement, written the way this project writes SQL: in capitals.

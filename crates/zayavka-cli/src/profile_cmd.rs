@@ -58,7 +58,7 @@ pub fn run(args: ProfileArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
             }
         }
         ProfileCommand::Set(set) => {
-            let field: ProfileField = set.field.parse().map_err(fail)?;
+            let field = profile::field_named(&set.field).map_err(fail)?;
             let profile = profile::set(paths, field, &set.value).map_err(fail)?;
             match profile.get(field) {
                 Some(value) => writeln!(

@@ -12,10 +12,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
 use toml_edit::DocumentMut;
 
 use crate::paths::{Paths, io_error_ru};
+
+pub use zayavka_document::{Profile, ProfileField};
 
 /// The profile file's name inside the configuration folder.
 pub const PROFILE_FILE_NAME: &str = "profile.toml";
@@ -24,99 +25,11 @@ pub const PROFILE_FILE_NAME: &str = "profile.toml";
 /// stray huge file is refused at once.
 pub const PROFILE_MAX_BYTES: u64 = 64 * 1024;
 
-/// One field of the profile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProfileField {
-    /// The resident's full name (фамилия, имя, отчество).
-    FullName,
-    /// The resident's address: the building.
-    Address,
-    /// The apartment number.
-    Apartment,
-    /// A phone number for the management company to call back.
-    Phone,
-    /// An e-mail address for the answer.
-    Email,
-    /// The management company's name.
-    CompanyName,
-    /// The management company's address.
-    CompanyAddress,
-}
-
-impl ProfileField {
-    /// Every field, in the order the profile shows them.
-    pub const ALL: [ProfileField; 7] = [
-        ProfileField::FullName,
-        ProfileField::Address,
-        ProfileField::Apartment,
-        ProfileField::Phone,
-        ProfileField::Email,
-        ProfileField::CompanyName,
-        ProfileField::CompanyAddress,
-    ];
-
-    /// The field's stable name, as the file, `--json` and `profile set` spell it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProfileField::FullName => "full_name",
-            ProfileField::Address => "address",
-            ProfileField::Apartment => "apartment",
-            ProfileField::Phone => "phone",
-            ProfileField::Email => "email",
-            ProfileField::CompanyName => "company_name",
-            ProfileField::CompanyAddress => "company_address",
-        }
-    }
-
-    /// The field's name for the resident.
-    pub fn label_ru(self) -> &'static str {
-        match self {
-            ProfileField::FullName => "ФИО",
-            ProfileField::Address => "Адрес",
-            ProfileField::Apartment => "Квартира",
-            ProfileField::Phone => "Телефон",
-            ProfileField::Email => "Эл. почта",
-            ProfileField::CompanyName => "Управляющая организация",
-            ProfileField::CompanyAddress => "Адрес управляющей организации",
-        }
-    }
-
-    /// The most characters (Unicode scalar values) the field takes.
-    pub fn max_chars(self) -> usize {
-        match self {
-            ProfileField::FullName => 150,
-            ProfileField::Address => 300,
-            ProfileField::Apartment => 20,
-            ProfileField::Phone => 40,
-            ProfileField::Email => 254,
-            ProfileField::CompanyName => 200,
-            ProfileField::CompanyAddress => 300,
-        }
-    }
-
-    /// The field with this stable name.
-    pub fn from_name(name: &str) -> Option<ProfileField> {
-        ProfileField::ALL
-            .into_iter()
-            .find(|field| field.as_str() == name)
-    }
-}
-
-impl std::fmt::Display for ProfileField {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for ProfileField {
-    type Err = ProfileError;
-
-    fn from_str(name: &str) -> Result<ProfileField, ProfileError> {
-        ProfileField::from_name(name).ok_or_else(|| ProfileError::UnknownField {
-            name: zayavka_core::escape_invisible(name),
-        })
-    }
+/// The field called `name` (`full_name`, `address`, …), as `profile set` and the page name it.
+pub fn field_named(name: &str) -> Result<ProfileField, ProfileError> {
+    ProfileField::from_name(name).ok_or_else(|| ProfileError::UnknownField {
+        name: zayavka_core::escape_invisible(name),
+    })
 }
 
 /// What is wrong with one value.
@@ -250,97 +163,47 @@ fn invalid_message(field: ProfileField, problem: &ValueProblem) -> String {
     }
 }
 
-/// The resident's profile: every field checked, a missing field `None`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Profile {
-    full_name: Option<String>,
-    address: Option<String>,
-    apartment: Option<String>,
-    phone: Option<String>,
-    email: Option<String>,
-    company_name: Option<String>,
-    company_address: Option<String>,
+/// `profile` with `field` set to `value` (trimmed; an empty value removes the field), or why
+/// the value may not be kept. `profile` is unchanged either way.
+pub fn with_field(
+    profile: &Profile,
+    field: ProfileField,
+    value: &str,
+) -> Result<Profile, ProfileError> {
+    let checked = check_value(field, value)?;
+    Ok(profile.clone().with_value(field, checked))
 }
 
-impl Profile {
-    /// The value of a field, if the resident gave one.
-    pub fn get(&self, field: ProfileField) -> Option<&str> {
-        self.slot(field).as_deref()
-    }
-
-    /// Whether no field is filled.
-    pub fn is_empty(&self) -> bool {
-        ProfileField::ALL
-            .iter()
-            .all(|field| self.get(*field).is_none())
-    }
-
-    /// The profile with `field` set to `value` (trimmed; an empty value removes the field), or
-    /// why the value may not be kept. `self` is unchanged either way.
-    pub fn with(&self, field: ProfileField, value: &str) -> Result<Profile, ProfileError> {
-        let checked = check_value(field, value)?;
-        let mut profile = self.clone();
-        *profile.slot_mut(field) = checked;
-        Ok(profile)
-    }
-
-    fn slot(&self, field: ProfileField) -> &Option<String> {
-        match field {
-            ProfileField::FullName => &self.full_name,
-            ProfileField::Address => &self.address,
-            ProfileField::Apartment => &self.apartment,
-            ProfileField::Phone => &self.phone,
-            ProfileField::Email => &self.email,
-            ProfileField::CompanyName => &self.company_name,
-            ProfileField::CompanyAddress => &self.company_address,
+/// The profile as TOML, fields in their fixed order.
+fn to_toml(profile: &Profile) -> String {
+    let mut document = DocumentMut::new();
+    for field in ProfileField::ALL {
+        if let Some(value) = profile.get(field) {
+            document[field.as_str()] = toml_edit::value(value);
         }
     }
+    document.to_string()
+}
 
-    fn slot_mut(&mut self, field: ProfileField) -> &mut Option<String> {
-        match field {
-            ProfileField::FullName => &mut self.full_name,
-            ProfileField::Address => &mut self.address,
-            ProfileField::Apartment => &mut self.apartment,
-            ProfileField::Phone => &mut self.phone,
-            ProfileField::Email => &mut self.email,
-            ProfileField::CompanyName => &mut self.company_name,
-            ProfileField::CompanyAddress => &mut self.company_address,
-        }
+/// Reads a profile file's text, checking every value as `profile set` would.
+fn from_toml(text: &str) -> Result<Profile, String> {
+    let document: DocumentMut = text
+        .parse()
+        .map_err(|error: toml_edit::TomlError| format!("это не TOML ({})", error.message()))?;
+    let mut profile = Profile::default();
+    for (key, item) in document.iter() {
+        let field = ProfileField::from_name(key).ok_or_else(|| {
+            format!(
+                "поле «{}» не предусмотрено",
+                zayavka_core::escape_invisible(key)
+            )
+        })?;
+        let value = item
+            .as_str()
+            .ok_or_else(|| format!("поле «{key}» должно быть строкой"))?;
+        profile = with_field(&profile, field, value).map_err(|error| error.message_ru())?;
     }
-
-    /// The profile as TOML, fields in their fixed order.
-    fn to_toml(&self) -> String {
-        let mut document = DocumentMut::new();
-        for field in ProfileField::ALL {
-            if let Some(value) = self.get(field) {
-                document[field.as_str()] = toml_edit::value(value);
-            }
-        }
-        document.to_string()
-    }
-
-    /// Reads a profile file's text, checking every value as `profile set` would.
-    fn from_toml(text: &str) -> Result<Profile, String> {
-        let document: DocumentMut = text
-            .parse()
-            .map_err(|error: toml_edit::TomlError| format!("это не TOML ({})", error.message()))?;
-        let mut profile = Profile::default();
-        for (key, item) in document.iter() {
-            let field = ProfileField::from_name(key).ok_or_else(|| {
-                format!(
-                    "поле «{}» не предусмотрено",
-                    zayavka_core::escape_invisible(key)
-                )
-            })?;
-            let value = item
-                .as_str()
-                .ok_or_else(|| format!("поле «{key}» должно быть строкой"))?;
-            profile = profile
-                .with(field, value)
-                .map_err(|error| error.message_ru())?;
-        }
-        Ok(profile)
-    }
+    Ok(profile)
 }
 
 /// Checks one value: trimmed, one line, no invisible characters, within the field's limit, and
@@ -443,20 +306,20 @@ pub fn load(paths: &Paths) -> Result<Profile, ProfileError> {
         path: path.clone(),
         detail: "он не в кодировке UTF-8".to_owned(),
     })?;
-    Profile::from_toml(&text).map_err(|detail| ProfileError::Damaged { path, detail })
+    from_toml(&text).map_err(|detail| ProfileError::Damaged { path, detail })
 }
 
 /// Sets one field (an empty value removes it) and stores the profile; returns it. A refused
 /// value, or a failed write, leaves the stored profile as it was.
 pub fn set(paths: &Paths, field: ProfileField, value: &str) -> Result<Profile, ProfileError> {
-    let profile = load(paths)?.with(field, value)?;
+    let profile = with_field(&load(paths)?, field, value)?;
     save(paths, &profile)?;
     Ok(profile)
 }
 
 /// Stores a whole profile, replacing the one kept before.
 pub fn save(paths: &Paths, profile: &Profile) -> Result<(), ProfileError> {
-    write_private(&profile_file(paths), profile.to_toml().as_bytes())
+    write_private(&profile_file(paths), to_toml(profile).as_bytes())
 }
 
 /// Removes the stored profile; a profile never stored is already clear.
@@ -607,8 +470,7 @@ mod tests {
              Сократите его — текст не будет обрезан автоматически"
         );
         assert!(
-            "zzz"
-                .parse::<ProfileField>()
+            field_named("zzz")
                 .unwrap_err()
                 .message_ru()
                 .contains("«zzz»")

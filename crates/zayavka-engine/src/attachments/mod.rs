@@ -7,8 +7,6 @@
 //! photo «Фото N (JPEG, 1,2 МБ)». Photos have no path to the model: nothing on the draft path
 //! reads them, and only the document renderers do.
 
-mod photo;
-
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -17,9 +15,9 @@ use zayavka_store::{DraftId, NewAttachment, Store, StoreError, StoredAttachment}
 
 use crate::read::{DisplayPath, FileRole, ReadError, read_file_bytes};
 
-pub use photo::{
-    PHOTO_MAX_PIXELS, PHOTO_MAX_SIDE, PHOTOS_PER_DRAFT, PhotoFormat, PhotoProblem, PreparedPhoto,
-    metadata_left, prepare_photo,
+pub use zayavka_document::{
+    DocumentPhoto, PHOTO_MAX_PIXELS, PHOTO_MAX_SIDE, PHOTOS_PER_DRAFT, PhotoFormat, PhotoProblem,
+    PreparedPhoto, metadata_left, photo_label, prepare_photo, size_ru,
 };
 
 /// One attached photo as a front end lists it.
@@ -55,24 +53,6 @@ impl AttachmentSummary {
             label: photo_label(stored.number, format, stored.byte_size),
         })
     }
-}
-
-/// A photo with its stored bytes, for a document.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DocumentPhoto {
-    /// Its number: «Приложение N».
-    pub number: u32,
-    /// JPEG or PNG.
-    pub format: PhotoFormat,
-    /// The width in pixels, upright.
-    pub width: u32,
-    /// The height in pixels, upright.
-    pub height: u32,
-    /// How the document lists it: «Фото 1 (JPEG, 1,2 МБ)».
-    pub label: String,
-    /// The stored bytes, without metadata; shared, since a photo is large.
-    #[serde(skip)]
-    pub bytes: Arc<Vec<u8>>,
 }
 
 /// The answer of [`detach`].
@@ -250,25 +230,6 @@ fn store_error(error: StoreError) -> AttachmentError {
     }
 }
 
-/// A size as a Russian document prints it: «850 КБ», «1,2 МБ».
-pub fn size_ru(bytes: u64) -> String {
-    const KIB: u64 = 1024;
-    const MIB: u64 = 1024 * 1024;
-    if bytes < MIB {
-        format!("{} КБ", bytes.div_ceil(KIB).max(1))
-    } else {
-        // Tenths of a megabyte, rounded half up, with a decimal comma.
-        let tenths = (bytes * 10 + MIB / 2) / MIB;
-        format!("{},{} МБ", tenths / 10, tenths % 10)
-    }
-}
-
-/// How a document names photo `number`: «Фото 1 (JPEG, 1,2 МБ)». Never the file's name, which
-/// may carry a name, an address or a place.
-pub fn photo_label(number: u32, format: PhotoFormat, byte_size: u64) -> String {
-    format!("Фото {number} ({}, {})", format.label(), size_ru(byte_size))
-}
-
 fn summaries(list: &[StoredAttachment]) -> Result<Vec<AttachmentSummary>, AttachmentError> {
     list.iter().map(AttachmentSummary::from_stored).collect()
 }
@@ -373,18 +334,6 @@ pub fn document_photos(store: &Store, id: DraftId) -> Result<Vec<DocumentPhoto>,
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes_and_labels_read_the_russian_way() {
-        assert_eq!(size_ru(1), "1 КБ");
-        assert_eq!(size_ru(870_000), "850 КБ");
-        assert_eq!(size_ru(1_258_291), "1,2 МБ");
-        assert_eq!(size_ru(10 * 1024 * 1024), "10,0 МБ");
-        assert_eq!(
-            photo_label(1, PhotoFormat::Jpeg, 1_258_291),
-            "Фото 1 (JPEG, 1,2 МБ)"
-        );
-    }
 
     /// Regression (issue 14): the message read «в снимке файл «bomb.png» 19000 × 19000 точек».
     #[test]

@@ -30,7 +30,7 @@ use super::file::RowHeader;
 use crate::document::{self, CoSigners, DocumentError, DocumentFormat, FiledDocument, RenderError};
 use crate::drafts::DraftsError;
 use crate::paths::io_error_ru;
-use crate::profile::{Profile, ProfileError, ProfileField};
+use crate::profile::{self, Profile, ProfileError, ProfileField};
 
 /// What to write for each row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,9 +240,9 @@ pub fn row_profile(profile: &Profile, header: &RowHeader) -> Result<Profile, Pro
         (ProfileField::Apartment, &header.apartment),
         (ProfileField::Phone, &header.phone),
     ] {
-        row = row.with(field, value.as_deref().unwrap_or(""))?;
+        row = profile::with_field(&row, field, value.as_deref().unwrap_or(""))?;
     }
-    row.with(ProfileField::Email, "")
+    profile::with_field(&row, ProfileField::Email, "")
 }
 
 /// The document of one stored row, or why it has none.
@@ -437,7 +437,7 @@ mod tests {
         ]
         .into_iter()
         .fold(Profile::default(), |profile, (field, value)| {
-            profile.with(field, value).unwrap()
+            profile::with_field(&profile, field, value).unwrap()
         })
     }
 

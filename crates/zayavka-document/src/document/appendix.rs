@@ -14,7 +14,7 @@ use super::page::{
     CAPTION_SIZE, CONTENT_WIDTH, LINE_HEIGHT, MARGIN_BOTTOM, MARGIN_LEFT, MARGIN_TOP, PAGE_HEIGHT,
     PdfError,
 };
-use crate::attachments::{DocumentPhoto, PhotoFormat};
+use crate::photo::{DocumentPhoto, PhotoFormat};
 
 /// The heading of the list.
 pub(crate) const APPENDIX_HEADING: &str = "Приложения:";
@@ -112,7 +112,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::attachments::{photo_label, prepare_photo};
+    use crate::photo::{photo_label, prepare_photo};
     use crate::profile::Profile;
 
     /// A real photo as the store would hold it: encoded here, then cleaned.
@@ -222,7 +222,7 @@ mod tests_support {
     use std::sync::Arc;
 
     use super::*;
-    use crate::attachments::photo_label;
+    use crate::photo::photo_label;
     use crate::profile::Profile;
 
     pub(super) fn document_with_photos() -> FiledDocument {

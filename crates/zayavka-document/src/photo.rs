@@ -10,6 +10,7 @@
 //! upright and encoded again, because the rotation lived in the metadata that is removed.
 
 use std::io::Cursor;
+use std::sync::Arc;
 
 use image::codecs::jpeg::{JpegDecoder, JpegEncoder};
 use image::codecs::png::{PngDecoder, PngEncoder};
@@ -81,9 +82,9 @@ impl PhotoFormat {
     }
 }
 
-/// Why bytes cannot be stored as a photo.
+/// Why bytes cannot be stored as a photo. Exhaustive on purpose: the engine words every case
+/// for the resident, and a new case should fail its build until it does.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
 pub enum PhotoProblem {
     /// The bytes are neither a JPEG nor a PNG.
     #[error("not a JPEG or PNG image")]
@@ -545,9 +546,58 @@ fn outside_image_data(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
     }
 }
 
+/// A photo with its stored bytes, for a document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DocumentPhoto {
+    /// Its number: «Приложение N».
+    pub number: u32,
+    /// JPEG or PNG.
+    pub format: PhotoFormat,
+    /// The width in pixels, upright.
+    pub width: u32,
+    /// The height in pixels, upright.
+    pub height: u32,
+    /// How the document lists it: «Фото 1 (JPEG, 1,2 МБ)».
+    pub label: String,
+    /// The stored bytes, without metadata; shared, since a photo is large.
+    #[serde(skip)]
+    pub bytes: Arc<Vec<u8>>,
+}
+
+/// A size as a Russian document prints it: «850 КБ», «1,2 МБ».
+pub fn size_ru(bytes: u64) -> String {
+    const KIB: u64 = 1024;
+    const MIB: u64 = 1024 * 1024;
+    if bytes < MIB {
+        format!("{} КБ", bytes.div_ceil(KIB).max(1))
+    } else {
+        // Tenths of a megabyte, rounded half up, with a decimal comma.
+        let tenths = (bytes * 10 + MIB / 2) / MIB;
+        format!("{},{} МБ", tenths / 10, tenths % 10)
+    }
+}
+
+/// How a document names photo `number`: «Фото 1 (JPEG, 1,2 МБ)». Never the file's name, which
+/// may carry a name, an address or a place.
+pub fn photo_label(number: u32, format: PhotoFormat, byte_size: u64) -> String {
+    format!("Фото {number} ({}, {})", format.label(), size_ru(byte_size))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_and_labels_read_the_russian_way() {
+        assert_eq!(size_ru(1), "1 КБ");
+        assert_eq!(size_ru(870_000), "850 КБ");
+        assert_eq!(size_ru(1_258_291), "1,2 МБ");
+        assert_eq!(size_ru(10 * 1024 * 1024), "10,0 МБ");
+        assert_eq!(
+            photo_label(1, PhotoFormat::Jpeg, 1_258_291),
+            "Фото 1 (JPEG, 1,2 МБ)"
+        );
+    }
 
     /// Found by the fuzz target `photo`: the bytes `Exif\0\0` by chance inside the data that
     /// draws an image — a JPEG scan's compressed pixels, a quantisation table, a PNG's
@@ -558,15 +608,15 @@ mod tests {
         let photos: [(&str, &[u8]); 3] = [
             (
                 "scan",
-                include_bytes!("../../../../tests/fixtures/photos/exif-bytes-in-scan.jpg"),
+                include_bytes!("../../../tests/fixtures/photos/exif-bytes-in-scan.jpg"),
             ),
             (
                 "quantisation table",
-                include_bytes!("../../../../tests/fixtures/photos/exif-bytes-in-quant-table.jpg"),
+                include_bytes!("../../../tests/fixtures/photos/exif-bytes-in-quant-table.jpg"),
             ),
             (
                 "cHRM",
-                include_bytes!("../../../../tests/fixtures/photos/exif-bytes-in-chrm.png"),
+                include_bytes!("../../../tests/fixtures/photos/exif-bytes-in-chrm.png"),
             ),
         ];
         for (place, bytes) in photos {
@@ -591,8 +641,7 @@ mod tests {
     /// skip, used to survive cleaning; only the segments that code the image are kept now.
     #[test]
     fn a_segment_under_a_reserved_marker_goes() {
-        let bytes =
-            include_bytes!("../../../../tests/fixtures/photos/exif-under-reserved-marker.jpg");
+        let bytes = include_bytes!("../../../tests/fixtures/photos/exif-under-reserved-marker.jpg");
         assert!(metadata_left(bytes).contains(&"JPEG segment 0x02".to_owned()));
         let prepared = prepare_photo(bytes).expect("the photo is accepted");
         assert_eq!(metadata_left(&prepared.bytes), Vec::<String>::new());
@@ -606,8 +655,7 @@ mod tests {
     /// damaged before decoding, and so is an empty or oversized palette.
     #[test]
     fn a_palette_that_is_not_whole_entries_is_refused_before_decoding() {
-        let bytes =
-            include_bytes!("../../../../tests/fixtures/photos/palette-not-whole-entries.png");
+        let bytes = include_bytes!("../../../tests/fixtures/photos/palette-not-whole-entries.png");
         assert_eq!(prepare_photo(bytes), Err(PhotoProblem::Damaged));
         assert!(
             metadata_left(bytes)
@@ -621,7 +669,7 @@ mod tests {
     /// has is a photo like any other.
     #[test]
     fn transparency_longer_than_the_palette_is_refused_before_decoding() {
-        let gps = include_bytes!("../../../../tests/fixtures/photos/gps.png");
+        let gps = include_bytes!("../../../tests/fixtures/photos/gps.png");
         // gps.png is indexed with a two-entry palette; a tRNS goes after the palette.
         let plte = gps.windows(4).position(|w| w == b"PLTE").unwrap() - 4;
         let after_plte = plte + 12 + 6;

@@ -382,13 +382,14 @@ mod tests {
 
     fn document(body: &str) -> FiledDocument {
         let profile = Profile::default()
-            .with(ProfileField::FullName, "Иванова Мария Петровна")
-            .unwrap()
-            .with(
-                ProfileField::CompanyName,
-                "ООО «Управляющая компания „Дом“»",
+            .with_value(
+                ProfileField::FullName,
+                Some("Иванова Мария Петровна".to_owned()),
             )
-            .unwrap();
+            .with_value(
+                ProfileField::CompanyName,
+                Some("ООО «Управляющая компания „Дом“»".to_owned()),
+            );
         FiledDocument::new(
             "Не работает освещение на лестнице",
             body,
@@ -435,7 +436,7 @@ mod tests {
         let paragraph = "Свет на лестнице между третьим и четвёртым этажами не горит уже неделю, \
                          жильцы спотыкаются.";
         let mut body = String::new();
-        while zayavka_core::char_count(&body) + paragraph.len() / 2 < 2_400 {
+        while body.chars().count() + paragraph.len() / 2 < 2_400 {
             body.push_str(paragraph);
             body.push_str("\n\n");
         }

@@ -205,10 +205,14 @@ pub(super) mod tests {
 
     fn document() -> FiledDocument {
         let profile = Profile::default()
-            .with(ProfileField::FullName, "Иванова Мария Петровна")
-            .unwrap()
-            .with(ProfileField::CompanyName, "ООО «УК „Дом“» & Ко <1>")
-            .unwrap();
+            .with_value(
+                ProfileField::FullName,
+                Some("Иванова Мария Петровна".to_owned()),
+            )
+            .with_value(
+                ProfileField::CompanyName,
+                Some("ООО «УК „Дом“» & Ко <1>".to_owned()),
+            );
         FiledDocument::new(
             "Не работает освещение на лестнице",
             "На лестнице между третьим и четвёртым этажами неделю не горит свет.\n\n\
