@@ -11,38 +11,30 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use zayavka_core::{RawInput, SubjectKind};
-use zayavka_engine::attachments::{self, AttachmentSummary};
+use zayavka_engine::attachments::AttachmentSummary;
 use zayavka_engine::batch::run::{
-    self, BatchError, BatchSettings, ExportFormat, StopReason, export_batch, list_batches,
-    run_batch,
+    self, BatchError, BatchSettings, ExportFormat, StopReason, run_batch,
 };
 use zayavka_engine::batch::{
-    BatchFile, BatchRowReport, DocumentsExport, InvalidRow, PlanCost, RowPlan, batch_row_reports,
-    export_documents, find_batch, plan_batch,
+    BatchFile, BatchRowReport, DocumentsExport, InvalidRow, PlanCost, RowPlan, plan_batch,
 };
 use zayavka_engine::config::{self, Config, ProviderKind, ProviderOverrides};
 use zayavka_engine::document::{CoSigners, DocumentError, DocumentFormat, FiledDocument};
 use zayavka_engine::draft::{
     DraftCommand, DraftEvent, InputSource, KeptInput, run_draft_command_in,
 };
-use zayavka_engine::drafts::{self, DraftListItem};
+use zayavka_engine::drafts::DraftListItem;
 use zayavka_engine::filing::{self, FilingError};
 use zayavka_engine::profile::{self, Profile};
 use zayavka_engine::secrets::{ApiKey, ApiKeySource, StoredKeyState};
 use zayavka_engine::settings::{self, SettingsOverview as EngineOverview};
+use zayavka_engine::{DraftFilter, DraftId, DraftOutcome};
+use zayavka_engine::{RawInput, SubjectKind};
 use zayavka_engine::{doctor, form};
-use zayavka_store::{DraftFilter, DraftId, DraftOutcome, Store};
 
 use crate::error::{CommandError, ErrorKind, sentence};
 use crate::state::{AppState, CheckedBatch};
 use crate::view::{DoctorReport, DocumentView, DraftDetail, DraftResult};
-
-/// The database; on a disk that cannot be written, opened for reading only, so that the saved
-/// drafts can still be looked at (a change is then refused with a plain message).
-fn open(state: &AppState) -> Result<Store, CommandError> {
-    Ok(zayavka_engine::database::open_store_to_read(&state.paths)?)
-}
 
 /// The draft the page names: ids are positive, and the page only sends ids it was given.
 fn checked_id(id: i64) -> Result<DraftId, CommandError> {
@@ -132,10 +124,10 @@ pub fn draft_run(
         overrides: ProviderOverrides::default(),
     };
     let result = block_on(run_draft_command_in(
-        &state.clients,
+        state.engine.clients(),
         command,
-        &state.paths,
-        state.secrets.as_ref(),
+        state.engine.paths(),
+        state.engine.secrets(),
         environment,
         task.token(),
         &on_event,
@@ -174,19 +166,20 @@ pub fn draft_reassemble(
     let subject: SubjectKind = subject
         .parse()
         .map_err(|_| CommandError::invalid_argument("вид проблемы"))?;
-    let store = open(state)?;
-    let (draft, _) = drafts::reassemble(&store, checked_id(draft_id)?, subject)?;
+    let (draft, _) = state
+        .engine
+        .reassemble_draft(checked_id(draft_id)?, subject)?;
     Ok(DraftResult::from_stored(&draft)?)
 }
 
 /// Keeps the form as it is now.
 pub fn input_autosave(state: &AppState, input: &RawInput) -> Result<(), CommandError> {
-    Ok(form::save(&state.paths, input)?)
+    Ok(form::save(state.engine.paths(), input)?)
 }
 
 /// The form as it was last kept.
 pub fn input_restore(state: &AppState) -> Result<Option<RawInput>, CommandError> {
-    Ok(form::restore(&state.paths)?)
+    Ok(form::restore(state.engine.paths())?)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,34 +221,28 @@ pub fn drafts_list(
                 .map_err(|_| CommandError::invalid_argument("вид проблемы"))
         })
         .transpose()?;
-    let store = open(state)?;
-    Ok(drafts::list(
-        &store,
-        &DraftFilter {
-            outcome,
-            subject,
-            since: None,
-            batch_id: filter.batch_id,
-            limit: Some(
-                filter
-                    .limit
-                    .unwrap_or(LIST_LIMIT_MAX)
-                    .clamp(1, LIST_LIMIT_MAX),
-            ),
-        },
-    )?)
+    Ok(state.engine.drafts(&DraftFilter {
+        outcome,
+        subject,
+        since: None,
+        batch_id: filter.batch_id,
+        limit: Some(
+            filter
+                .limit
+                .unwrap_or(LIST_LIMIT_MAX)
+                .clamp(1, LIST_LIMIT_MAX),
+        ),
+    })?)
 }
 
 /// The stored drafts whose words match, by the store's full-text search.
 pub fn drafts_search(state: &AppState, text: &str) -> Result<Vec<DraftListItem>, CommandError> {
-    let store = open(state)?;
-    Ok(drafts::search(&store, text, LIST_LIMIT_MAX)?)
+    Ok(state.engine.search_drafts(text, LIST_LIMIT_MAX)?)
 }
 
 /// One stored draft in full.
 pub fn draft_open(state: &AppState, id: i64) -> Result<DraftDetail, CommandError> {
-    let store = open(state)?;
-    Ok(DraftDetail::of(&drafts::get(&store, checked_id(id)?)?)?)
+    Ok(DraftDetail::of(&state.engine.draft(checked_id(id)?)?)?)
 }
 
 /// Stores the resident's edit of a request.
@@ -265,15 +252,13 @@ pub fn draft_edit(
     title: &str,
     body: &str,
 ) -> Result<DraftDetail, CommandError> {
-    let store = open(state)?;
-    drafts::edit(&store, checked_id(id)?, title, body)?;
-    Ok(DraftDetail::of(&drafts::get(&store, checked_id(id)?)?)?)
+    state.engine.edit_draft(checked_id(id)?, title, body)?;
+    Ok(DraftDetail::of(&state.engine.draft(checked_id(id)?)?)?)
 }
 
 /// Deletes a draft for good.
 pub fn draft_delete(state: &AppState, id: i64) -> Result<(), CommandError> {
-    let store = open(state)?;
-    Ok(drafts::delete(&store, checked_id(id)?)?)
+    Ok(state.engine.delete_draft(checked_id(id)?)?)
 }
 
 /// The document formats of «Сохранить как…».
@@ -319,15 +304,10 @@ fn filed_document(
     id: i64,
     collective: bool,
 ) -> Result<FiledDocument, CommandError> {
-    let store = open(state)?;
-    filing::filed_document(
-        &store,
-        &state.paths,
-        checked_id(id)?,
-        jiff::Zoned::now().date(),
-        collective,
-    )
-    .map_err(filing_error)
+    state
+        .engine
+        .filed_document(checked_id(id)?, jiff::Zoned::now().date(), collective)
+        .map_err(filing_error)
 }
 
 /// A document that could not be made, in the app's words.
@@ -374,7 +354,7 @@ pub fn draft_document(
 
 /// The photos attached to a draft, in their order.
 pub fn draft_photos(state: &AppState, id: i64) -> Result<Vec<AttachmentSummary>, CommandError> {
-    Ok(attachments::attachments(&open(state)?, checked_id(id)?)?)
+    Ok(state.engine.photos(checked_id(id)?)?)
 }
 
 /// Attaches photos to a draft, all or none: a file that is not a JPEG or PNG photo, is damaged
@@ -385,9 +365,8 @@ pub fn draft_attach(
     id: i64,
     files: &[PathBuf],
 ) -> Result<Vec<AttachmentSummary>, CommandError> {
-    let store = open(state)?;
-    attachments::attach(&store, checked_id(id)?, files)?;
-    Ok(attachments::attachments(&store, checked_id(id)?)?)
+    state.engine.attach_photos(checked_id(id)?, files)?;
+    Ok(state.engine.photos(checked_id(id)?)?)
 }
 
 /// Removes photo `number` from a draft; the ones after it move up. Gives the photos left.
@@ -396,7 +375,10 @@ pub fn draft_detach(
     id: i64,
     number: u32,
 ) -> Result<Vec<AttachmentSummary>, CommandError> {
-    Ok(attachments::detach(&open(state)?, checked_id(id)?, number)?.remaining)
+    Ok(state
+        .engine
+        .detach_photo(checked_id(id)?, number)?
+        .remaining)
 }
 
 /// What a draft saved as a file holds, made before the dialog opens, so that the resident is
@@ -522,7 +504,8 @@ fn profile_kind(config: &Config, profile: &config::ProfileName) -> Option<Provid
 }
 
 fn service_view(state: &AppState, profile: Option<&config::ProfileName>) -> ServiceFieldsView {
-    let (Some(profile), Ok(config)) = (profile, Config::load(&state.paths.config_file())) else {
+    let (Some(profile), Ok(config)) = (profile, Config::load(&state.engine.paths().config_file()))
+    else {
         return ServiceFieldsView::default();
     };
     let written = config.profiles.get(profile);
@@ -551,7 +534,7 @@ fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatu
         };
     };
     let status =
-        zayavka_engine::secrets::key_status(state.secrets.as_ref(), profile, environment_key);
+        zayavka_engine::secrets::key_status(state.engine.secrets(), profile, environment_key);
     KeyStatusView {
         profile: Some(profile.as_str().to_owned()),
         stored: status.usable_source().is_some(),
@@ -571,7 +554,7 @@ fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatu
 
 /// Whether `profile` is complete and does not require a key.
 fn key_optional(state: &AppState, profile: &config::ProfileName) -> bool {
-    Config::load(&state.paths.config_file())
+    Config::load(&state.engine.paths().config_file())
         .ok()
         .and_then(|config| config.profile_settings(profile).ok())
         .is_some_and(|settings| !settings.needs_api_key)
@@ -581,8 +564,8 @@ fn key_optional(state: &AppState, profile: &config::ProfileName) -> bool {
 pub fn settings_get(state: &AppState) -> Result<SettingsView, CommandError> {
     let environment = state.environment.overrides(false)?;
     let overview = EngineOverview::gather(
-        &state.paths,
-        state.secrets.as_ref(),
+        state.engine.paths(),
+        state.engine.secrets(),
         &environment.provider,
         environment.api_key.is_some(),
     )?;
@@ -609,10 +592,10 @@ pub fn settings_get(state: &AppState) -> Result<SettingsView, CommandError> {
         schema_mode: provider.schema_mode.as_str(),
         timeout_secs: provider
             .timeout_secs
-            .unwrap_or(zayavka_llm::Budget::default().attempt_timeout.as_secs()),
+            .unwrap_or(zayavka_engine::Budget::default().attempt_timeout.as_secs()),
         attempts: provider
             .attempts
-            .unwrap_or(zayavka_llm::Budget::default().max_attempts),
+            .unwrap_or(zayavka_engine::Budget::default().max_attempts),
     });
     let key_profile = overview
         .provider
@@ -633,7 +616,7 @@ pub fn settings_get(state: &AppState) -> Result<SettingsView, CommandError> {
         key: key_view(state, key_profile.as_ref()),
         service: service_view(state, overview.active_profile.as_ref()),
         first_run: crate::setup::first_run(
-            &state.paths,
+            state.engine.paths(),
             overview.active_profile.is_some(),
             &environment.provider,
         ),
@@ -664,7 +647,7 @@ pub fn settings_set(
     if !SETTING_KEYS.contains(&key) {
         return Err(CommandError::invalid_argument("настройка"));
     }
-    let file = state.paths.config_file();
+    let file = state.engine.paths().config_file();
     let dotted = if key == "active_profile" {
         // «Свой сервер» is a preset on the screen but not a built-in profile: choosing it
         // makes a profile of that kind, whose address the resident then gives.
@@ -715,7 +698,7 @@ fn setting_error(error: config::ConfigError) -> CommandError {
 }
 
 fn key_profile(state: &AppState) -> Result<config::ProfileName, CommandError> {
-    Ok(settings::choose_key_profile(None, &state.paths)?.0)
+    Ok(settings::choose_key_profile(None, state.engine.paths())?.0)
 }
 
 /// The key's state.
@@ -727,24 +710,24 @@ pub fn key_status(state: &AppState) -> Result<KeyStatusView, CommandError> {
 pub fn key_set(state: &AppState, secret: &str) -> Result<KeyStatusView, CommandError> {
     let profile = key_profile(state)?;
     let key = ApiKey::new(secret)?;
-    state.secrets.set(&profile, &key)?;
+    state.engine.secrets().set(&profile, &key)?;
     Ok(key_view(state, Some(&profile)))
 }
 
 /// Removes the key of the chosen profile from the keyring.
 pub fn key_delete(state: &AppState) -> Result<KeyStatusView, CommandError> {
     let profile = key_profile(state)?;
-    state.secrets.delete(&profile)?;
+    state.engine.secrets().delete(&profile)?;
     Ok(key_view(state, Some(&profile)))
 }
 
 /// The engine's connection checks.
 pub fn connection_check(state: &AppState) -> Result<DoctorReport, CommandError> {
     let environment = state.environment.overrides(false)?;
-    let cancel = zayavka_llm::CancellationToken::new();
+    let cancel = zayavka_engine::CancellationToken::new();
     let checks = block_on(doctor::run_doctor(
-        &state.paths,
-        state.secrets.as_ref(),
+        state.engine.paths(),
+        state.engine.secrets(),
         environment,
         jiff::Zoned::now().date(),
         &cancel,
@@ -806,7 +789,7 @@ fn plan_file(
     batch_number: Option<u32>,
 ) -> Result<BatchPlanView, CommandError> {
     let file = BatchFile::read(path)?;
-    let secrets = state.secrets.as_ref();
+    let secrets = state.engine.secrets();
     let settings = |offline| BatchSettings {
         batch_number,
         ..BatchSettings::new(offline)
@@ -814,7 +797,7 @@ fn plan_file(
     let online = plan_batch(
         &file,
         &settings(false),
-        &state.paths,
+        state.engine.paths(),
         secrets,
         state.environment.overrides(false)?,
     );
@@ -823,7 +806,7 @@ fn plan_file(
         Err(BatchError::Settings(problem)) => {
             let offline = settings(true);
             let environment = state.environment.overrides(true)?;
-            let plan = plan_batch(&file, &offline, &state.paths, secrets, environment)?;
+            let plan = plan_batch(&file, &offline, state.engine.paths(), secrets, environment)?;
             (plan, Some(sentence(&problem)))
         }
         Err(error) => return Err(error.into()),
@@ -870,7 +853,7 @@ pub fn batch_check(state: &AppState, path: &Path) -> Result<BatchPlanView, Comma
 /// resident need not choose it again. A file that is no longer there is said plainly
 /// ([`ErrorKind::BatchFileMissing`]); a changed one shows in the plan as new and changed rows.
 pub fn batch_continue(state: &AppState, number: u32) -> Result<BatchPlanView, CommandError> {
-    let batch = find_batch(&open(state)?, &number.to_string())?;
+    let batch = state.engine.find_batch(&number.to_string())?;
     let missing = || {
         CommandError::new(
             ErrorKind::BatchFileMissing,
@@ -927,7 +910,7 @@ pub struct BatchListView {
 
 /// Every stored batch, the most recently created first.
 pub fn batch_list(state: &AppState) -> Result<Vec<BatchListView>, CommandError> {
-    let batches = list_batches(&open(state)?)?;
+    let batches = state.engine.batches()?;
     Ok(batches
         .into_iter()
         .map(|batch| BatchListView {
@@ -965,9 +948,10 @@ pub struct BatchRowView {
 /// Every row of a batch's file as last run, in file order, with its «ФИО», «Квартира», title,
 /// state and, for a row refused, failed or needing the resident, the reason.
 pub fn batch_rows(state: &AppState, number: u32) -> Result<Vec<BatchRowView>, CommandError> {
-    let store = open(state)?;
-    let batch = find_batch(&store, &number.to_string())?;
-    Ok(batch_row_reports(&store, &batch.id)?
+    let batch = state.engine.find_batch(&number.to_string())?;
+    Ok(state
+        .engine
+        .batch_rows(&batch.id)?
         .into_iter()
         .map(|report| BatchRowView {
             status_label: report.status.label_ru(),
@@ -1083,14 +1067,14 @@ pub fn batch_run(
     let settings = BatchSettings {
         batch_number: check.batch_number,
         // The session's client: a batch after a draft reuses GigaChat's access token.
-        session: state.clients.clone(),
+        session: state.engine.clients().clone(),
         ..BatchSettings::new(offline)
     };
     let summary = block_on(run_batch(
         &file,
         &settings,
-        &state.paths,
-        state.secrets.as_ref(),
+        state.engine.paths(),
+        state.engine.secrets(),
         environment,
         task.token(),
         &on_progress,
@@ -1146,11 +1130,10 @@ pub fn batch_export(
     replace: bool,
     folder: &Path,
 ) -> Result<BatchExportView, CommandError> {
-    let store = open(state)?;
-    let batch_id = find_batch(&store, &number.to_string())?.id;
+    let batch_id = state.engine.find_batch(&number.to_string())?.id;
     match export {
         BatchExport::Results(format) => {
-            let report = export_batch(&store, &batch_id, format, folder)?;
+            let report = state.engine.export_batch(&batch_id, format, folder)?;
             Ok(BatchExportView {
                 folder: folder.display().to_string(),
                 written: report.files.len(),
@@ -1158,14 +1141,16 @@ pub fn batch_export(
             })
         }
         BatchExport::Documents(format) => {
-            let profile = profile::load(&state.paths).map_err(profile_error)?;
+            let profile = profile::load(state.engine.paths()).map_err(profile_error)?;
             let options = DocumentsExport {
                 format,
                 date: jiff::Zoned::now().date(),
                 co_signers: collective.then(CoSigners::default),
                 replace,
             };
-            let report = export_documents(&store, &batch_id, &profile, &options, folder)?;
+            let report = state
+                .engine
+                .export_documents(&batch_id, &profile, &options, folder)?;
             Ok(BatchExportView {
                 folder: report.dir.display().to_string(),
                 written: report.written.len(),
@@ -1217,19 +1202,19 @@ fn profile_error(error: zayavka_engine::profile::ProfileError) -> CommandError {
 
 /// The stored profile (every field null on a fresh install).
 pub fn profile_get(state: &AppState) -> Result<Profile, CommandError> {
-    profile::load(&state.paths).map_err(profile_error)
+    profile::load(state.engine.paths()).map_err(profile_error)
 }
 
 /// Sets one field; an empty value removes it. A refused value changes nothing.
 pub fn profile_set(state: &AppState, field: &str, value: &str) -> Result<Profile, CommandError> {
     let field = profile::ProfileField::from_name(field)
         .ok_or_else(|| CommandError::invalid_argument("поле профиля"))?;
-    profile::set(&state.paths, field, value).map_err(profile_error)
+    profile::set(state.engine.paths(), field, value).map_err(profile_error)
 }
 
 /// Removes every field.
 pub fn profile_clear(state: &AppState) -> Result<Profile, CommandError> {
-    profile::clear(&state.paths).map_err(profile_error)?;
+    profile::clear(state.engine.paths()).map_err(profile_error)?;
     Ok(Profile::default())
 }
 

@@ -6,6 +6,7 @@
 //! problem.
 
 use serde::Serialize;
+use zayavka_engine::StoreError;
 use zayavka_engine::attachments::AttachmentError;
 use zayavka_engine::batch::run::{BatchError, ExportError};
 use zayavka_engine::batch::{BatchFileError, DocumentsError};
@@ -13,7 +14,6 @@ use zayavka_engine::config::ConfigError;
 use zayavka_engine::drafts::DraftsError;
 use zayavka_engine::form::FormError;
 use zayavka_engine::secrets::SecretError;
-use zayavka_store::StoreError;
 
 /// The stable kinds of failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -256,7 +256,7 @@ mod tests {
 
     #[test]
     fn a_draft_error_keeps_its_russian_message() {
-        let id = zayavka_store::DraftId::new(7).unwrap();
+        let id = zayavka_engine::DraftId::new(7).unwrap();
         let error = CommandError::from(DraftsError::NotFound(id));
         assert_eq!(
             serde_json::to_string(&error).unwrap(),

@@ -10,7 +10,7 @@ use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, WebviewWindow};
 use tauri_plugin_clipboard_manager::ClipboardExt;
 use tauri_plugin_dialog::{DialogExt, MessageDialogButtons, MessageDialogKind};
-use zayavka_core::RawInput;
+use zayavka_engine::RawInput;
 
 use crate::commands::{
     self, BatchExportView, BatchListView, BatchPlanView, BatchProgressView, BatchRowView,

@@ -50,7 +50,7 @@ pub fn setup_skip(state: &AppState) -> Result<(), CommandError> {
             ),
         )
     };
-    let dir = state.paths.config_dir();
+    let dir = state.engine.paths().config_dir();
     std::fs::create_dir_all(dir).map_err(fail)?;
     zayavka_engine::paths::replace_file(&dir.join(SKIP_MARKER), SKIP_MARKER_TEXT.as_bytes())
         .map_err(fail)
@@ -70,10 +70,10 @@ pub struct SetupCheckView {
 /// one tiny structured call — over what is saved now.
 pub fn setup_check(state: &AppState) -> Result<SetupCheckView, CommandError> {
     let environment = state.environment.overrides(false)?;
-    let cancel = zayavka_llm::CancellationToken::new();
+    let cancel = zayavka_engine::CancellationToken::new();
     let checks = tauri::async_runtime::block_on(doctor::run_provider_checks(
-        &state.paths,
-        state.secrets.as_ref(),
+        state.engine.paths(),
+        state.engine.secrets(),
         environment,
         &cancel,
     ));

@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use zayavka_engine::draft::{EnvironmentOverrides, SessionClients};
+use zayavka_engine::draft::EnvironmentOverrides;
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
-use zayavka_llm::CancellationToken;
+use zayavka_engine::{CancellationToken, Engine};
 
 use crate::error::CommandError;
 
@@ -41,16 +41,13 @@ impl Environment {
 
 /// The state every command receives.
 pub struct AppState {
-    /// The folders.
-    pub paths: Paths,
-    /// The keyring.
-    pub secrets: Arc<dyn SecretStore + Send + Sync>,
+    /// The engine: the folders, the keyring and the model clients of this run of the app
+    /// (drafts and batches with the same settings and key share one, so GigaChat's access token
+    /// is exchanged once per lifetime, not once per draft — issue 15). Every command reaches the
+    /// drafts database through it.
+    pub engine: Engine,
     /// The environment.
     pub environment: Environment,
-    /// The model clients of this run of the app: drafts and batches with the same settings and
-    /// key share one, so GigaChat's access token is exchanged once per lifetime, not once per
-    /// draft (issue 15).
-    pub clients: SessionClients,
     tasks: Mutex<HashMap<String, CancellationToken>>,
     checks: Mutex<HashMap<String, CheckedBatch>>,
     next_check: std::sync::atomic::AtomicU64,
@@ -67,10 +64,8 @@ impl AppState {
         environment: Environment,
     ) -> AppState {
         AppState {
-            paths,
-            secrets,
+            engine: Engine::new(paths, secrets),
             environment,
-            clients: SessionClients::new(),
             tasks: Mutex::new(HashMap::new()),
             checks: Mutex::new(HashMap::new()),
             next_check: std::sync::atomic::AtomicU64::new(1),

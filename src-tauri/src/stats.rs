@@ -37,7 +37,7 @@ pub fn stats_get(state: &AppState, request: StatsRequest) -> Result<Stats, Comma
         profile: None,
         period: Period::All,
     };
-    stats::stats(&state.paths, &query).map_err(|error| match error {
+    stats::stats(state.engine.paths(), &query).map_err(|error| match error {
         StatsError::Store(error) => error.into(),
         other => CommandError::new(ErrorKind::InvalidArgument, other.message_ru()),
     })
@@ -47,7 +47,7 @@ pub fn stats_get(state: &AppState, request: StatsRequest) -> Result<Stats, Comma
 mod tests {
     use std::sync::Arc;
 
-    use zayavka_core::RawInput;
+    use zayavka_engine::RawInput;
     use zayavka_engine::draft::EnvironmentOverrides;
     use zayavka_engine::paths::Paths;
     use zayavka_engine::secrets::MemoryStore;

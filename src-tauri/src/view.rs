@@ -2,13 +2,13 @@
 //! engine's typed values. Nothing here decides anything: each field is read from the engine.
 
 use serde::Serialize;
-use zayavka_core::{NextStep, Outcome, Request};
 use zayavka_engine::doctor::{Check, CheckStatus};
 use zayavka_engine::document::{
     CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, FiledDocument, HeaderLine,
 };
 use zayavka_engine::drafts::{self, DraftListItem};
-use zayavka_store::{DraftOutcome, StoredDraft};
+use zayavka_engine::{DraftOutcome, StoredDraft};
+use zayavka_engine::{NextStep, Outcome, Request};
 
 /// A request as the page renders it: the engine's request with the resident's latest edit.
 #[derive(Debug, Serialize)]
@@ -276,9 +276,9 @@ impl DraftDetail {
                 .into_iter()
                 .map(|message| MessageView {
                     role: match message.role {
-                        zayavka_llm::Role::System => "system",
-                        zayavka_llm::Role::User => "user",
-                        zayavka_llm::Role::Assistant => "assistant",
+                        zayavka_engine::Role::System => "system",
+                        zayavka_engine::Role::User => "user",
+                        zayavka_engine::Role::Assistant => "assistant",
                     }
                     .to_owned(),
                     content: message.content,
@@ -430,12 +430,12 @@ mod tests {
     /// reason; the message is the service's advice; other outcomes have no details at all.
     #[test]
     fn issue_15_a_failure_sends_its_details_and_the_service_s_advice() {
-        let mut failure = zayavka_core::Failure::new(
-            zayavka_core::FailureReason::InsufficientQuota,
+        let mut failure = zayavka_engine::Failure::new(
+            zayavka_engine::FailureReason::InsufficientQuota,
             false,
             "на счёте у провайдера закончилась квота (HTTP 402)".to_owned(),
         );
-        failure.advice = zayavka_core::FailureAdvice {
+        failure.advice = zayavka_engine::FailureAdvice {
             message_ru: Some("В GigaChat закончились токены (HTTP 402).".to_owned()),
             server_reason: Some("Payment Required".to_owned()),
         };
@@ -456,8 +456,8 @@ mod tests {
             "{}",
             result.message
         );
-        let plain = zayavka_core::Failure::new(
-            zayavka_core::FailureReason::Cancelled,
+        let plain = zayavka_engine::Failure::new(
+            zayavka_engine::FailureReason::Cancelled,
             false,
             String::new(),
         );
@@ -489,7 +489,7 @@ mod tests {
              перед отправкой перечитайте абзац с пометкой «нормативный текст»."
         );
         let sent = serde_json::to_string(&views).unwrap();
-        for module in zayavka_core::legal_catalogue().awaiting_verification() {
+        for module in zayavka_engine::legal_catalogue().awaiting_verification() {
             assert!(
                 !sent.contains(&format!("{} (", module.id)),
                 "{}: {sent}",

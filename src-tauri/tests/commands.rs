@@ -5,10 +5,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use zayavka_core::RawInput;
 use zayavka_desktop::commands::{self, ListFilter, SaveFormat};
 use zayavka_desktop::error::ErrorKind;
 use zayavka_desktop::state::{AppState, Environment};
+use zayavka_engine::RawInput;
 use zayavka_engine::config;
 use zayavka_engine::draft::EnvironmentOverrides;
 use zayavka_engine::paths::Paths;
@@ -80,7 +80,7 @@ impl App {
     }
 
     fn set(&self, key: &str, value: &str) {
-        config::set_value(&self.state.paths.config_file(), key, value).unwrap();
+        config::set_value(&self.state.engine.paths().config_file(), key, value).unwrap();
     }
 
     fn requests(&self) -> usize {
@@ -184,9 +184,9 @@ fn an_unconfirmed_subject_is_confirmed_later_without_a_new_model_call() {
     let detail = serde_json::to_value(commands::draft_open(&app.state, id).unwrap()).unwrap();
     assert_eq!(detail["summary"]["input"]["confirmed_subject"], LIGHTING);
     assert_eq!(detail["summary"]["subject_module"], LIGHTING);
-    let store = zayavka_engine::database::open_store(&app.state.paths).unwrap();
+    let store = zayavka_engine::database::open_store(app.state.engine.paths()).unwrap();
     let replay =
-        zayavka_engine::drafts::replay_stored(&store, zayavka_store::DraftId::new(id).unwrap())
+        zayavka_engine::drafts::replay_stored(&store, zayavka_engine::DraftId::new(id).unwrap())
             .unwrap();
     assert!(replay.identical);
 
@@ -420,7 +420,7 @@ fn a_draft_is_saved_as_a_document_whole() {
     assert!(text.contains("Кому"), "{text}");
     assert!(text.contains("________"), "{text}");
     zayavka_engine::profile::set(
-        &app.state.paths,
+        app.state.engine.paths(),
         zayavka_engine::profile::ProfileField::FullName,
         "Иванова Анна Петровна",
     )
@@ -461,7 +461,7 @@ fn the_printed_document_is_the_saved_one_line_for_line() {
         .as_i64()
         .unwrap();
     zayavka_engine::profile::set(
-        &app.state.paths,
+        app.state.engine.paths(),
         zayavka_engine::profile::ProfileField::FullName,
         "Иванова Анна Петровна",
     )
@@ -1034,7 +1034,7 @@ fn a_batch_is_checked_run_resumed_and_exported() {
     // One document per row with a request, under the profile's header, collective on demand;
     // the invalid row is said, not dropped.
     zayavka_engine::profile::set(
-        &app.state.paths,
+        app.state.engine.paths(),
         zayavka_engine::profile::ProfileField::CompanyName,
         "ООО «Дом»",
     )
@@ -1177,7 +1177,7 @@ fn a_cancelled_batch_returns_what_it_has_and_resumes_later() {
     assert!(rows.iter().all(|row| row.status_label == "готова"));
     let mut drafts: Vec<i64> = rows
         .iter()
-        .filter_map(|row| row.report.draft_id.map(zayavka_store::DraftId::get))
+        .filter_map(|row| row.report.draft_id.map(zayavka_engine::DraftId::get))
         .collect();
     drafts.sort_unstable();
     drafts.dedup();
@@ -1550,10 +1550,10 @@ fn issue_14_continuing_a_batch_from_the_list_continues_that_very_batch() {
         .block_on(zayavka_engine::batch::run::run_batch(
             &zayavka_engine::batch::BatchFile::read(&file).unwrap(),
             &fresh,
-            &app.state.paths,
+            app.state.engine.paths(),
             &MemoryStore::new(),
             EnvironmentOverrides::default(),
-            &zayavka_llm::CancellationToken::new(),
+            &zayavka_engine::CancellationToken::new(),
             &|_| {},
         ))
         .unwrap();
@@ -1615,7 +1615,7 @@ fn issue_19_a_database_held_by_another_program_is_waited_for_then_named() {
         .as_i64()
         .unwrap();
 
-    let holder = rusqlite::Connection::open(app.state.paths.database_file()).unwrap();
+    let holder = rusqlite::Connection::open(app.state.engine.paths().database_file()).unwrap();
     holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
     let started = std::time::Instant::now();
     let error = error_json(commands::draft_delete(&app.state, id).unwrap_err());
@@ -1640,7 +1640,7 @@ fn issue_19_a_database_held_by_another_program_is_waited_for_then_named() {
 #[test]
 fn issue_19_a_foreign_file_in_the_databases_place_is_named_and_left_alone() {
     let app = App::without_provider();
-    let file = app.state.paths.database_file();
+    let file = app.state.engine.paths().database_file();
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     let foreign = "Это не база данных, а чья-то заметка.\n".repeat(200);
     std::fs::write(&file, &foreign).unwrap();

@@ -72,7 +72,7 @@ fn choose_gigachat(app: &App, stand_in: &StandIn, key: &str) {
     commands::settings_set(&app.state, "scope", "GIGACHAT_API_PERS").unwrap();
     commands::settings_set(&app.state, "base_url", &stand_in.base_url()).unwrap();
     config::set_value(
-        &app.state.paths.config_file(),
+        &app.state.engine.paths().config_file(),
         "profiles.gigachat.auth_url",
         &stand_in.auth_url(),
     )

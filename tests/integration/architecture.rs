@@ -199,6 +199,14 @@ const RULES: &[Rule] = &[
         },
     },
     Rule {
+        statement: "a front end depends on zayavka-engine alone among the Zayavka crates",
+        breaks: |package, dependency| {
+            (package.name == "zayavka-cli" || package.manifest_is_under_src_tauri())
+                && is_zayavka_crate(dependency)
+                && dependency != "zayavka-engine"
+        },
+    },
+    Rule {
         statement: "zayavka-document is pure: no other Zayavka crate, nothing that does IO",
         breaks: |package, dependency| {
             package.name == "zayavka-document"
@@ -381,7 +389,16 @@ fn each_dependency_rule_names_the_rule_and_the_edge_it_breaks() {
             "src-tauri/Cargo.toml",
             &["tauri", "zayavka-engine"],
         ),
-        Package::new("zayavka-cli", "crates/zayavka-cli/Cargo.toml", &["hyper"]),
+        Package::new(
+            "zayavka-cli",
+            "crates/zayavka-cli/Cargo.toml",
+            &["hyper", "zayavka-engine", "zayavka-store"],
+        ),
+        Package::new(
+            "zayavka-desktop",
+            "src-tauri/Cargo.toml",
+            &["zayavka-engine", "zayavka-llm"],
+        ),
         Package::new(
             "zayavka-document",
             "crates/zayavka-document/Cargo.toml",
@@ -413,6 +430,10 @@ fn each_dependency_rule_names_the_rule_and_the_edge_it_breaks() {
              (in crates/zayavka-cli/Cargo.toml)",
             "rule «the command-line tool depends on no HTTP or SQL crate directly» broken by \
              zayavka-cli → hyper (in crates/zayavka-cli/Cargo.toml)",
+            "rule «a front end depends on zayavka-engine alone among the Zayavka crates» \
+             broken by zayavka-cli → zayavka-store (in crates/zayavka-cli/Cargo.toml)",
+            "rule «a front end depends on zayavka-engine alone among the Zayavka crates» \
+             broken by zayavka-desktop → zayavka-llm (in src-tauri/Cargo.toml)",
             "rule «zayavka-document is pure: no other Zayavka crate, nothing that does IO» \
              broken by zayavka-document → zayavka-core (in crates/zayavka-document/Cargo.toml)",
             "rule «zayavka-document is pure: no other Zayavka crate, nothing that does IO» \

@@ -8,13 +8,13 @@ use std::num::{NonZeroU32, NonZeroUsize};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use zayavka_engine::Engine;
 use zayavka_engine::batch::run::{
-    BatchProgress, BatchSettings, BatchSummary, ExportFormat, StopReason, batch_summary,
-    export_batch, list_batches, run_batch,
+    BatchProgress, BatchSettings, BatchSummary, ExportFormat, StopReason, run_batch,
 };
 use zayavka_engine::batch::{
     BatchFile, BatchPlan, DEFAULT_MAX_ROWS, DocumentsExport, InvalidRow, PlanCost, RowPlan,
-    WriteStatus, batch_row_reports, export_documents, find_batch, plan_batch,
+    WriteStatus, plan_batch,
 };
 use zayavka_engine::document::{CoSigners, DocumentFormat};
 use zayavka_engine::draft::EnvironmentOverrides;
@@ -187,18 +187,14 @@ fn document_date(text: &str) -> Result<jiff::civil::Date, String> {
 }
 
 /// Runs `zayavka batch …`.
-pub fn run(args: BatchArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+pub fn run(args: BatchArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     match args.command {
-        None => run_file(args.run, paths, secrets),
-        Some(BatchCommand::Run(run)) => run_file(run, paths, secrets),
-        Some(BatchCommand::List(list)) => list_command(&list, paths),
-        Some(BatchCommand::Status(status)) => status_command(&status, paths),
-        Some(BatchCommand::Export(export)) => export_command(&export, paths),
+        None => run_file(args.run, engine.paths(), engine.secrets()),
+        Some(BatchCommand::Run(run)) => run_file(run, engine.paths(), engine.secrets()),
+        Some(BatchCommand::List(list)) => list_command(&list, engine),
+        Some(BatchCommand::Status(status)) => status_command(&status, engine),
+        Some(BatchCommand::Export(export)) => export_command(&export, engine),
     }
-}
-
-fn open_store(paths: &Paths) -> anyhow::Result<zayavka_store::Store> {
-    zayavka_engine::database::open_store(paths).map_err(|error| anyhow::anyhow!(error.message_ru()))
 }
 
 fn progress_bar() -> indicatif::ProgressBar {
@@ -518,9 +514,10 @@ fn print_summary(summary: &BatchSummary, currency: Option<&str>, json: bool) -> 
     Ok(())
 }
 
-fn list_command(args: &ListArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
-    let store = open_store(paths)?;
-    let batches = list_batches(&store).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+fn list_command(args: &ListArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let batches = engine
+        .batches()
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     let mut stdout = std::io::stdout().lock();
     if args.json {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&batches)?)?;
@@ -553,16 +550,19 @@ fn list_command(args: &ListArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
 }
 
 /// The batch a person named, by its number.
-fn named_batch(store: &zayavka_store::Store, name: &str) -> anyhow::Result<zayavka_store::Batch> {
-    find_batch(store, name).map_err(|error| anyhow::anyhow!(error.message_ru()))
+fn named_batch(engine: &Engine, name: &str) -> anyhow::Result<zayavka_engine::Batch> {
+    engine
+        .find_batch(name)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))
 }
 
-fn status_command(args: &StatusArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
-    let store = open_store(paths)?;
-    let batch = named_batch(&store, &args.id)?;
-    let summary =
-        batch_summary(&store, &batch.id).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-    let rows = batch_row_reports(&store, &batch.id)
+fn status_command(args: &StatusArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let batch = named_batch(engine, &args.id)?;
+    let summary = engine
+        .batch_summary(&batch.id)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let rows = engine
+        .batch_rows(&batch.id)
         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     let mut stdout = std::io::stdout().lock();
     if args.json {
@@ -601,12 +601,12 @@ fn status_command(args: &StatusArgs, paths: &Paths) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-fn export_command(args: &ExportArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
+fn export_command(args: &ExportArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let format = match args.format {
         BatchExportFormat::Documents(format) => format,
-        BatchExportFormat::Combined(format) => return export_combined(args, format, paths),
+        BatchExportFormat::Combined(format) => return export_combined(args, format, engine),
     };
-    let profile = zayavka_engine::profile::load(paths)
+    let profile = zayavka_engine::profile::load(engine.paths())
         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     let options = DocumentsExport {
         format,
@@ -614,9 +614,8 @@ fn export_command(args: &ExportArgs, paths: &Paths) -> anyhow::Result<ExitCode> 
         co_signers: args.collective.then(CoSigners::default),
         replace: args.force,
     };
-    let store = open_store(paths)?;
-    let batch = named_batch(&store, &args.id)?;
-    let report = match export_documents(&store, &batch.id, &profile, &options, &args.out) {
+    let batch = named_batch(engine, &args.id)?;
+    let report = match engine.export_documents(&batch.id, &profile, &options, &args.out) {
         Ok(report) => report,
         Err(error @ zayavka_engine::batch::DocumentsError::Clash { .. }) => {
             anyhow::bail!("{} (--force)", error.message_ru())
@@ -689,7 +688,7 @@ fn export_command(args: &ExportArgs, paths: &Paths) -> anyhow::Result<ExitCode> 
 fn export_combined(
     args: &ExportArgs,
     format: ExportFormat,
-    paths: &Paths,
+    engine: &Engine,
 ) -> anyhow::Result<ExitCode> {
     for (given, flag) in [
         (args.collective, "--collective"),
@@ -703,9 +702,9 @@ fn export_combined(
             );
         }
     }
-    let store = open_store(paths)?;
-    let batch = named_batch(&store, &args.id)?;
-    let report = export_batch(&store, &batch.id, format, &args.out)
+    let batch = named_batch(engine, &args.id)?;
+    let report = engine
+        .export_batch(&batch.id, format, &args.out)
         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     if args.json {
         let mut stdout = std::io::stdout().lock();

@@ -886,7 +886,7 @@ mod tests {
 
     #[test]
     fn the_help_states_the_real_limits() {
-        use zayavka_core::input_limits as limits;
+        use zayavka_engine::input_limits as limits;
         let mut command = localise(crate::Cli::command());
         let draft = command.find_subcommand_mut("draft").unwrap();
         let help = draft.render_help().to_string();
@@ -899,7 +899,7 @@ mod tests {
             format!("до {} символов", limits::LOCATION_MAX),
             format!("до {} символов", limits::CONSEQUENCES_MAX),
             format!("до {} символов", limits::DESIRED_ACTIONS_MAX),
-            format!("не длиннее {} символов", zayavka_core::BODY_LIMIT),
+            format!("не длиннее {} символов", zayavka_engine::BODY_LIMIT),
         ] {
             assert!(help.contains(&expected), "«{expected}» missing in:\n{help}");
         }

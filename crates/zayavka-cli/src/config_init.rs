@@ -114,7 +114,7 @@ fn provider_checks(paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<Vec
             paths,
             store,
             environment,
-            &zayavka_llm::CancellationToken::new(),
+            &zayavka_engine::CancellationToken::new(),
         )),
     )
 }

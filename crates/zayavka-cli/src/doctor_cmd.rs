@@ -4,11 +4,11 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use zayavka_engine::CancellationToken;
 use zayavka_engine::doctor::{Check, CheckStatus, run_doctor};
 use zayavka_engine::draft::EnvironmentOverrides;
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
-use zayavka_llm::CancellationToken;
 
 /// Arguments of `zayavka doctor`.
 #[derive(Debug, clap::Args)]
@@ -100,7 +100,7 @@ mod tests {
             "[внимание] {LEGAL_REVIEW_NOTICE}\n       подробности: ещё не полностью сверены"
         );
         assert!(text.contains(&notice), "{text}");
-        for module in zayavka_core::legal_catalogue().awaiting_verification() {
+        for module in zayavka_engine::legal_catalogue().awaiting_verification() {
             assert!(text.contains(&module.id), "{text}");
         }
     }

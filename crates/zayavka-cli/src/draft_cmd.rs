@@ -5,14 +5,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use zayavka_core::{Outcome, RawInput, SubjectKind};
+use zayavka_engine::CancellationToken;
 use zayavka_engine::config::{BaseUrl, ProfileName, ProviderOverrides, SchemaMode};
 use zayavka_engine::draft::{
     DraftCommand, DraftEvent, EnvironmentOverrides, InputSource, KeptInput, run_draft_command,
 };
 use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::SecretStore;
-use zayavka_llm::CancellationToken;
+use zayavka_engine::{Outcome, RawInput, SubjectKind};
 
 use crate::exit::{SUCCESS, USAGE};
 use crate::output::{Rerun, print_failure_details, print_outcome, sentence};

@@ -4,16 +4,14 @@
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use zayavka_core::SubjectKind;
+use zayavka_engine::SubjectKind;
 use zayavka_engine::attachments;
 use zayavka_engine::document;
 use zayavka_engine::draft::{DraftCommand, InputSource};
 use zayavka_engine::drafts::{self, DraftListItem};
 use zayavka_engine::explain::{Explanation, explanation};
 use zayavka_engine::filing;
-use zayavka_engine::paths::Paths;
-use zayavka_engine::secrets::SecretStore;
-use zayavka_store::{DraftFilter, DraftId, DraftOutcome, Store};
+use zayavka_engine::{DraftFilter, DraftId, DraftOutcome, Engine, StoredDraft};
 
 use crate::draft_cmd::{ProviderArgs, RunOptions};
 
@@ -252,24 +250,6 @@ fn document_date(text: &str) -> Result<jiff::civil::Date, String> {
         .map_err(|_| "нужна дата в виде ГГГГ-ММ-ДД, например 2026-12-01".to_owned())
 }
 
-fn open(paths: &Paths) -> anyhow::Result<Store> {
-    zayavka_engine::database::open_store(paths).map_err(|error| anyhow::anyhow!(error.message_ru()))
-}
-
-/// Opens the database to look at the drafts, for reading only when the data folder cannot be
-/// written, and says so.
-fn open_to_read(paths: &Paths) -> anyhow::Result<Store> {
-    let store = zayavka_engine::database::open_store_to_read(paths)
-        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-    if store.is_read_only() {
-        let _ = writeln!(
-            std::io::stderr(),
-            "Папка данных доступна только для чтения: черновики можно смотреть, но не изменять."
-        );
-    }
-    Ok(store)
-}
-
 fn drafts_error(error: drafts::DraftsError) -> anyhow::Error {
     anyhow::anyhow!(error.message_ru())
 }
@@ -285,13 +265,13 @@ struct ShownDraft {
 }
 
 fn shown_with_photos(
-    store: &Store,
-    draft: &zayavka_store::StoredDraft,
+    engine: &Engine,
+    draft: &StoredDraft,
     explain: bool,
 ) -> anyhow::Result<ShownDraft> {
     Ok(ShownDraft {
         view: drafts::view(draft, explain).map_err(drafts_error)?,
-        attachments: attachments::attachments(store, draft.summary.id).map_err(attachment_error)?,
+        attachments: engine.photos(draft.summary.id).map_err(attachment_error)?,
     })
 }
 
@@ -321,11 +301,10 @@ fn print_photos(
 }
 
 /// Runs `zayavka drafts`.
-pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     match args.command {
         DraftsCommand::List(list) => {
-            let store = open_to_read(paths)?;
             let filter = DraftFilter {
                 outcome: list.outcome,
                 subject: list.subject.map(|kind| kind.as_str().to_owned()),
@@ -333,22 +312,22 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                 batch_id: None,
                 limit: list.limit,
             };
-            let items = drafts::list(&store, &filter).map_err(drafts_error)?;
+            let items = engine.drafts(&filter).map_err(drafts_error)?;
             print_items(&mut stdout, &items, list.json)?;
         }
         DraftsCommand::Search(search) => {
-            let store = open_to_read(paths)?;
-            let items = drafts::search(&store, &search.text, search.limit).map_err(drafts_error)?;
+            let items = engine
+                .search_drafts(&search.text, search.limit)
+                .map_err(drafts_error)?;
             print_items(&mut stdout, &items, search.json)?;
         }
         DraftsCommand::Show(show) => {
-            let store = open_to_read(paths)?;
-            let draft = drafts::get(&store, show.id).map_err(drafts_error)?;
+            let draft = engine.draft(show.id).map_err(drafts_error)?;
             let request = drafts::stored_request(&draft).map_err(drafts_error)?;
             let item = DraftListItem::from(&draft.summary);
             let record = drafts::stored_record(&draft).map_err(drafts_error)?;
             if show.json {
-                let shown = shown_with_photos(&store, &draft, show.explain)?;
+                let shown = shown_with_photos(engine, &draft, show.explain)?;
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&shown)?)?;
             } else {
                 writeln!(stdout, "{}", heading(&item, &jiff::tz::TimeZone::system()))?;
@@ -373,7 +352,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                         latest.version, latest.title, latest.body
                     )?;
                 }
-                let photos = attachments::attachments(&store, show.id).map_err(attachment_error)?;
+                let photos = engine.photos(show.id).map_err(attachment_error)?;
                 if !photos.is_empty() {
                     writeln!(stdout)?;
                     print_photos(&mut stdout, show.id, &photos)?;
@@ -386,19 +365,19 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             }
         }
         DraftsCommand::Delete(delete) => {
-            let store = open(paths)?;
-            drafts::delete(&store, delete.id).map_err(drafts_error)?;
+            engine.delete_draft(delete.id).map_err(drafts_error)?;
             writeln!(stdout, "Черновик № {} удалён насовсем.", delete.id)?;
         }
         DraftsCommand::Edit(edit) => {
-            let store = open(paths)?;
-            let draft = drafts::get(&store, edit.id).map_err(drafts_error)?;
+            let draft = engine.draft(edit.id).map_err(drafts_error)?;
             let text = match &edit.body_file {
                 Some(path) => crate::read_file(path, zayavka_engine::read::FileRole::Input)?,
                 None => edit_in_editor(&drafts::filed_text(&draft).map_err(drafts_error)?)?,
             };
             let (title, body) = split_title(&text);
-            let version = drafts::edit(&store, edit.id, title, body).map_err(drafts_error)?;
+            let version = engine
+                .edit_draft(edit.id, title, body)
+                .map_err(drafts_error)?;
             writeln!(
                 stdout,
                 "Правка сохранена как ваша версия {version} черновика № {}; составленный текст \
@@ -415,11 +394,10 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                      pdf или docx"
                 );
             }
-            let store = open_to_read(paths)?;
             let bytes = match format {
                 None => {
-                    let draft = drafts::get(&store, export.id).map_err(drafts_error)?;
-                    let shown = shown_with_photos(&store, &draft, true)?;
+                    let draft = engine.draft(export.id).map_err(drafts_error)?;
+                    let shown = shown_with_photos(engine, &draft, true)?;
                     (serde_json::to_string_pretty(&shown)? + "\n").into_bytes()
                 }
                 Some(format) => {
@@ -431,22 +409,17 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                         );
                     }
                     let date = export.date.unwrap_or_else(|| jiff::Zoned::now().date());
-                    filing::filed_document_bytes(
-                        &store,
-                        paths,
-                        export.id,
-                        date,
-                        export.collective,
-                        format,
-                    )
-                    .map_err(|error| match error {
-                        filing::FilingError::Document(
-                            error @ document::DocumentError::NotAssembled(_),
-                        ) => anyhow::anyhow!(
-                            "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
-                        ),
-                        other => anyhow::anyhow!(other.message_ru()),
-                    })?
+                    engine
+                        .filed_document(export.id, date, export.collective)
+                        .and_then(|document| Ok(document.render(format)?))
+                        .map_err(|error| match error {
+                            filing::FilingError::Document(
+                                error @ document::DocumentError::NotAssembled(_),
+                            ) => anyhow::anyhow!(
+                                "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
+                            ),
+                            other => anyhow::anyhow!(other.message_ru()),
+                        })?
                 }
             };
             match &export.out {
@@ -464,9 +437,9 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             }
         }
         DraftsCommand::Attach(attach) => {
-            let store = open(paths)?;
-            let photos =
-                attachments::attach(&store, attach.id, &attach.files).map_err(attachment_error)?;
+            let photos = engine
+                .attach_photos(attach.id, &attach.files)
+                .map_err(attachment_error)?;
             writeln!(
                 stdout,
                 "Приложено фотографий: {}. Место съёмки, модель камеры и другие сведения из \
@@ -476,8 +449,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             print_photos(&mut stdout, attach.id, &photos)?;
         }
         DraftsCommand::Attachments(list) => {
-            let store = open_to_read(paths)?;
-            let photos = attachments::attachments(&store, list.id).map_err(attachment_error)?;
+            let photos = engine.photos(list.id).map_err(attachment_error)?;
             if list.json {
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&photos)?)?;
             } else {
@@ -485,9 +457,9 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             }
         }
         DraftsCommand::Detach(detach) => {
-            let store = open(paths)?;
-            let detached =
-                attachments::detach(&store, detach.id, detach.number).map_err(attachment_error)?;
+            let detached = engine
+                .detach_photo(detach.id, detach.number)
+                .map_err(attachment_error)?;
             writeln!(
                 stdout,
                 "{} убрано из черновика № {} и удалено из базы.",
@@ -496,8 +468,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             print_photos(&mut stdout, detach.id, &detached.remaining)?;
         }
         DraftsCommand::Backup(backup) => {
-            let store = open_to_read(paths)?;
-            drafts::backup(&store, &backup.file).map_err(drafts_error)?;
+            engine.backup_drafts(&backup.file).map_err(drafts_error)?;
             writeln!(
                 stdout,
                 "Копия базы черновиков записана в {}.",
@@ -505,8 +476,9 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             )?;
         }
         DraftsCommand::Restore(restore) => {
-            let restored =
-                drafts::restore(paths, &restore.file, restore.replace).map_err(drafts_error)?;
+            let restored = engine
+                .restore_drafts(&restore.file, restore.replace)
+                .map_err(drafts_error)?;
             if let Some(aside) = &restored.set_aside {
                 writeln!(
                     stdout,
@@ -523,7 +495,9 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
         }
         DraftsCommand::Recover(recover) => {
             // The damaged database is never opened here: the engine reads it as bytes only.
-            let recovered = drafts::recover(paths, recover.out.as_deref()).map_err(drafts_error)?;
+            let recovered = engine
+                .recover_drafts(recover.out.as_deref())
+                .map_err(drafts_error)?;
             writeln!(
                 stdout,
                 "Спасено черновиков: {}. Они записаны в новую базу {}.",
@@ -557,8 +531,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
             )?;
         }
         DraftsCommand::Retry(retry) => {
-            let store = open(paths)?;
-            let draft = drafts::get(&store, retry.id).map_err(drafts_error)?;
+            let draft = engine.draft(retry.id).map_err(drafts_error)?;
             if !drafts::may_retry(&draft) {
                 anyhow::bail!(
                     "черновик № {} уже составлен ({}); повторять его не нужно. Чтобы составить \
@@ -567,7 +540,6 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                     draft.summary.outcome.as_str()
                 );
             }
-            drop(store);
             let command = DraftCommand {
                 input: InputSource::Typed(drafts::stored_input(&draft)),
                 retry_of: Some(retry.id),
@@ -582,7 +554,7 @@ pub fn run(args: DraftsArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow
                 typed: &[],
             };
             drop(stdout);
-            return crate::draft_cmd::execute(command, &options, paths, secrets);
+            return crate::draft_cmd::execute(command, &options, engine.paths(), engine.secrets());
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -652,7 +624,7 @@ fn explain(out: &mut dyn std::io::Write, explanation: &Explanation) -> anyhow::R
             out,
             "  [{}] {}{more}",
             role.as_str().unwrap_or_default(),
-            zayavka_core::escape_invisible(&shown)
+            zayavka_engine::escape_invisible(&shown)
         )?;
     }
     Ok(())
@@ -730,7 +702,7 @@ fn heading(item: &DraftListItem, zone: &jiff::tz::TimeZone) -> String {
         item.id,
         local_time_ru(&item.created_at, zone),
         outcome_ru(item.outcome),
-        zayavka_core::escape_invisible(title)
+        zayavka_engine::escape_invisible(title)
     )
 }
 
@@ -739,7 +711,7 @@ fn heading(item: &DraftListItem, zone: &jiff::tz::TimeZone) -> String {
 fn preview_line(item: &DraftListItem) -> Option<String> {
     item.title.as_ref()?;
     let preview = item.preview.as_deref()?;
-    Some(format!("    {}", zayavka_core::escape_invisible(preview)))
+    Some(format!("    {}", zayavka_engine::escape_invisible(preview)))
 }
 
 /// A stored moment (RFC 3339, UTC) as the resident's clock shows it, in Russian form:

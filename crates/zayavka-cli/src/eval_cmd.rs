@@ -394,7 +394,7 @@ fn print_report(report: &EvalReport, files: &SheetFiles) -> anyhow::Result<()> {
                 .iter()
                 .filter(|check| {
                     zayavka_engine::eval::HARD_CHECKS.contains(&check.check)
-                        && check.verdict == zayavka_core::Verdict::Fail
+                        && check.verdict == zayavka_engine::Verdict::Fail
                 })
                 .map(|check| match &check.detail {
                     Some(detail) => format!("{} ({detail})", check.check),

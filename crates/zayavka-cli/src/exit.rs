@@ -2,7 +2,7 @@
 //! ([`outcome`]); the other commands reuse the same numbers for the same kind of result, so a
 //! script reads any command's status the same way.
 
-use zayavka_core::Outcome;
+use zayavka_engine::Outcome;
 
 /// Done: the request is ready, every check held, every row of a batch is finished.
 pub const SUCCESS: u8 = 0;

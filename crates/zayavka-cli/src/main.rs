@@ -25,6 +25,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use zayavka_engine::Engine;
 use zayavka_engine::paths::Paths;
 use zayavka_engine::read::FileRole;
 use zayavka_engine::secrets::KeyringStore;
@@ -145,35 +146,44 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(args) => return replay(args),
         command => command,
     };
-    let paths = Paths::resolve().map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-    let store = KeyringStore::new();
+    let engine = open_engine()?;
+    let (paths, store) = (engine.paths(), engine.secrets());
     match command {
-        Command::Draft(args) => draft_cmd::run(*args, &paths, &store),
-        Command::Drafts(args) => drafts_cmd::run(args, &paths, &store),
-        Command::Batch(args) => batch_cmd::run(*args, &paths, &store),
-        Command::Key(args) => key::run(args, &paths, &store),
-        Command::Config(args) => config_cmd::run(args, &paths, &store),
-        Command::Profile(args) => profile_cmd::run(args, &paths),
-        Command::Doctor(args) => doctor_cmd::run(args, &paths, &store),
-        Command::Eval(args) => eval_cmd::run(*args, &paths, &store),
-        Command::Stats(args) => stats_cmd::run(args, &paths),
+        Command::Draft(args) => draft_cmd::run(*args, paths, store),
+        Command::Drafts(args) => drafts_cmd::run(args, &engine),
+        Command::Batch(args) => batch_cmd::run(*args, &engine),
+        Command::Key(args) => key::run(args, paths, store),
+        Command::Config(args) => config_cmd::run(args, paths, store),
+        Command::Profile(args) => profile_cmd::run(args, paths),
+        Command::Doctor(args) => doctor_cmd::run(args, paths, store),
+        Command::Eval(args) => eval_cmd::run(*args, paths, store),
+        Command::Stats(args) => stats_cmd::run(args, paths),
         Command::Assemble(_) | Command::Replay(_) => unreachable!("handled above"),
     }
 }
 
+/// The engine over this user's folders and the operating system's keyring; what it notices on
+/// the way (a data folder that cannot be written) goes to standard error.
+fn open_engine() -> anyhow::Result<Engine> {
+    let paths = Paths::resolve().map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    Ok(
+        Engine::new(paths, std::sync::Arc::new(KeyringStore::new())).with_notices(|notice| {
+            let _ = writeln!(std::io::stderr(), "{}", notice.message_ru());
+        }),
+    )
+}
+
 /// `zayavka replay ID`: the stored draft's response evaluated again, and whether today's request
 /// is byte-identical to the stored one.
-fn replay_stored(id: zayavka_store::DraftId, json: bool) -> anyhow::Result<ExitCode> {
-    let paths = Paths::resolve().map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-    let store = zayavka_engine::database::open_store(&paths)
-        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-    let stored = zayavka_engine::drafts::replay_stored(&store, id)
+fn replay_stored(id: zayavka_engine::DraftId, json: bool) -> anyhow::Result<ExitCode> {
+    let stored = open_engine()?
+        .replay_draft(id)
         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     let outcome = &stored.replay.outcome;
     #[derive(serde::Serialize)]
     struct ReplayReport<'a> {
         #[serde(flatten)]
-        report: zayavka_core::Report<'a>,
+        report: zayavka_engine::Report<'a>,
         identical: bool,
         changed: &'a [&'static str],
     }
@@ -228,7 +238,7 @@ fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         && let Some(id) = args
             .record
             .to_str()
-            .and_then(|text| text.parse::<zayavka_store::DraftId>().ok())
+            .and_then(|text| text.parse::<zayavka_engine::DraftId>().ok())
     {
         return replay_stored(id, args.json);
     }
@@ -239,7 +249,7 @@ fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
                 "«{}» — не запись команды `zayavka draft --record` ({}). Укажите файл, который \
                  записала эта команда",
                 args.record.display(),
-                zayavka_core::json_error_ru(&error)
+                zayavka_engine::json_error_ru(&error)
             )
         })?;
     let replay = zayavka_engine::draft::replay(&record)?;

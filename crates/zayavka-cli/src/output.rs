@@ -4,9 +4,9 @@
 
 use std::io::Write;
 
-use zayavka_core::{Failure, NextStep, Outcome, Request};
 use zayavka_engine::config::{ConfigError, ProfileName, SettingSource};
 use zayavka_engine::secrets::SecretError;
+use zayavka_engine::{Failure, NextStep, Outcome, Request};
 
 /// How many findings of a rejection the text output lists.
 const FINDINGS_SHOWN: usize = 5;
@@ -182,7 +182,7 @@ pub fn print_outcome(
 /// finished. Rows or answers spend their time waiting on the provider, but each also renders,
 /// validates and stores; two threads let that work of one overlap another's wait.
 pub fn block_on_until_ctrl_c<Fut: std::future::Future>(
-    work: impl FnOnce(zayavka_llm::CancellationToken) -> Fut,
+    work: impl FnOnce(zayavka_engine::CancellationToken) -> Fut,
 ) -> anyhow::Result<Fut::Output> {
     use anyhow::Context as _;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -191,7 +191,7 @@ pub fn block_on_until_ctrl_c<Fut: std::future::Future>(
         .build()
         .context("не удалось запустить асинхронную среду")?;
     Ok(runtime.block_on(async {
-        let cancel = zayavka_llm::CancellationToken::new();
+        let cancel = zayavka_engine::CancellationToken::new();
         let on_interrupt = cancel.clone();
         tokio::spawn(async move {
             if tokio::signal::ctrl_c().await.is_ok() {

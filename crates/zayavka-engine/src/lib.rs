@@ -14,6 +14,7 @@ pub mod doctor;
 pub mod document;
 pub mod draft;
 pub mod drafts;
+mod engine;
 pub mod eval;
 pub mod explain;
 pub mod filing;
@@ -24,3 +25,14 @@ pub mod read;
 pub mod secrets;
 pub mod settings;
 pub mod stats;
+
+pub use engine::{Engine, Notice};
+
+// What the front ends name from the crates below the engine, re-exported so that a front end
+// depends on this crate alone (an architecture test holds it).
+pub use zayavka_core::{
+    BODY_LIMIT, Failure, FailureAdvice, FailureReason, NextStep, Outcome, RawInput, Report,
+    Request, SubjectKind, Verdict, escape_invisible, input_limits, json_error_ru, legal_catalogue,
+};
+pub use zayavka_llm::{Budget, CancellationToken, Role};
+pub use zayavka_store::{Batch, DraftFilter, DraftId, DraftOutcome, StoreError, StoredDraft};
