@@ -12,25 +12,19 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use zayavka_engine::attachments::AttachmentSummary;
-use zayavka_engine::batch::run::{
-    self, BatchError, BatchSettings, ExportFormat, StopReason, run_batch,
-};
+use zayavka_engine::batch::run::{self, BatchError, BatchSettings, ExportFormat, StopReason};
 use zayavka_engine::batch::{
-    BatchFile, BatchRowReport, DocumentsExport, InvalidRow, PlanCost, RowPlan, plan_batch,
+    BatchFile, BatchRowReport, DocumentsExport, InvalidRow, PlanCost, RowPlan,
 };
 use zayavka_engine::config::{self, Config, ProviderKind, ProviderOverrides};
 use zayavka_engine::document::{CoSigners, DocumentError, DocumentFormat, FiledDocument};
-use zayavka_engine::draft::{
-    DraftCommand, DraftEvent, InputSource, KeptInput, run_draft_command_in,
-};
+use zayavka_engine::draft::{DraftCommand, DraftEvent, InputSource, KeptInput};
 use zayavka_engine::drafts::DraftListItem;
 use zayavka_engine::filing::{self, FilingError};
 use zayavka_engine::profile::{self, Profile};
 use zayavka_engine::secrets::{ApiKey, ApiKeySource, StoredKeyState};
-use zayavka_engine::settings::{self, SettingsOverview as EngineOverview};
 use zayavka_engine::{DraftFilter, DraftId, DraftOutcome};
 use zayavka_engine::{RawInput, SubjectKind};
-use zayavka_engine::{doctor, form};
 
 use crate::error::{CommandError, ErrorKind, sentence};
 use crate::state::{AppState, CheckedBatch};
@@ -101,7 +95,7 @@ pub fn draft_run(
     offline: bool,
     progress: &(dyn Fn(DraftProgress) + Sync),
 ) -> Result<DraftResult, CommandError> {
-    let environment = state.environment.overrides(offline)?;
+    let environment = state.environment(offline)?;
     let task = state.start_task(task_id);
     let started = std::time::Instant::now();
     let first = DraftEvent::Sending {
@@ -123,15 +117,11 @@ pub fn draft_run(
         offline,
         overrides: ProviderOverrides::default(),
     };
-    let result = block_on(run_draft_command_in(
-        state.engine.clients(),
-        command,
-        state.engine.paths(),
-        state.engine.secrets(),
-        environment,
-        task.token(),
-        &on_event,
-    ));
+    let result = block_on(
+        state
+            .engine
+            .run_draft(command, environment, task.token(), &on_event),
+    );
     let mut view = DraftResult::from_outcome(
         &result.run.outcome,
         result.draft_id.map(DraftId::get),
@@ -174,12 +164,12 @@ pub fn draft_reassemble(
 
 /// Keeps the form as it is now.
 pub fn input_autosave(state: &AppState, input: &RawInput) -> Result<(), CommandError> {
-    Ok(form::save(state.engine.paths(), input)?)
+    Ok(state.engine.keep_form(input)?)
 }
 
 /// The form as it was last kept.
 pub fn input_restore(state: &AppState) -> Result<Option<RawInput>, CommandError> {
-    Ok(form::restore(state.engine.paths())?)
+    Ok(state.engine.kept_form()?)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -504,8 +494,7 @@ fn profile_kind(config: &Config, profile: &config::ProfileName) -> Option<Provid
 }
 
 fn service_view(state: &AppState, profile: Option<&config::ProfileName>) -> ServiceFieldsView {
-    let (Some(profile), Ok(config)) = (profile, Config::load(&state.engine.paths().config_file()))
-    else {
+    let (Some(profile), Ok(config)) = (profile, state.engine.config()) else {
         return ServiceFieldsView::default();
     };
     let written = config.profiles.get(profile);
@@ -523,7 +512,7 @@ fn service_view(state: &AppState, profile: Option<&config::ProfileName>) -> Serv
 
 fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatusView {
     let environment_key =
-        matches!(state.environment.overrides(false), Ok(overrides) if overrides.api_key.is_some());
+        matches!(state.environment(false), Ok(overrides) if overrides.api_key.is_some());
     let Some(profile) = profile else {
         return KeyStatusView {
             profile: None,
@@ -533,8 +522,7 @@ fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatu
             optional_note: None,
         };
     };
-    let status =
-        zayavka_engine::secrets::key_status(state.engine.secrets(), profile, environment_key);
+    let status = state.engine.key_status(profile, environment_key);
     KeyStatusView {
         profile: Some(profile.as_str().to_owned()),
         stored: status.usable_source().is_some(),
@@ -554,7 +542,9 @@ fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatu
 
 /// Whether `profile` is complete and does not require a key.
 fn key_optional(state: &AppState, profile: &config::ProfileName) -> bool {
-    Config::load(&state.engine.paths().config_file())
+    state
+        .engine
+        .config()
         .ok()
         .and_then(|config| config.profile_settings(profile).ok())
         .is_some_and(|settings| !settings.needs_api_key)
@@ -562,13 +552,10 @@ fn key_optional(state: &AppState, profile: &config::ProfileName) -> bool {
 
 /// The settings as they are now.
 pub fn settings_get(state: &AppState) -> Result<SettingsView, CommandError> {
-    let environment = state.environment.overrides(false)?;
-    let overview = EngineOverview::gather(
-        state.engine.paths(),
-        state.engine.secrets(),
-        &environment.provider,
-        environment.api_key.is_some(),
-    )?;
+    let environment = state.environment(false)?;
+    let overview = state
+        .engine
+        .settings_overview(&environment.provider, environment.api_key.is_some())?;
     let presets = ProviderKind::ALL
         .into_iter()
         .map(|kind| {
@@ -615,11 +602,9 @@ pub fn settings_get(state: &AppState) -> Result<SettingsView, CommandError> {
             .map(|error| sentence(&error.message_ru())),
         key: key_view(state, key_profile.as_ref()),
         service: service_view(state, overview.active_profile.as_ref()),
-        first_run: crate::setup::first_run(
-            state.engine.paths(),
-            overview.active_profile.is_some(),
-            &environment.provider,
-        ),
+        first_run: state
+            .engine
+            .first_run(overview.active_profile.is_some(), &environment.provider),
     })
 }
 
@@ -647,24 +632,28 @@ pub fn settings_set(
     if !SETTING_KEYS.contains(&key) {
         return Err(CommandError::invalid_argument("настройка"));
     }
-    let file = state.engine.paths().config_file();
     let dotted = if key == "active_profile" {
         // «Свой сервер» is a preset on the screen but not a built-in profile: choosing it
         // makes a profile of that kind, whose address the resident then gives.
         let custom = ProviderKind::Custom.as_str();
         if value == custom
-            && !Config::load(&file)?
+            && !state
+                .engine
+                .config()?
                 .profiles
                 .keys()
                 .any(|p| p.as_str() == custom)
         {
-            config::set_value(&file, &format!("profiles.{custom}.kind"), custom).map_err(
-                |error| CommandError::new(ErrorKind::InvalidSetting, sentence(&error.message_ru())),
-            )?;
+            state
+                .engine
+                .set_setting(&format!("profiles.{custom}.kind"), custom)
+                .map_err(|error| {
+                    CommandError::new(ErrorKind::InvalidSetting, sentence(&error.message_ru()))
+                })?;
         }
         key.to_owned()
     } else {
-        let config = Config::load(&file)?;
+        let config = state.engine.config()?;
         let Some(profile) = config.active_profile.clone() else {
             return Err(CommandError::new(
                 ErrorKind::InvalidSetting,
@@ -683,7 +672,10 @@ pub fn settings_set(
         }
         format!("profiles.{profile}.{key}")
     };
-    config::set_value(&file, &dotted, value).map_err(setting_error)?;
+    state
+        .engine
+        .set_setting(&dotted, value)
+        .map_err(setting_error)?;
     settings_get(state)
 }
 
@@ -698,7 +690,7 @@ fn setting_error(error: config::ConfigError) -> CommandError {
 }
 
 fn key_profile(state: &AppState) -> Result<config::ProfileName, CommandError> {
-    Ok(settings::choose_key_profile(None, state.engine.paths())?.0)
+    Ok(state.engine.key_profile(None)?.0)
 }
 
 /// The key's state.
@@ -710,28 +702,26 @@ pub fn key_status(state: &AppState) -> Result<KeyStatusView, CommandError> {
 pub fn key_set(state: &AppState, secret: &str) -> Result<KeyStatusView, CommandError> {
     let profile = key_profile(state)?;
     let key = ApiKey::new(secret)?;
-    state.engine.secrets().set(&profile, &key)?;
+    state.engine.set_key(&profile, &key)?;
     Ok(key_view(state, Some(&profile)))
 }
 
 /// Removes the key of the chosen profile from the keyring.
 pub fn key_delete(state: &AppState) -> Result<KeyStatusView, CommandError> {
     let profile = key_profile(state)?;
-    state.engine.secrets().delete(&profile)?;
+    state.engine.delete_key(&profile)?;
     Ok(key_view(state, Some(&profile)))
 }
 
 /// The engine's connection checks.
 pub fn connection_check(state: &AppState) -> Result<DoctorReport, CommandError> {
-    let environment = state.environment.overrides(false)?;
+    let environment = state.environment(false)?;
     let cancel = zayavka_engine::CancellationToken::new();
-    let checks = block_on(doctor::run_doctor(
-        state.engine.paths(),
-        state.engine.secrets(),
-        environment,
-        jiff::Zoned::now().date(),
-        &cancel,
-    ));
+    let checks = block_on(
+        state
+            .engine
+            .doctor(environment, jiff::Zoned::now().date(), &cancel),
+    );
     Ok(DoctorReport {
         checks: checks.into_iter().map(Into::into).collect(),
     })
@@ -789,24 +779,19 @@ fn plan_file(
     batch_number: Option<u32>,
 ) -> Result<BatchPlanView, CommandError> {
     let file = BatchFile::read(path)?;
-    let secrets = state.engine.secrets();
     let settings = |offline| BatchSettings {
         batch_number,
         ..BatchSettings::new(offline)
     };
-    let online = plan_batch(
-        &file,
-        &settings(false),
-        state.engine.paths(),
-        secrets,
-        state.environment.overrides(false)?,
-    );
+    let online = state
+        .engine
+        .plan_batch(&file, &settings(false), state.environment(false)?);
     let (plan, model_problem) = match online {
         Ok(plan) => (plan, None),
         Err(BatchError::Settings(problem)) => {
             let offline = settings(true);
-            let environment = state.environment.overrides(true)?;
-            let plan = plan_batch(&file, &offline, state.engine.paths(), secrets, environment)?;
+            let environment = state.environment(true)?;
+            let plan = state.engine.plan_batch(&file, &offline, environment)?;
             (plan, Some(sentence(&problem)))
         }
         Err(error) => return Err(error.into()),
@@ -1055,7 +1040,7 @@ pub fn batch_run(
             file.file_name()
         )));
     }
-    let environment = state.environment.overrides(offline)?;
+    let environment = state.environment(offline)?;
     let task = state.start_task(task_id);
     let last = std::sync::Mutex::new(run::BatchProgress::default());
     let on_progress = |report: run::BatchProgress| {
@@ -1070,11 +1055,9 @@ pub fn batch_run(
         session: state.engine.clients().clone(),
         ..BatchSettings::new(offline)
     };
-    let summary = block_on(run_batch(
+    let summary = block_on(state.engine.run_batch(
         &file,
         &settings,
-        state.engine.paths(),
-        state.engine.secrets(),
         environment,
         task.token(),
         &on_progress,
@@ -1141,7 +1124,7 @@ pub fn batch_export(
             })
         }
         BatchExport::Documents(format) => {
-            let profile = profile::load(state.engine.paths()).map_err(profile_error)?;
+            let profile = state.engine.profile().map_err(profile_error)?;
             let options = DocumentsExport {
                 format,
                 date: jiff::Zoned::now().date(),
@@ -1202,19 +1185,22 @@ fn profile_error(error: zayavka_engine::profile::ProfileError) -> CommandError {
 
 /// The stored profile (every field null on a fresh install).
 pub fn profile_get(state: &AppState) -> Result<Profile, CommandError> {
-    profile::load(state.engine.paths()).map_err(profile_error)
+    state.engine.profile().map_err(profile_error)
 }
 
 /// Sets one field; an empty value removes it. A refused value changes nothing.
 pub fn profile_set(state: &AppState, field: &str, value: &str) -> Result<Profile, CommandError> {
     let field = profile::ProfileField::from_name(field)
         .ok_or_else(|| CommandError::invalid_argument("поле профиля"))?;
-    profile::set(state.engine.paths(), field, value).map_err(profile_error)
+    state
+        .engine
+        .set_profile_field(field, value)
+        .map_err(profile_error)
 }
 
 /// Removes every field.
 pub fn profile_clear(state: &AppState) -> Result<Profile, CommandError> {
-    profile::clear(state.engine.paths()).map_err(profile_error)?;
+    state.engine.clear_profile().map_err(profile_error)?;
     Ok(Profile::default())
 }
 

@@ -8,34 +8,14 @@
 //! and a durable record that the resident chose to go on without a model.
 
 use serde::Serialize;
-use zayavka_engine::config::ProviderOverrides;
-use zayavka_engine::doctor::{self, CheckStatus};
-use zayavka_engine::paths::Paths;
+use zayavka_engine::doctor::CheckStatus;
 
 use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
 use crate::view::CheckView;
 
-/// The marker «Пока без модели» leaves in the configuration folder. A file of its own rather
-/// than a field of `config.toml`: the configuration stays the resident's and the command-line
-/// tool's, and a marker is written whole or not at all, with nothing to merge.
-pub const SKIP_MARKER: &str = "setup-skipped";
-
-const SKIP_MARKER_TEXT: &str = "The resident chose «Пока без модели» in the first-run setup of \
-     the desktop app; delete this file to see the setup again at the next start.\n";
-
-/// Whether the resident chose «Пока без модели» (or «Пропустить») on this installation.
-pub fn setup_skipped(paths: &Paths) -> bool {
-    paths.config_dir().join(SKIP_MARKER).is_file()
-}
-
-/// Whether the app opens on the setup: no service chosen in the file, none given through a
-/// `ZAYAVKA_*` variable (`ZAYAVKA_BASE_URL` names a server; `ZAYAVKA_ATTEMPTS` or
-/// `ZAYAVKA_TIMEOUT_SECS` alone tune a service but choose none), and the setup not skipped.
-pub fn first_run(paths: &Paths, has_active_profile: bool, overrides: &ProviderOverrides) -> bool {
-    let environment_names_a_service = overrides.profile.is_some() || overrides.base_url.is_some();
-    !has_active_profile && !environment_names_a_service && !setup_skipped(paths)
-}
+/// The marker «Пока без модели» leaves in the configuration folder (the engine's).
+pub use zayavka_engine::settings::SETUP_SKIPPED_MARKER as SKIP_MARKER;
 
 /// Remembers «Пока без модели» durably: the marker is written whole, in the configuration
 /// folder, so that the setup does not come back on the next start. Writing it again is harmless.
@@ -50,10 +30,7 @@ pub fn setup_skip(state: &AppState) -> Result<(), CommandError> {
             ),
         )
     };
-    let dir = state.engine.paths().config_dir();
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    zayavka_engine::paths::replace_file(&dir.join(SKIP_MARKER), SKIP_MARKER_TEXT.as_bytes())
-        .map_err(fail)
+    state.engine.skip_setup().map_err(fail)
 }
 
 /// What «Проверить подключение» on the setup screen receives.
@@ -69,14 +46,9 @@ pub struct SetupCheckView {
 /// The provider's checks only — the key, the connection (with GigaChat's token exchange) and
 /// one tiny structured call — over what is saved now.
 pub fn setup_check(state: &AppState) -> Result<SetupCheckView, CommandError> {
-    let environment = state.environment.overrides(false)?;
+    let environment = state.environment(false)?;
     let cancel = zayavka_engine::CancellationToken::new();
-    let checks = tauri::async_runtime::block_on(doctor::run_provider_checks(
-        state.engine.paths(),
-        state.engine.secrets(),
-        environment,
-        &cancel,
-    ));
+    let checks = tauri::async_runtime::block_on(state.engine.provider_checks(environment, &cancel));
     // A provider that is not chosen is only a warning for the doctor (drafting without a model
     // works); for the setup it means the model will not be used, so it is not ready.
     let reached = checks

@@ -14,30 +14,7 @@ use zayavka_engine::{CancellationToken, Engine};
 
 use crate::error::CommandError;
 
-/// Where the environment's provider overrides and key come from.
-#[derive(Debug, Clone)]
-pub enum Environment {
-    /// Read from the process's variables at each use, as the command-line tool reads them.
-    Process,
-    /// Fixed values (tests).
-    Fixed(EnvironmentOverrides),
-}
-
-impl Environment {
-    /// The overrides for one run; a run without a model reads none.
-    pub fn overrides(&self, offline: bool) -> Result<EnvironmentOverrides, CommandError> {
-        match self {
-            Environment::Process => EnvironmentOverrides::from_env(offline).map_err(|error| {
-                CommandError::new(
-                    crate::error::ErrorKind::Config,
-                    crate::error::sentence(&error.to_string()),
-                )
-            }),
-            Environment::Fixed(_) if offline => Ok(EnvironmentOverrides::default()),
-            Environment::Fixed(overrides) => Ok(overrides.clone()),
-        }
-    }
-}
+pub use zayavka_engine::Environment;
 
 /// The state every command receives.
 pub struct AppState {
@@ -46,8 +23,6 @@ pub struct AppState {
     /// is exchanged once per lifetime, not once per draft — issue 15). Every command reaches the
     /// drafts database through it.
     pub engine: Engine,
-    /// The environment.
-    pub environment: Environment,
     tasks: Mutex<HashMap<String, CancellationToken>>,
     checks: Mutex<HashMap<String, CheckedBatch>>,
     next_check: std::sync::atomic::AtomicU64,
@@ -64,8 +39,7 @@ impl AppState {
         environment: Environment,
     ) -> AppState {
         AppState {
-            engine: Engine::new(paths, secrets),
-            environment,
+            engine: Engine::new(paths, secrets).with_environment(environment),
             tasks: Mutex::new(HashMap::new()),
             checks: Mutex::new(HashMap::new()),
             next_check: std::sync::atomic::AtomicU64::new(1),
@@ -73,6 +47,17 @@ impl AppState {
             dropped: Mutex::new(Vec::new()),
             unsaved: AtomicBool::new(false),
         }
+    }
+
+    /// The environment's provider overrides and key for one run; a run without a model reads
+    /// none.
+    pub fn environment(&self, offline: bool) -> Result<EnvironmentOverrides, CommandError> {
+        self.engine.environment(offline).map_err(|error| {
+            CommandError::new(
+                crate::error::ErrorKind::Config,
+                crate::error::sentence(&error.to_string()),
+            )
+        })
     }
 
     /// Registers a long task; the guard forgets it when the task ends however it ends.

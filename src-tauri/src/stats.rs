@@ -4,7 +4,7 @@
 //! sent anywhere.
 
 use serde::Deserialize;
-use zayavka_engine::stats::{self, Period, Stats, StatsError, StatsQuery};
+use zayavka_engine::stats::{Period, Stats, StatsError, StatsQuery};
 
 use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
@@ -37,7 +37,7 @@ pub fn stats_get(state: &AppState, request: StatsRequest) -> Result<Stats, Comma
         profile: None,
         period: Period::All,
     };
-    stats::stats(state.engine.paths(), &query).map_err(|error| match error {
+    state.engine.stats(&query).map_err(|error| match error {
         StatsError::Store(error) => error.into(),
         other => CommandError::new(ErrorKind::InvalidArgument, other.message_ru()),
     })

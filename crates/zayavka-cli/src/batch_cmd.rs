@@ -10,16 +10,13 @@ use std::process::ExitCode;
 
 use zayavka_engine::Engine;
 use zayavka_engine::batch::run::{
-    BatchProgress, BatchSettings, BatchSummary, ExportFormat, StopReason, run_batch,
+    BatchProgress, BatchSettings, BatchSummary, ExportFormat, StopReason,
 };
 use zayavka_engine::batch::{
     BatchFile, BatchPlan, DEFAULT_MAX_ROWS, DocumentsExport, InvalidRow, PlanCost, RowPlan,
-    WriteStatus, plan_batch,
+    WriteStatus,
 };
 use zayavka_engine::document::{CoSigners, DocumentFormat};
-use zayavka_engine::draft::EnvironmentOverrides;
-use zayavka_engine::paths::Paths;
-use zayavka_engine::secrets::SecretStore;
 
 use crate::draft_cmd::ProviderArgs;
 use crate::exit::{FAILED, SUCCESS, USAGE};
@@ -189,8 +186,8 @@ fn document_date(text: &str) -> Result<jiff::civil::Date, String> {
 /// Runs `zayavka batch …`.
 pub fn run(args: BatchArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     match args.command {
-        None => run_file(args.run, engine.paths(), engine.secrets()),
-        Some(BatchCommand::Run(run)) => run_file(run, engine.paths(), engine.secrets()),
+        None => run_file(args.run, engine),
+        Some(BatchCommand::Run(run)) => run_file(run, engine),
         Some(BatchCommand::List(list)) => list_command(&list, engine),
         Some(BatchCommand::Status(status)) => status_command(&status, engine),
         Some(BatchCommand::Export(export)) => export_command(&export, engine),
@@ -209,10 +206,11 @@ fn progress_bar() -> indicatif::ProgressBar {
     bar
 }
 
-fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+fn run_file(args: RunArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let path = args.file.clone().expect("clap requires the file");
     let file = BatchFile::read(&path).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-    let environment = EnvironmentOverrides::from_env(args.offline)
+    let environment = engine
+        .environment(args.offline)
         .map_err(|error| anyhow::anyhow!(error.to_string()))?;
     let settings = BatchSettings {
         concurrency: args.concurrency,
@@ -225,16 +223,15 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
         // The CLI names no batch: a file continues the batch last run from it.
         batch_number: None,
         // One command is one session.
-        session: zayavka_engine::draft::SessionClients::new(),
+        session: engine.clients().clone(),
     };
-    let plan =
-        plan_batch(&file, &settings, paths, secrets, environment.clone()).map_err(|error| {
-            match error {
-                zayavka_engine::batch::run::BatchError::TooManyRows { .. } => {
-                    anyhow::anyhow!("{} (--max-rows {})", error.message_ru(), file.rows().len())
-                }
-                error => anyhow::anyhow!(error.message_ru()),
+    let plan = engine
+        .plan_batch(&file, &settings, environment.clone())
+        .map_err(|error| match error {
+            zayavka_engine::batch::run::BatchError::TooManyRows { .. } => {
+                anyhow::anyhow!("{} (--max-rows {})", error.message_ru(), file.rows().len())
             }
+            error => anyhow::anyhow!(error.message_ru()),
         })?;
     if !args.json {
         print_plan(&plan)?;
@@ -251,16 +248,9 @@ fn run_file(args: RunArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
         }
     };
     let result = crate::output::block_on_until_ctrl_c(|cancel| async move {
-        run_batch(
-            &file,
-            &settings,
-            paths,
-            secrets,
-            environment,
-            &cancel,
-            &on_progress,
-        )
-        .await
+        engine
+            .run_batch(&file, &settings, environment, &cancel, &on_progress)
+            .await
     })?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -606,7 +596,8 @@ fn export_command(args: &ExportArgs, engine: &Engine) -> anyhow::Result<ExitCode
         BatchExportFormat::Documents(format) => format,
         BatchExportFormat::Combined(format) => return export_combined(args, format, engine),
     };
-    let profile = zayavka_engine::profile::load(engine.paths())
+    let profile = engine
+        .profile()
         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     let options = DocumentsExport {
         format,

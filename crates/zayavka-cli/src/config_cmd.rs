@@ -4,13 +4,12 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use zayavka_engine::Engine;
 use zayavka_engine::config::{
     self, ProviderKind, ProviderOverrides, ProviderSettings, ServiceAccess, SettingKey, YandexAuth,
 };
-use zayavka_engine::paths::{Paths, PathsOrigin};
-use zayavka_engine::secrets::{
-    self, ApiKeySource, ENV_API_KEY, KeyStatus, SecretStore, StoredKeyState,
-};
+use zayavka_engine::paths::PathsOrigin;
+use zayavka_engine::secrets::{self, ApiKeySource, ENV_API_KEY, KeyStatus, StoredKeyState};
 use zayavka_engine::settings::{SettingsOverview, pricing_text_ru};
 
 /// `zayavka config …`
@@ -59,9 +58,9 @@ pub struct ConfigSetArgs {
 }
 
 /// Runs `zayavka config` against the real environment and standard output.
-pub fn run(args: ConfigArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+pub fn run(args: ConfigArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     if matches!(args.command, ConfigCommand::Init) {
-        return crate::config_init::run(paths, store);
+        return crate::config_init::run(engine.paths(), engine.secrets());
     }
     let mut output = std::io::stdout().lock();
     // Only `show` depends on the environment; a broken variable must not block `set` or `path`.
@@ -75,8 +74,7 @@ pub fn run(args: ConfigArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::
     };
     run_with(
         args,
-        paths,
-        store,
+        engine,
         &overrides,
         environment_key_present,
         &mut output,
@@ -87,16 +85,14 @@ pub fn run(args: ConfigArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::
 /// `ZAYAVKA_API_KEY`, and output.
 pub fn run_with(
     args: ConfigArgs,
-    paths: &Paths,
-    store: &dyn SecretStore,
+    engine: &Engine,
     overrides: &ProviderOverrides,
     environment_key_present: bool,
     output: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
     match args.command {
         ConfigCommand::Show(show) => {
-            let report =
-                SettingsOverview::gather(paths, store, overrides, environment_key_present)?;
+            let report = engine.settings_overview(overrides, environment_key_present)?;
             if show.json {
                 writeln!(output, "{}", serde_json::to_string_pretty(&report)?)?;
             } else {
@@ -104,8 +100,8 @@ pub fn run_with(
             }
         }
         ConfigCommand::Set(set) => {
-            let file = paths.config_file();
-            let new_config = config::set_value(&file, &set.key, &set.value)?;
+            let file = engine.paths().config_file();
+            let new_config = engine.set_setting(&set.key, &set.value)?;
             // The key is re-parsed only to print it in its canonical spelling.
             let key = SettingKey::parse(&set.key)?;
             let value = set.value.trim();
@@ -129,7 +125,7 @@ pub fn run_with(
             }
         }
         ConfigCommand::Path => {
-            writeln!(output, "{}", paths.config_file().display())?;
+            writeln!(output, "{}", engine.paths().config_file().display())?;
         }
         // The questions need the terminal's own input and a hidden prompt: `run` sends this
         // command to `config_init::run` before output is chosen.
@@ -311,14 +307,18 @@ mod tests {
     use super::*;
     use clap::Parser as _;
     use zayavka_engine::config::{BaseUrl, ProfileName};
+    use zayavka_engine::paths::Paths;
+    use zayavka_engine::secrets::SecretStore;
     use zayavka_engine::secrets::{ApiKey, MemoryStore};
+
+    use std::sync::Arc;
 
     const SECRET: &str = "sk-test-0123456789abcdef";
 
     fn run_line(
         line: &[&str],
         paths: &Paths,
-        store: &dyn SecretStore,
+        store: &Arc<MemoryStore>,
         overrides: &ProviderOverrides,
         environment_key_present: bool,
     ) -> anyhow::Result<String> {
@@ -331,10 +331,13 @@ mod tests {
             panic!("not parsed as `zayavka config`");
         };
         let mut output = Vec::new();
+        let engine = Engine::new(
+            paths.clone(),
+            Arc::clone(store) as Arc<dyn SecretStore + Send + Sync>,
+        );
         let code = run_with(
             args,
-            paths,
-            store,
+            &engine,
             overrides,
             environment_key_present,
             &mut output,
@@ -344,7 +347,7 @@ mod tests {
     }
 
     /// Runs a line with no overrides and no `ZAYAVKA_API_KEY`, the common case.
-    fn run_plain(line: &[&str], paths: &Paths, store: &dyn SecretStore) -> String {
+    fn run_plain(line: &[&str], paths: &Paths, store: &Arc<MemoryStore>) -> String {
         run_line(line, paths, store, &ProviderOverrides::default(), false).unwrap()
     }
 
@@ -352,7 +355,7 @@ mod tests {
     fn path_prints_the_config_file() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let output = run_plain(&["path"], &paths, &MemoryStore::new());
+        let output = run_plain(&["path"], &paths, &Arc::new(MemoryStore::new()));
         assert_eq!(
             output,
             format!("{}\n", home.path().join("config.toml").display())
@@ -363,14 +366,17 @@ mod tests {
     fn show_on_a_fresh_install_offers_drafting_without_a_model() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let output = run_plain(&["show"], &paths, &MemoryStore::unavailable());
+        let output = run_plain(&["show"], &paths, &Arc::new(MemoryStore::unavailable()));
         assert!(output.contains("файла нет"), "{output}");
         assert!(output.contains("без модели"), "{output}");
         assert!(output.contains("ollama (встроенный)"), "{output}");
 
-        let json: serde_json::Value =
-            serde_json::from_str(&run_plain(&["show", "--json"], &paths, &MemoryStore::new()))
-                .unwrap();
+        let json: serde_json::Value = serde_json::from_str(&run_plain(
+            &["show", "--json"],
+            &paths,
+            &Arc::new(MemoryStore::new()),
+        ))
+        .unwrap();
         assert_eq!(json["active_profile"], serde_json::Value::Null);
         assert_eq!(json["provider"], serde_json::Value::Null);
         assert_eq!(json["paths"]["config_file_exists"], false);
@@ -381,7 +387,7 @@ mod tests {
     fn set_then_show_reports_the_active_profile_and_key_without_the_key() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         let none = ProviderOverrides::default();
         let output = run_plain(&["set", "active_profile", "openai"], &paths, &store);
         assert!(output.contains("active_profile = openai"), "{output}");
@@ -420,7 +426,14 @@ mod tests {
             model: Some("stand-in".to_owned()),
             ..ProviderOverrides::default()
         };
-        let output = run_line(&["show"], &paths, &MemoryStore::new(), &overrides, false).unwrap();
+        let output = run_line(
+            &["show"],
+            &paths,
+            &Arc::new(MemoryStore::new()),
+            &overrides,
+            false,
+        )
+        .unwrap();
         assert!(
             output.contains("Переопределено для этого запуска: base_url, model."),
             "{output}"
@@ -449,7 +462,7 @@ mod tests {
         ] {
             config::set_value(&paths.config_file(), key, value).unwrap();
         }
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         store
             .set(
                 &ProfileName::parse("local").unwrap(),
@@ -478,7 +491,7 @@ mod tests {
     fn set_warns_when_the_active_profile_is_not_ready() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         run_plain(&["set", "profiles.mine.kind", "custom"], &paths, &store);
         let output = run_plain(&["set", "active_profile", "mine"], &paths, &store);
         assert!(output.contains("Внимание"), "{output}");
@@ -491,7 +504,7 @@ mod tests {
     fn set_with_an_empty_value_removes_the_setting() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         run_plain(&["set", "profiles.openai.attempts", "2"], &paths, &store);
         let output = run_plain(&["set", "profiles.openai.attempts", ""], &paths, &store);
         assert!(output.contains("удалена"), "{output}");
@@ -504,7 +517,7 @@ mod tests {
         let error = run_line(
             &["set", "profiles.openai.api_key", SECRET],
             &paths,
-            &MemoryStore::new(),
+            &Arc::new(MemoryStore::new()),
             &ProviderOverrides::default(),
             false,
         )
@@ -528,7 +541,7 @@ mod tests {
         let error = run_line(
             &["show"],
             &paths,
-            &MemoryStore::new(),
+            &Arc::new(MemoryStore::new()),
             &ProviderOverrides::default(),
             false,
         )
@@ -540,7 +553,7 @@ mod tests {
     fn issue_15_show_prints_the_service_fields_and_dated_ruble_prices() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         run_plain(
             &["set", "profiles.yandex.folder_id", "b1gaaaaaaaaaaaaaaaaa"],
             &paths,
@@ -589,7 +602,7 @@ mod tests {
         let error = run_line(
             &["set", "profiles.yandex.folder_id", "my-folder"],
             &paths,
-            &MemoryStore::new(),
+            &Arc::new(MemoryStore::new()),
             &ProviderOverrides::default(),
             false,
         )

@@ -5,10 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use zayavka_engine::CancellationToken;
-use zayavka_engine::doctor::{Check, CheckStatus, run_doctor};
-use zayavka_engine::draft::EnvironmentOverrides;
-use zayavka_engine::paths::Paths;
-use zayavka_engine::secrets::SecretStore;
+use zayavka_engine::Engine;
+use zayavka_engine::doctor::{Check, CheckStatus};
 
 /// Arguments of `zayavka doctor`.
 #[derive(Debug, clap::Args)]
@@ -19,24 +17,19 @@ pub struct DoctorArgs {
 }
 
 /// Runs `zayavka doctor`: exit 0 when nothing needs fixing, 1 otherwise.
-pub fn run(args: DoctorArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<ExitCode> {
-    let environment = EnvironmentOverrides::from_env(false)
+pub fn run(args: DoctorArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let environment = engine
+        .environment(false)
         .map_err(|error| anyhow::anyhow!(error.to_string()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("не удалось запустить асинхронную среду")?;
     let today = jiff::Zoned::now().date();
-    let checks = runtime.block_on(run_doctor(
-        paths,
-        store,
-        environment,
-        today,
-        &CancellationToken::new(),
-    ));
+    let checks = runtime.block_on(engine.doctor(environment, today, &CancellationToken::new()));
     let rerun = crate::output::Rerun {
         words: vec!["zayavka".into(), "doctor".into()],
-        profile: zayavka_engine::settings::active_profile_name(paths),
+        profile: engine.active_profile_name(),
         is_draft: false,
     };
     let mut stdout = std::io::stdout().lock();

@@ -6,12 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use zayavka_engine::CancellationToken;
+use zayavka_engine::Engine;
 use zayavka_engine::config::{BaseUrl, ProfileName, ProviderOverrides, SchemaMode};
-use zayavka_engine::draft::{
-    DraftCommand, DraftEvent, EnvironmentOverrides, InputSource, KeptInput, run_draft_command,
-};
-use zayavka_engine::paths::Paths;
-use zayavka_engine::secrets::SecretStore;
+use zayavka_engine::draft::{DraftCommand, DraftEvent, InputSource, KeptInput};
 use zayavka_engine::{Outcome, RawInput, SubjectKind};
 
 use crate::exit::{SUCCESS, USAGE};
@@ -148,7 +145,7 @@ fn schema_mode(text: &str) -> Result<SchemaMode, String> {
 }
 
 /// Runs `zayavka draft`.
-pub fn run(args: DraftArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+pub fn run(args: DraftArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let input = match &args.input {
         Some(path) => InputSource::File {
             text: crate::read_file(path, zayavka_engine::read::FileRole::Input)?,
@@ -176,7 +173,7 @@ pub fn run(args: DraftArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::R
         provider: &args.provider,
         typed: &typed,
     };
-    execute(command, &options, paths, store)
+    execute(command, &options, engine)
 }
 
 /// How a draft run is shown and repeated.
@@ -198,10 +195,10 @@ pub struct RunOptions<'a> {
 pub fn execute(
     command: DraftCommand,
     options: &RunOptions<'_>,
-    paths: &Paths,
-    store: &dyn SecretStore,
+    engine: &Engine,
 ) -> anyhow::Result<ExitCode> {
-    let environment = EnvironmentOverrides::from_env(options.offline)
+    let environment = engine
+        .environment(options.offline)
         .map_err(|error| anyhow::anyhow!(error.to_string()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -225,8 +222,9 @@ pub fn execute(
                 spinner.set_message(event.message_ru());
             }
         };
-        let result =
-            run_draft_command(command, paths, store, environment, &cancel, &on_event).await;
+        let result = engine
+            .run_draft(command, environment, &cancel, &on_event)
+            .await;
         if let Some(spinner) = spinner {
             spinner.finish_and_clear();
         }
@@ -234,7 +232,7 @@ pub fn execute(
     });
     // The outcome is printed first: a record that cannot be written must not hide it.
     let outcome = &result.run.outcome;
-    let rerun = rerun_command(options, &result.kept_input, paths);
+    let rerun = rerun_command(options, &result.kept_input, engine);
     print_outcome(outcome, &result.report(), options.json, Some(&rerun))?;
     let mut stderr = std::io::stderr().lock();
     if let Outcome::Failed(failure) = outcome {
@@ -312,7 +310,7 @@ fn typed_words(args: &DraftArgs) -> Vec<String> {
 /// The command that repeats this draft with the same flags: the stored draft sent again, or the
 /// typed text replaced by the file that keeps it; `--offline` and every provider option as
 /// given. A `--record` is left out so that a rerun does not overwrite the first record.
-fn rerun_command(options: &RunOptions<'_>, kept: &KeptInput, paths: &Paths) -> Rerun {
+fn rerun_command(options: &RunOptions<'_>, kept: &KeptInput, engine: &Engine) -> Rerun {
     let mut words: Vec<String> = match kept {
         KeptInput::Stored(id) => {
             vec![
@@ -346,7 +344,7 @@ fn rerun_command(options: &RunOptions<'_>, kept: &KeptInput, paths: &Paths) -> R
         .profile
         .as_ref()
         .map(|p| p.as_str().to_owned())
-        .or_else(|| zayavka_engine::settings::active_profile_name(paths));
+        .or_else(|| engine.active_profile_name());
     Rerun {
         words,
         profile,

@@ -554,7 +554,7 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
                 typed: &[],
             };
             drop(stdout);
-            return crate::draft_cmd::execute(command, &options, engine.paths(), engine.secrets());
+            return crate::draft_cmd::execute(command, &options, engine);
         }
     }
     Ok(ExitCode::SUCCESS)

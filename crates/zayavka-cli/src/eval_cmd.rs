@@ -13,15 +13,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use zayavka_engine::Engine;
 use zayavka_engine::config::ProfileName;
-use zayavka_engine::draft::{EnvironmentOverrides, SessionClients};
 use zayavka_engine::eval::{
     DEFAULT_MAX_COST, EvalCost, EvalError, EvalPlan, EvalProgress, EvalReport, EvalSettings,
-    HardVerdict, SUMMARY_COLUMNS, SheetFiles, prepare_eval, read_marks, replay_eval, run_eval,
-    summary_cells, write_sheet,
+    HardVerdict, SUMMARY_COLUMNS, SheetFiles, read_marks, summary_cells, write_sheet,
 };
 use zayavka_engine::paths::Paths;
-use zayavka_engine::secrets::SecretStore;
 
 /// The corpus folder, looked for from the current folder upwards.
 const DEFAULT_CASES: &str = "tests/eval/cases";
@@ -197,13 +195,16 @@ fn cases_dir(given: Option<PathBuf>) -> anyhow::Result<PathBuf> {
 }
 
 /// Runs `zayavka eval`.
-pub fn run(args: EvalArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+pub fn run(args: EvalArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let cases = cases_dir(args.cases.clone())?;
     if let Some(run_id) = &args.replay {
-        let report = replay_eval(run_id, &cases, &args.case_ids, paths).map_err(with_flag)?;
-        return finish(report, &args, paths);
+        let report = engine
+            .replay_eval(run_id, &cases, &args.case_ids)
+            .map_err(with_flag)?;
+        return finish(report, &args, engine.paths());
     }
-    let environment = EnvironmentOverrides::from_env(false)
+    let environment = engine
+        .environment(false)
         .map_err(|error| anyhow::anyhow!(error.to_string()))?;
     let settings = EvalSettings {
         cases_dir: cases,
@@ -214,9 +215,11 @@ pub fn run(args: EvalArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
         prompt_version: args.prompt.clone(),
         max_cost: args.max_cost,
         // One command is one session.
-        session: SessionClients::new(),
+        session: engine.clients().clone(),
     };
-    let prepared = prepare_eval(&settings, paths, secrets, environment).map_err(with_flag)?;
+    let prepared = engine
+        .prepare_eval(&settings, environment)
+        .map_err(with_flag)?;
     if !args.run {
         let report = EvalReport {
             run: None,
@@ -256,13 +259,13 @@ pub fn run(args: EvalArgs, paths: &Paths, secrets: &dyn SecretStore) -> anyhow::
         }
     };
     let result = crate::output::block_on_until_ctrl_c(|cancel| async move {
-        run_eval(&prepared, paths, &cancel, &on_progress).await
+        engine.run_eval(&prepared, &cancel, &on_progress).await
     })?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     let report = result.map_err(with_flag)?;
-    finish(report, &args, paths)
+    finish(report, &args, engine.paths())
 }
 
 fn progress_bar() -> indicatif::ProgressBar {

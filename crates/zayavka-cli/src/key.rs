@@ -9,10 +9,10 @@ use std::io::{BufRead, IsTerminal as _, Write};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use zayavka_engine::Engine;
 use zayavka_engine::config::{Config, ProfileName};
-use zayavka_engine::paths::Paths;
 use zayavka_engine::secrets::{
-    self, ApiKey, ApiKeySource, ENV_API_KEY, SecretError, SecretStore, StoredKeyState,
+    self, ApiKey, ApiKeySource, ENV_API_KEY, SecretError, StoredKeyState,
 };
 
 /// `zayavka key …`
@@ -80,7 +80,7 @@ pub struct KeyIo<'a> {
 }
 
 /// Runs `zayavka key` against the real terminal and environment.
-pub fn run(args: KeyArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+pub fn run(args: KeyArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let stdin = std::io::stdin();
     let input_is_terminal = stdin.is_terminal();
     let mut input = stdin.lock();
@@ -88,8 +88,7 @@ pub fn run(args: KeyArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::Res
     let mut read_hidden = |prompt: &str| rpassword::prompt_password(prompt);
     run_with(
         args,
-        paths,
-        store,
+        engine,
         KeyIo {
             input: &mut input,
             input_is_terminal,
@@ -101,33 +100,23 @@ pub fn run(args: KeyArgs, paths: &Paths, store: &dyn SecretStore) -> anyhow::Res
 }
 
 /// Runs `zayavka key` with the given input, output and environment.
-pub fn run_with(
-    args: KeyArgs,
-    paths: &Paths,
-    store: &dyn SecretStore,
-    io: KeyIo<'_>,
-) -> anyhow::Result<ExitCode> {
+pub fn run_with(args: KeyArgs, engine: &Engine, io: KeyIo<'_>) -> anyhow::Result<ExitCode> {
     match args.command {
-        KeyCommand::Set(set) => set_key(set, paths, store, io),
-        KeyCommand::Status(status) => key_status(status, paths, store, io),
-        KeyCommand::Delete(delete) => delete_key(delete, paths, store, io),
+        KeyCommand::Set(set) => set_key(set, engine, io),
+        KeyCommand::Status(status) => key_status(status, engine, io),
+        KeyCommand::Delete(delete) => delete_key(delete, engine, io),
     }
 }
 
 fn choose_profile(
     named: Option<ProfileName>,
-    paths: &Paths,
+    engine: &Engine,
 ) -> anyhow::Result<(ProfileName, Option<Config>)> {
-    Ok(zayavka_engine::settings::choose_key_profile(named, paths)?)
+    Ok(engine.key_profile(named)?)
 }
 
-fn set_key(
-    args: KeySetArgs,
-    paths: &Paths,
-    store: &dyn SecretStore,
-    io: KeyIo<'_>,
-) -> anyhow::Result<ExitCode> {
-    let (profile, config) = choose_profile(args.profile, paths)?;
+fn set_key(args: KeySetArgs, engine: &Engine, io: KeyIo<'_>) -> anyhow::Result<ExitCode> {
+    let (profile, config) = choose_profile(args.profile, engine)?;
     let typed = if args.stdin {
         let mut line = String::new();
         io.input
@@ -146,13 +135,13 @@ fn set_key(
         );
     };
     let key = ApiKey::new(&typed)?;
-    store.set(&profile, &key)?;
+    engine.set_key(&profile, &key)?;
 
     let out = io.output;
     writeln!(
         out,
         "Ключ профиля «{profile}» сохранён в хранилище ключей ({}).",
-        store.backend_name()
+        engine.keyring_name()
     )?;
     if let Some(config) = &config {
         if !config.has_profile(&profile) && profile.as_str() != ProfileName::DEFAULT {
@@ -187,19 +176,14 @@ fn set_key(
     Ok(ExitCode::SUCCESS)
 }
 
-fn key_status(
-    args: KeyStatusArgs,
-    paths: &Paths,
-    store: &dyn SecretStore,
-    io: KeyIo<'_>,
-) -> anyhow::Result<ExitCode> {
-    let (profile, config) = choose_profile(args.profile, paths)?;
+fn key_status(args: KeyStatusArgs, engine: &Engine, io: KeyIo<'_>) -> anyhow::Result<ExitCode> {
+    let (profile, config) = choose_profile(args.profile, engine)?;
     // Without a readable configuration the profile is taken to need a key, as drafting would.
     let key_optional = config
         .as_ref()
         .and_then(|config| config.profile_settings(&profile).ok())
         .is_some_and(|settings| !settings.needs_api_key);
-    let report = zayavka_engine::settings::key_status_report(store, &profile, io.environment_key);
+    let report = engine.key_status_report(&profile, io.environment_key);
     let usable = report.usable_source;
     let out = io.output;
 
@@ -242,26 +226,21 @@ fn key_status(
     })
 }
 
-fn delete_key(
-    args: KeyProfileArgs,
-    paths: &Paths,
-    store: &dyn SecretStore,
-    io: KeyIo<'_>,
-) -> anyhow::Result<ExitCode> {
-    let (profile, _) = choose_profile(args.profile, paths)?;
-    let deleted = store.delete(&profile)?;
+fn delete_key(args: KeyProfileArgs, engine: &Engine, io: KeyIo<'_>) -> anyhow::Result<ExitCode> {
+    let (profile, _) = choose_profile(args.profile, engine)?;
+    let deleted = engine.delete_key(&profile)?;
     let out = io.output;
     if deleted {
         writeln!(
             out,
             "Ключ профиля «{profile}» удалён из хранилища ключей ({}).",
-            store.backend_name()
+            engine.keyring_name()
         )?;
     } else {
         writeln!(
             out,
             "В хранилище ключей ({}) нет ключа профиля «{profile}» — удалять нечего.",
-            store.backend_name()
+            engine.keyring_name()
         )?;
     }
     if matches!(io.environment_key, Ok(Some(_))) {
@@ -278,6 +257,10 @@ fn delete_key(
 mod tests {
     use super::*;
     use clap::Parser as _;
+    use std::sync::Arc;
+    use zayavka_engine::paths::Paths;
+    use zayavka_engine::secrets::SecretStore;
+
     use zayavka_engine::secrets::MemoryStore;
 
     const SECRET: &str = "sk-test-0123456789abcdef";
@@ -300,14 +283,18 @@ mod tests {
     }
 
     /// Runs a line with empty stdin that is not a terminal and no `ZAYAVKA_API_KEY`.
-    fn run_plain(line: &[&str], paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<Outcome> {
+    fn run_plain(
+        line: &[&str],
+        paths: &Paths,
+        store: &Arc<MemoryStore>,
+    ) -> anyhow::Result<Outcome> {
         run_case(line, paths, store, "", false, "", Ok(None))
     }
 
     fn run_case(
         line: &[&str],
         paths: &Paths,
-        store: &dyn SecretStore,
+        store: &Arc<MemoryStore>,
         stdin: &str,
         input_is_terminal: bool,
         typed: &str,
@@ -320,10 +307,13 @@ mod tests {
             prompts.push(prompt.to_owned());
             Ok(typed.to_owned())
         };
+        let engine = Engine::new(
+            paths.clone(),
+            Arc::clone(store) as Arc<dyn SecretStore + Send + Sync>,
+        );
         let code = run_with(
             args(line),
-            paths,
-            store,
+            &engine,
             KeyIo {
                 input: &mut input,
                 input_is_terminal,
@@ -347,7 +337,7 @@ mod tests {
     fn set_from_stdin_uses_the_first_line_and_never_prints_the_key() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         let outcome = run_case(
             &["set", "--stdin", "--profile", "openai"],
             &paths,
@@ -383,7 +373,7 @@ mod tests {
         ] {
             zayavka_engine::config::set_value(&paths.config_file(), key, value).unwrap();
         }
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         let rule = "Ключ не обязателен: если он сохранён, он отправляется серверу.";
 
         let status = run_plain(&["status"], &paths, &store).unwrap();
@@ -435,7 +425,7 @@ mod tests {
         let paths = Paths::under(home.path());
         zayavka_engine::config::set_value(&paths.config_file(), "active_profile", "openrouter")
             .unwrap();
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         let outcome = run_case(&["set"], &paths, &store, "", true, SECRET, Ok(None)).unwrap();
         assert_eq!(outcome.prompts.len(), 1);
         assert!(outcome.prompts[0].contains("«openrouter»"));
@@ -448,7 +438,7 @@ mod tests {
     #[test]
     fn set_without_a_profile_or_config_uses_default() {
         let home = tempfile::tempdir().unwrap();
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         run_case(
             &["set", "--stdin"],
             &Paths::under(home.path()),
@@ -466,7 +456,7 @@ mod tests {
     fn set_refuses_an_empty_key_and_a_non_terminal_prompt() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         let error = run_case(
             &["set", "--stdin"],
             &paths,
@@ -500,7 +490,7 @@ mod tests {
     fn status_reports_without_the_key_and_exits_by_availability() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         let none = run_plain(&["status"], &paths, &store).unwrap();
         assert_eq!(none.code, ExitCode::from(crate::exit::PROBLEM));
         assert!(none.output.contains("Профиль: default"));
@@ -540,7 +530,7 @@ mod tests {
         let outcome = run_case(
             &["status", "--profile", "openai"],
             &Paths::under(home.path()),
-            &MemoryStore::unavailable(),
+            &Arc::new(MemoryStore::unavailable()),
             "",
             false,
             "",
@@ -556,7 +546,7 @@ mod tests {
     fn delete_removes_the_key_and_says_when_there_was_none() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         store
             .set(&profile("openai"), &ApiKey::new(SECRET).unwrap())
             .unwrap();
@@ -574,7 +564,7 @@ mod tests {
         let error = run_case(
             &["set", "--stdin", "--profile", "openai"],
             &Paths::under(home.path()),
-            &MemoryStore::unavailable(),
+            &Arc::new(MemoryStore::unavailable()),
             SECRET,
             false,
             "",

@@ -147,17 +147,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         command => command,
     };
     let engine = open_engine()?;
-    let (paths, store) = (engine.paths(), engine.secrets());
     match command {
-        Command::Draft(args) => draft_cmd::run(*args, paths, store),
+        Command::Draft(args) => draft_cmd::run(*args, &engine),
         Command::Drafts(args) => drafts_cmd::run(args, &engine),
         Command::Batch(args) => batch_cmd::run(*args, &engine),
-        Command::Key(args) => key::run(args, paths, store),
-        Command::Config(args) => config_cmd::run(args, paths, store),
-        Command::Profile(args) => profile_cmd::run(args, paths),
-        Command::Doctor(args) => doctor_cmd::run(args, paths, store),
-        Command::Eval(args) => eval_cmd::run(*args, paths, store),
-        Command::Stats(args) => stats_cmd::run(args, paths),
+        Command::Key(args) => key::run(args, &engine),
+        Command::Config(args) => config_cmd::run(args, &engine),
+        Command::Profile(args) => profile_cmd::run(args, &engine),
+        Command::Doctor(args) => doctor_cmd::run(args, &engine),
+        Command::Eval(args) => eval_cmd::run(*args, &engine),
+        Command::Stats(args) => stats_cmd::run(args, &engine),
         Command::Assemble(_) | Command::Replay(_) => unreachable!("handled above"),
     }
 }

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use zayavka_engine::paths::Paths;
+use zayavka_engine::Engine;
 use zayavka_engine::profile::{self, Profile, ProfileField};
 
 /// `zayavka profile …`
@@ -45,12 +45,12 @@ struct SetArgs {
 }
 
 /// Runs `zayavka profile` against the real standard output.
-pub fn run(args: ProfileArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
+pub fn run(args: ProfileArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let fail = |error: profile::ProfileError| anyhow::anyhow!(error.message_ru());
     match args.command {
         ProfileCommand::Show(show) => {
-            let profile = profile::load(paths).map_err(fail)?;
+            let profile = engine.profile().map_err(fail)?;
             if show.json {
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&profile)?)?;
             } else {
@@ -59,7 +59,7 @@ pub fn run(args: ProfileArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
         }
         ProfileCommand::Set(set) => {
             let field = profile::field_named(&set.field).map_err(fail)?;
-            let profile = profile::set(paths, field, &set.value).map_err(fail)?;
+            let profile = engine.set_profile_field(field, &set.value).map_err(fail)?;
             match profile.get(field) {
                 Some(value) => writeln!(
                     stdout,
@@ -70,7 +70,7 @@ pub fn run(args: ProfileArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
             }
         }
         ProfileCommand::Clear => {
-            profile::clear(paths).map_err(fail)?;
+            engine.clear_profile().map_err(fail)?;
             writeln!(stdout, "Профиль очищен.")?;
         }
     }

@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
 
+use zayavka_engine::Engine;
 use zayavka_engine::config::ProfileName;
-use zayavka_engine::paths::Paths;
 use zayavka_engine::settings::money_text;
 use zayavka_engine::stats::{self, Attention, Counts, GroupStats, Period, Stats, StatsQuery};
 
@@ -61,14 +61,14 @@ fn period(text: &str) -> Result<Period, String> {
 }
 
 /// Runs `zayavka stats`.
-pub fn run(args: StatsArgs, paths: &Paths) -> anyhow::Result<ExitCode> {
+pub fn run(args: StatsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let query = StatsQuery {
         since: args.since,
         until: args.until,
         profile: args.profile,
         period: args.period,
     };
-    let stats = stats::stats(paths, &query).map_err(|error| {
+    let stats = engine.stats(&query).map_err(|error| {
         anyhow::anyhow!(match error {
             stats::StatsError::EmptyPeriod { since, until } => format!(
                 "--since {since} позже --until {until}: укажите начало периода не позже конца"

@@ -15,21 +15,35 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use jiff::civil::Date;
-use zayavka_core::{Outcome, SubjectKind};
-use zayavka_document::{FiledDocument, Profile};
+use zayavka_core::{Outcome, RawInput, SubjectKind};
+use zayavka_document::{FiledDocument, Profile, ProfileField};
+use zayavka_llm::CancellationToken;
 use zayavka_store::{Batch, DraftFilter, DraftId, Store, StoreError, StoredDraft};
 
 use crate::attachments::{self, AttachmentError, AttachmentSummary, Detached};
 use crate::batch::run::{
-    BatchError, BatchListItem, BatchSummary, ExportError, ExportFormat, ExportReport,
+    BatchError, BatchListItem, BatchProgress, BatchSettings, BatchSummary, ExportError,
+    ExportFormat, ExportReport,
 };
-use crate::batch::{BatchRowReport, DocumentsError, DocumentsExport, DocumentsReport};
+use crate::batch::{
+    BatchFile, BatchPlan, BatchRowReport, DocumentsError, DocumentsExport, DocumentsReport,
+};
+use crate::config::{Config, ConfigError, ProfileName, ProviderOverrides};
 use crate::database::{open_store, open_store_to_read};
-use crate::draft::SessionClients;
+use crate::doctor::Check;
+use crate::draft::{
+    DraftCommand, DraftCommandResult, DraftEvent, EnvironmentError, EnvironmentOverrides,
+    SessionClients,
+};
 use crate::drafts::{self, DraftListItem, DraftsError, StoredReplay};
+use crate::eval::{EvalError, EvalProgress, EvalReport, EvalSettings, PreparedEval};
 use crate::filing::{self, FilingError};
+use crate::form::FormError;
 use crate::paths::Paths;
-use crate::secrets::SecretStore;
+use crate::profile::ProfileError;
+use crate::secrets::{ApiKey, KeyStatus, SecretError, SecretStore};
+use crate::settings::{KeyStatusReport, SettingsOverview};
+use crate::stats::{Stats, StatsError, StatsQuery};
 
 /// Something a front end should tell its user that is not an error: the operation went on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +64,17 @@ impl Notice {
     }
 }
 
+/// Where a run's provider overrides and key from the environment come from.
+#[derive(Debug, Clone, Default)]
+pub enum Environment {
+    /// Zayavka's environment variables (`ZAYAVKA_BASE_URL`, `ZAYAVKA_API_KEY`…), read at each
+    /// operation that may call a model, as the command-line tool always has.
+    #[default]
+    Process,
+    /// Fixed values (tests).
+    Fixed(EnvironmentOverrides),
+}
+
 /// Who hears the handle's notices.
 type Listener = Arc<dyn Fn(Notice) + Send + Sync>;
 
@@ -59,6 +84,7 @@ pub struct Engine {
     paths: Paths,
     secrets: Arc<dyn SecretStore + Send + Sync>,
     clients: SessionClients,
+    environment: Environment,
     listener: Option<Listener>,
 }
 
@@ -80,7 +106,26 @@ impl Engine {
             paths,
             secrets,
             clients: SessionClients::new(),
+            environment: Environment::Process,
             listener: None,
+        }
+    }
+
+    /// The same engine, reading the environment's provider overrides and key from
+    /// `environment`.
+    #[must_use]
+    pub fn with_environment(mut self, environment: Environment) -> Engine {
+        self.environment = environment;
+        self
+    }
+
+    /// The environment's provider overrides and key for one run; a run without a model
+    /// (`offline`) reads none, so a broken variable cannot stop it.
+    pub fn environment(&self, offline: bool) -> Result<EnvironmentOverrides, EnvironmentError> {
+        match &self.environment {
+            Environment::Process => EnvironmentOverrides::from_env(offline),
+            Environment::Fixed(_) if offline => Ok(EnvironmentOverrides::default()),
+            Environment::Fixed(overrides) => Ok(overrides.clone()),
         }
     }
 
@@ -121,6 +166,41 @@ impl Engine {
     /// The database, to be changed.
     fn write(&self) -> Result<Store, StoreError> {
         open_store(&self.paths)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // A new draft
+
+    /// Runs one draft: the input kept in the database before any model call, the model (or
+    /// none, when the command is offline) with its retries and re-asks, the checks, the stored
+    /// outcome. `observe` hears each attempt and wait as it happens.
+    pub async fn run_draft(
+        &self,
+        command: DraftCommand,
+        environment: EnvironmentOverrides,
+        cancel: &CancellationToken,
+        observe: &(dyn Fn(DraftEvent) + Send + Sync),
+    ) -> DraftCommandResult {
+        crate::draft::run_draft_command_in(
+            &self.clients,
+            command,
+            &self.paths,
+            self.secrets(),
+            environment,
+            cancel,
+            observe,
+        )
+        .await
+    }
+
+    /// Keeps the desktop form as it is now, so that nothing typed is lost.
+    pub fn keep_form(&self, input: &RawInput) -> Result<(), FormError> {
+        crate::form::save(&self.paths, input)
+    }
+
+    /// The desktop form as it was last kept.
+    pub fn kept_form(&self) -> Result<Option<RawInput>, FormError> {
+        crate::form::restore(&self.paths)
     }
 
     // -----------------------------------------------------------------------------------------
@@ -228,6 +308,39 @@ impl Engine {
     // -----------------------------------------------------------------------------------------
     // Batches
 
+    /// Plans a run of `file` before anything is stored or sent: the batch it continues, which
+    /// rows are new, changed, unfinished, done before or refused, and the worst-case cost.
+    pub fn plan_batch(
+        &self,
+        file: &BatchFile,
+        settings: &BatchSettings,
+        environment: EnvironmentOverrides,
+    ) -> Result<BatchPlan, BatchError> {
+        crate::batch::plan_batch(file, settings, &self.paths, self.secrets(), environment)
+    }
+
+    /// Runs (or resumes) the batch of `file`; `progress` hears each row's outcome with the
+    /// run's counts and, once decided, why it stops.
+    pub async fn run_batch(
+        &self,
+        file: &BatchFile,
+        settings: &BatchSettings,
+        environment: EnvironmentOverrides,
+        cancel: &CancellationToken,
+        progress: &dyn Fn(BatchProgress),
+    ) -> Result<BatchSummary, BatchError> {
+        crate::batch::run::run_batch(
+            file,
+            settings,
+            &self.paths,
+            self.secrets(),
+            environment,
+            cancel,
+            progress,
+        )
+        .await
+    }
+
     /// The stored batches, newest first.
     pub fn batches(&self) -> Result<Vec<BatchListItem>, BatchError> {
         crate::batch::run::list_batches(&self.read()?)
@@ -274,6 +387,173 @@ impl Engine {
     }
 }
 
+impl Engine {
+    // -----------------------------------------------------------------------------------------
+    // The resident's profile
+
+    /// The resident's profile for the document header (empty when none is kept).
+    pub fn profile(&self) -> Result<Profile, ProfileError> {
+        crate::profile::load(&self.paths)
+    }
+
+    /// Checks and stores one field of the profile; gives the profile as stored.
+    pub fn set_profile_field(
+        &self,
+        field: ProfileField,
+        value: &str,
+    ) -> Result<Profile, ProfileError> {
+        crate::profile::set(&self.paths, field, value)
+    }
+
+    /// Removes the profile.
+    pub fn clear_profile(&self) -> Result<(), ProfileError> {
+        crate::profile::clear(&self.paths)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Settings and keys
+
+    /// The provider settings as the configuration file holds them.
+    pub fn config(&self) -> Result<Config, ConfigError> {
+        Config::load(&self.paths.config_file())
+    }
+
+    /// Checks and stores one setting (`profiles.NAME.FIELD` or `active_profile`; an empty value
+    /// removes it); gives the settings as stored.
+    pub fn set_setting(&self, key: &str, value: &str) -> Result<Config, ConfigError> {
+        crate::config::set_value(&self.paths.config_file(), key, value)
+    }
+
+    /// The settings as `config show` and the settings screen present them: the profiles, the
+    /// effective provider with the environment's `overrides`, and the key's state.
+    pub fn settings_overview(
+        &self,
+        overrides: &ProviderOverrides,
+        environment_key_present: bool,
+    ) -> Result<SettingsOverview, ConfigError> {
+        SettingsOverview::gather(
+            &self.paths,
+            self.secrets(),
+            overrides,
+            environment_key_present,
+        )
+    }
+
+    /// Whether the desktop app opens on its first-run setup ([`crate::settings::first_run`]).
+    pub fn first_run(&self, has_active_profile: bool, overrides: &ProviderOverrides) -> bool {
+        crate::settings::first_run(&self.paths, has_active_profile, overrides)
+    }
+
+    /// Remembers that the resident chose to go on without a model, so that the first-run setup
+    /// does not come back.
+    pub fn skip_setup(&self) -> std::io::Result<()> {
+        crate::settings::skip_setup(&self.paths)
+    }
+
+    /// The profile chosen in the settings, if any and if they can be read.
+    pub fn active_profile_name(&self) -> Option<String> {
+        crate::settings::active_profile_name(&self.paths)
+    }
+
+    /// The profile a key command is about: the one `named`, else the chosen one, else the
+    /// only one; with the settings when they could be read.
+    pub fn key_profile(
+        &self,
+        named: Option<ProfileName>,
+    ) -> Result<(ProfileName, Option<Config>), ConfigError> {
+        crate::settings::choose_key_profile(named, &self.paths)
+    }
+
+    /// The keyring's name as its user knows it («Secret Service», «macOS Keychain»…).
+    pub fn keyring_name(&self) -> &'static str {
+        self.secrets.backend_name()
+    }
+
+    /// `key status` as a report: where `profile`'s key would come from, the keyring's state,
+    /// and the environment's key or why it could not be read.
+    pub fn key_status_report(
+        &self,
+        profile: &ProfileName,
+        environment_key: Result<Option<ApiKey>, SecretError>,
+    ) -> KeyStatusReport {
+        crate::settings::key_status_report(self.secrets(), profile, environment_key)
+    }
+
+    /// Where `profile`'s key would come from, and whether the keyring could be read.
+    pub fn key_status(&self, profile: &ProfileName, environment_override: bool) -> KeyStatus {
+        crate::secrets::key_status(self.secrets(), profile, environment_override)
+    }
+
+    /// Stores `profile`'s key in the keyring.
+    pub fn set_key(&self, profile: &ProfileName, key: &ApiKey) -> Result<(), SecretError> {
+        self.secrets.set(profile, key)
+    }
+
+    /// Removes `profile`'s key from the keyring; whether there was one.
+    pub fn delete_key(&self, profile: &ProfileName) -> Result<bool, SecretError> {
+        self.secrets.delete(profile)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Checks and statistics
+
+    /// Every check of `zayavka doctor`: the data folder, the settings, the key, the service
+    /// (a real call when a model is configured) and the legal modules' review dates.
+    pub async fn doctor(
+        &self,
+        environment: EnvironmentOverrides,
+        today: Date,
+        cancel: &CancellationToken,
+    ) -> Vec<Check> {
+        crate::doctor::run_doctor(&self.paths, self.secrets(), environment, today, cancel).await
+    }
+
+    /// The checks of the configured service alone: settings, key, connection, schema modes.
+    pub async fn provider_checks(
+        &self,
+        environment: EnvironmentOverrides,
+        cancel: &CancellationToken,
+    ) -> Vec<Check> {
+        crate::doctor::run_provider_checks(&self.paths, self.secrets(), environment, cancel).await
+    }
+
+    /// An evaluation priced and ready to run: the cases read, the profiles resolved with
+    /// their keys, nothing sent (ADR 28).
+    pub fn prepare_eval(
+        &self,
+        settings: &EvalSettings,
+        environment: EnvironmentOverrides,
+    ) -> Result<PreparedEval, EvalError> {
+        crate::eval::prepare_eval(settings, &self.paths, self.secrets(), environment)
+    }
+
+    /// Runs a prepared evaluation, storing each answer as it arrives.
+    pub async fn run_eval(
+        &self,
+        prepared: &PreparedEval,
+        cancel: &CancellationToken,
+        on_progress: &(dyn Fn(EvalProgress) + Sync),
+    ) -> Result<EvalReport, EvalError> {
+        crate::eval::run_eval(prepared, &self.paths, cancel, on_progress).await
+    }
+
+    /// Checks stored evaluation run `run_id` again from its cassettes: nothing is sent.
+    pub fn replay_eval(
+        &self,
+        run_id: &str,
+        cases_dir: &Path,
+        case_ids: &[String],
+    ) -> Result<EvalReport, EvalError> {
+        crate::eval::replay_eval(run_id, cases_dir, case_ids, &self.paths)
+    }
+
+    /// How the model behaved on the stored drafts: outcomes, reasons, waiting and cost by
+    /// period and profile. From the database only.
+    pub fn stats(&self, query: &StatsQuery) -> Result<Stats, StatsError> {
+        crate::stats::stats(&self.paths, query)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,6 +561,33 @@ mod tests {
 
     fn engine(home: &Path) -> Engine {
         Engine::new(Paths::under(home), Arc::new(MemoryStore::new()))
+    }
+
+    #[test]
+    fn a_fixed_environment_is_given_to_runs_with_a_model_and_none_to_offline_runs() {
+        let home = tempfile::tempdir().unwrap();
+        let overrides = EnvironmentOverrides {
+            api_key: Some(crate::secrets::ApiKey::new("sk-fixed-0123456789").unwrap()),
+            ..EnvironmentOverrides::default()
+        };
+        let engine = engine(home.path()).with_environment(Environment::Fixed(overrides));
+        assert!(engine.environment(false).unwrap().api_key.is_some());
+        assert!(engine.environment(true).unwrap().api_key.is_none());
+    }
+
+    #[test]
+    fn skipping_the_setup_is_remembered_and_ends_the_first_run() {
+        let home = tempfile::tempdir().unwrap();
+        let engine = engine(home.path());
+        let none = ProviderOverrides::default();
+        assert!(engine.first_run(false, &none));
+        assert!(
+            !engine.first_run(true, &none),
+            "a chosen service is not a first run"
+        );
+        engine.skip_setup().unwrap();
+        engine.skip_setup().unwrap();
+        assert!(!engine.first_run(false, &none));
     }
 
     #[test]

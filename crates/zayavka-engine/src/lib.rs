@@ -26,7 +26,7 @@ pub mod secrets;
 pub mod settings;
 pub mod stats;
 
-pub use engine::{Engine, Notice};
+pub use engine::{Engine, Environment, Notice};
 
 // What the front ends name from the crates below the engine, re-exported so that a front end
 // depends on this crate alone (an architecture test holds it).

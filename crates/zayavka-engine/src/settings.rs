@@ -275,6 +275,38 @@ pub fn pricing_text_ru(pricing: &Pricing) -> String {
     text
 }
 
+/// The marker the desktop's «Пока без модели» leaves in the configuration folder. A file of its
+/// own rather than a field of `config.toml`: the configuration stays the resident's and the
+/// command-line tool's, and a marker is written whole or not at all, with nothing to merge.
+pub const SETUP_SKIPPED_MARKER: &str = "setup-skipped";
+
+const SETUP_SKIPPED_TEXT: &str = "The resident chose «Пока без модели» in the first-run setup of \
+     the desktop app; delete this file to see the setup again at the next start.\n";
+
+/// Whether the resident chose «Пока без модели» (or «Пропустить») on this installation.
+pub fn setup_skipped(paths: &Paths) -> bool {
+    paths.config_dir().join(SETUP_SKIPPED_MARKER).is_file()
+}
+
+/// Remembers «Пока без модели» durably, whole, in the configuration folder, so that the setup
+/// does not come back on the next start. Writing it again is harmless.
+pub fn skip_setup(paths: &Paths) -> std::io::Result<()> {
+    let dir = paths.config_dir();
+    std::fs::create_dir_all(dir)?;
+    crate::paths::replace_file(
+        &dir.join(SETUP_SKIPPED_MARKER),
+        SETUP_SKIPPED_TEXT.as_bytes(),
+    )
+}
+
+/// Whether the desktop app opens on its first-run setup: no service chosen in the file, none
+/// given through a `ZAYAVKA_*` variable (`ZAYAVKA_BASE_URL` names a server; `ZAYAVKA_ATTEMPTS`
+/// or `ZAYAVKA_TIMEOUT_SECS` alone tune a service but choose none), and the setup not skipped.
+pub fn first_run(paths: &Paths, has_active_profile: bool, overrides: &ProviderOverrides) -> bool {
+    let environment_names_a_service = overrides.profile.is_some() || overrides.base_url.is_some();
+    !has_active_profile && !environment_names_a_service && !setup_skipped(paths)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
