@@ -60,7 +60,7 @@ pub struct ConfigSetArgs {
 /// Runs `zayavka config` against the real environment and standard output.
 pub fn run(args: ConfigArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     if matches!(args.command, ConfigCommand::Init) {
-        return crate::config_init::run(engine.paths(), engine.secrets());
+        return crate::config_init::run(engine);
     }
     let mut output = std::io::stdout().lock();
     // Only `show` depends on the environment; a broken variable must not block `set` or `path`.

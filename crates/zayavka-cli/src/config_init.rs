@@ -8,10 +8,10 @@ use std::io::{BufRead, IsTerminal as _, Write};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use zayavka_engine::Engine;
 use zayavka_engine::config::{self, FolderId, GigaChatScope, ProfileName, ProviderKind};
 use zayavka_engine::doctor::{Check, CheckStatus};
-use zayavka_engine::paths::Paths;
-use zayavka_engine::secrets::{ApiKey, ENV_API_KEY, SecretStore};
+use zayavka_engine::secrets::{ApiKey, ENV_API_KEY, StoredKeyState};
 
 /// Exit code when there is no terminal to ask in, or the answers ran out.
 use crate::exit::{PROBLEM, USAGE};
@@ -72,7 +72,7 @@ fn choice_line(choice: Choice) -> String {
 }
 
 /// Runs `zayavka config init` in the real terminal.
-pub fn run(paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<ExitCode> {
+pub fn run(engine: &Engine) -> anyhow::Result<ExitCode> {
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         // Not `eprintln!`: a closed standard error must not panic (ADR 19).
@@ -88,10 +88,9 @@ pub fn run(paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<ExitCode> {
     let mut input = stdin.lock();
     let mut output = std::io::stdout().lock();
     let mut read_hidden = |prompt: &str| rpassword::prompt_password(prompt);
-    let mut check = || provider_checks(paths, store);
+    let mut check = || provider_checks(engine);
     run_with(
-        paths,
-        store,
+        engine,
         InitIo {
             input: &mut input,
             output: &mut output,
@@ -102,21 +101,16 @@ pub fn run(paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<ExitCode> {
     )
 }
 
-fn provider_checks(paths: &Paths, store: &dyn SecretStore) -> anyhow::Result<Vec<Check>> {
-    let environment = zayavka_engine::draft::EnvironmentOverrides::from_env(false)
+fn provider_checks(engine: &Engine) -> anyhow::Result<Vec<Check>> {
+    let environment = engine
+        .environment(false)
         .map_err(|error| anyhow::anyhow!(error.to_string()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("не удалось запустить асинхронную среду")?;
-    Ok(
-        runtime.block_on(zayavka_engine::doctor::run_provider_checks(
-            paths,
-            store,
-            environment,
-            &zayavka_engine::CancellationToken::new(),
-        )),
-    )
+    Ok(runtime
+        .block_on(engine.provider_checks(environment, &zayavka_engine::CancellationToken::new())))
 }
 
 /// The answers ran out before the setup was complete.
@@ -191,12 +185,8 @@ fn yes(answer: &str) -> bool {
 }
 
 /// Runs `zayavka config init` with the given answers, output and checks.
-pub fn run_with(
-    paths: &Paths,
-    store: &dyn SecretStore,
-    mut io: InitIo<'_>,
-) -> anyhow::Result<ExitCode> {
-    match setup(paths, store, &mut io) {
+pub fn run_with(engine: &Engine, mut io: InitIo<'_>) -> anyhow::Result<ExitCode> {
+    match setup(engine, &mut io) {
         Ok(code) => Ok(code),
         Err(error) if error.is::<EndOfAnswers>() => {
             writeln!(
@@ -210,8 +200,8 @@ pub fn run_with(
     }
 }
 
-fn setup(paths: &Paths, store: &dyn SecretStore, io: &mut InitIo<'_>) -> anyhow::Result<ExitCode> {
-    let file = paths.config_file();
+fn setup(engine: &Engine, io: &mut InitIo<'_>) -> anyhow::Result<ExitCode> {
+    let file = engine.paths().config_file();
     writeln!(
         io.output,
         "Настройка сервиса модели. Модель помогает составить описание; без неё заявка \
@@ -225,7 +215,7 @@ fn setup(paths: &Paths, store: &dyn SecretStore, io: &mut InitIo<'_>) -> anyhow:
     let number = ask_number(io, "Номер", choices.len(), None)?;
     let kind = match choices[number - 1] {
         Choice::WithoutModel => {
-            config::set_value(&file, "active_profile", "")?;
+            engine.set_setting("active_profile", "")?;
             writeln!(
                 io.output,
                 "Хорошо: сервис модели не выбран, заявки составляются без модели, из ваших слов. \
@@ -322,9 +312,9 @@ fn setup(paths: &Paths, store: &dyn SecretStore, io: &mut InitIo<'_>) -> anyhow:
         ProviderKind::OpenAi | ProviderKind::OpenRouter => {}
     }
     for (field, value) in &settings {
-        config::set_value(&file, &format!("profiles.{profile}.{field}"), value)?;
+        engine.set_setting(&format!("profiles.{profile}.{field}"), value)?;
     }
-    let new_config = config::set_value(&file, "active_profile", profile.as_str())?;
+    let new_config = engine.set_setting("active_profile", profile.as_str())?;
     writeln!(
         io.output,
         "Сохранено в «{}»: сервис {}, профиль «{profile}».",
@@ -337,7 +327,7 @@ fn setup(paths: &Paths, store: &dyn SecretStore, io: &mut InitIo<'_>) -> anyhow:
         .map(|settings| settings.needs_api_key)
         .unwrap_or(true);
     if needs_key {
-        ask_for_key(store, &profile, kind, io)?;
+        ask_for_key(engine, &profile, kind, io)?;
     }
 
     writeln!(io.output, "\nПроверяю подключение…")?;
@@ -377,7 +367,7 @@ fn setup(paths: &Paths, store: &dyn SecretStore, io: &mut InitIo<'_>) -> anyhow:
 /// Asks for the key without echo and stores it in the keyring exactly as `zayavka key set`
 /// does; an empty answer keeps what is stored.
 fn ask_for_key(
-    store: &dyn SecretStore,
+    engine: &Engine,
     profile: &ProfileName,
     kind: ProviderKind,
     io: &mut InitIo<'_>,
@@ -395,7 +385,10 @@ fn ask_for_key(
         ),
         _ => ("API-ключ", "в личном кабинете сервиса"),
     };
-    let stored = matches!(store.get(profile), Ok(Some(_)));
+    let stored = matches!(
+        engine.key_status(profile, false).stored,
+        StoredKeyState::Present
+    );
     if stored {
         writeln!(
             io.output,
@@ -415,11 +408,11 @@ fn ask_for_key(
             )?;
         }
     } else {
-        match ApiKey::new(&typed).and_then(|key| store.set(profile, &key)) {
+        match ApiKey::new(&typed).and_then(|key| engine.set_key(profile, &key)) {
             Ok(()) => writeln!(
                 io.output,
                 "Ключ профиля «{profile}» сохранён в хранилище ключей ({}).",
-                store.backend_name()
+                engine.keyring_name()
             )?,
             // The engine's messages never quote the key.
             Err(error) => writeln!(io.output, "Ключ не сохранён: {}", error.message_ru())?,
@@ -438,7 +431,10 @@ fn ask_for_key(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zayavka_engine::secrets::MemoryStore;
+    use std::sync::Arc;
+
+    use zayavka_engine::paths::Paths;
+    use zayavka_engine::secrets::{MemoryStore, SecretStore};
 
     const SECRET: &str = "Y2xpZW50LWlkOnNlY3JldC1ub3QtcmVhbA==";
 
@@ -446,7 +442,7 @@ mod tests {
         answers: &str,
         key: &str,
         paths: &Paths,
-        store: &dyn SecretStore,
+        store: &Arc<MemoryStore>,
         checks: Vec<Check>,
     ) -> (ExitCode, String, Vec<String>) {
         let mut input = answers.as_bytes();
@@ -457,9 +453,12 @@ mod tests {
             Ok(key.to_owned())
         };
         let mut check = || Ok(checks.clone());
+        let engine = Engine::new(
+            paths.clone(),
+            Arc::clone(store) as Arc<dyn SecretStore + Send + Sync>,
+        );
         let code = run_with(
-            paths,
-            store,
+            &engine,
             InitIo {
                 input: &mut input,
                 output: &mut output,
@@ -509,7 +508,7 @@ mod tests {
     fn issue_15_init_sets_up_yandex_asking_again_for_a_malformed_folder() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         let (code, output, prompts) = run_answers(
             "2\nmy-folder\nb1gaaaaaaaaaaaaaaaaa\n",
             SECRET,
@@ -550,7 +549,7 @@ mod tests {
     fn issue_15_init_sets_up_gigachat_with_a_scope_and_reports_a_problem_plainly() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let store = MemoryStore::new();
+        let store = Arc::new(MemoryStore::new());
         let problem = vec![check(
             CheckStatus::Problem,
             "Сервис модели отвечает, но не принимает ключ доступа.",
@@ -577,8 +576,13 @@ mod tests {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
         config::set_value(&paths.config_file(), "active_profile", "ollama").unwrap();
-        let (code, output, prompts) =
-            run_answers("9\n7\n", "", &paths, &MemoryStore::new(), Vec::new());
+        let (code, output, prompts) = run_answers(
+            "9\n7\n",
+            "",
+            &paths,
+            &Arc::new(MemoryStore::new()),
+            Vec::new(),
+        );
         assert_eq!(code, ExitCode::SUCCESS);
         assert!(output.contains("Введите номер от 1 до 7."), "{output}");
         assert!(output.contains("без модели"), "{output}");
@@ -595,7 +599,7 @@ mod tests {
             "3\n3\n\nmy-model\n",
             "",
             &paths,
-            &MemoryStore::new(),
+            &Arc::new(MemoryStore::new()),
             ok_checks(),
         );
         assert_eq!(code, ExitCode::SUCCESS, "{output}");
@@ -611,7 +615,8 @@ mod tests {
     fn issue_15_init_stops_calmly_when_the_answers_run_out() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        let (code, output, _) = run_answers("2\n", "", &paths, &MemoryStore::new(), Vec::new());
+        let (code, output, _) =
+            run_answers("2\n", "", &paths, &Arc::new(MemoryStore::new()), Vec::new());
         assert_eq!(code, ExitCode::from(USAGE));
         assert!(output.contains("Ответы закончились"), "{output}");
         assert!(!paths.config_file().exists());
