@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use zayavka_engine::config::Config;
+use zayavka_engine::Config;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -3,13 +3,13 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zayavka_engine::draft::{ContextRecord, replay};
+use zayavka_engine::{ContextRecord, replay_record};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
     if let Ok(record) = serde_json::from_str::<ContextRecord>(text) {
-        let _ = replay(&record);
+        let _ = replay_record(&record);
     }
 });

@@ -11,20 +11,14 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use zayavka_engine::attachments::AttachmentSummary;
-use zayavka_engine::batch::run::{self, BatchError, BatchSettings, ExportFormat, StopReason};
-use zayavka_engine::batch::{
-    BatchFile, BatchRowReport, DocumentsExport, InvalidRow, PlanCost, RowPlan,
+use zayavka_engine::{
+    ApiKey, ApiKeySource, AttachmentSummary, BatchError, BatchFile, BatchProgress, BatchRowReport,
+    BatchSettings, CoSigners, Config, ConfigError, DocumentError, DocumentFormat, DocumentsExport,
+    DraftCommand, DraftEvent, DraftFilter, DraftId, DraftListItem, DraftOutcome, ExportFormat,
+    FiledDocument, FilingError, InputSource, InvalidRow, KeptInput, PlanCost, Profile,
+    ProfileField, ProfileName, ProviderField, ProviderKind, ProviderOverrides, RawInput, RowPlan,
+    StopReason, StoredKeyState, SubjectKind, save_document,
 };
-use zayavka_engine::config::{self, Config, ProviderKind, ProviderOverrides};
-use zayavka_engine::document::{CoSigners, DocumentError, DocumentFormat, FiledDocument};
-use zayavka_engine::draft::{DraftCommand, DraftEvent, InputSource, KeptInput};
-use zayavka_engine::drafts::DraftListItem;
-use zayavka_engine::filing::{self, FilingError};
-use zayavka_engine::profile::{self, Profile};
-use zayavka_engine::secrets::{ApiKey, ApiKeySource, StoredKeyState};
-use zayavka_engine::{DraftFilter, DraftId, DraftOutcome};
-use zayavka_engine::{RawInput, SubjectKind};
 
 use crate::error::{CommandError, ErrorKind, sentence};
 use crate::state::{AppState, CheckedBatch};
@@ -288,7 +282,7 @@ impl SaveFormat {
     }
 }
 
-/// The filed document of a stored draft, dated today (the engine's `filing::filed_document`).
+/// The filed document of a stored draft, dated today (`Engine::filed_document`).
 fn filed_document(
     state: &AppState,
     id: i64,
@@ -325,7 +319,7 @@ fn filing_error(error: FilingError) -> CommandError {
             format!(
                 "Не удалось сохранить файл «{}»: {}. Выберите другую папку.",
                 path.display(),
-                zayavka_engine::paths::io_error_ru(&error)
+                zayavka_engine::io_error_ru(&error)
             ),
         ),
         other => CommandError::new(ErrorKind::Internal, sentence(&other.message_ru())),
@@ -387,7 +381,7 @@ pub fn draft_save_prepare(
 
 /// Writes a document the resident chose a path for, whole or not at all.
 pub fn write_document(path: &Path, bytes: &[u8]) -> Result<(), CommandError> {
-    filing::save_document(path, bytes).map_err(filing_error)
+    save_document(path, bytes).map_err(filing_error)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -485,7 +479,7 @@ pub struct ServiceFieldsView {
 }
 
 /// The kind of `profile`: the one written, else the built-in profile's own.
-fn profile_kind(config: &Config, profile: &config::ProfileName) -> Option<ProviderKind> {
+fn profile_kind(config: &Config, profile: &ProfileName) -> Option<ProviderKind> {
     config
         .profiles
         .get(profile)
@@ -493,7 +487,7 @@ fn profile_kind(config: &Config, profile: &config::ProfileName) -> Option<Provid
         .or_else(|| ProviderKind::parse(profile.as_str()))
 }
 
-fn service_view(state: &AppState, profile: Option<&config::ProfileName>) -> ServiceFieldsView {
+fn service_view(state: &AppState, profile: Option<&ProfileName>) -> ServiceFieldsView {
     let (Some(profile), Ok(config)) = (profile, state.engine.config()) else {
         return ServiceFieldsView::default();
     };
@@ -510,7 +504,7 @@ fn service_view(state: &AppState, profile: Option<&config::ProfileName>) -> Serv
     }
 }
 
-fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatusView {
+fn key_view(state: &AppState, profile: Option<&ProfileName>) -> KeyStatusView {
     let environment_key =
         matches!(state.environment(false), Ok(overrides) if overrides.api_key.is_some());
     let Some(profile) = profile else {
@@ -532,7 +526,7 @@ fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatu
         }),
         keyring_available: !matches!(status.stored, StoredKeyState::Unreachable { .. }),
         optional_note: key_optional(state, profile).then(|| {
-            zayavka_engine::secrets::optional_key_ru(
+            zayavka_engine::optional_key_ru(
                 status.usable_source(),
                 matches!(status.stored, StoredKeyState::Unreachable { .. }),
             )
@@ -541,7 +535,7 @@ fn key_view(state: &AppState, profile: Option<&config::ProfileName>) -> KeyStatu
 }
 
 /// Whether `profile` is complete and does not require a key.
-fn key_optional(state: &AppState, profile: &config::ProfileName) -> bool {
+fn key_optional(state: &AppState, profile: &ProfileName) -> bool {
     state
         .engine
         .config()
@@ -661,7 +655,7 @@ pub fn settings_set(
             ));
         };
         if SERVICE_KEYS.contains(&key) {
-            let field = config::ProfileField::parse(key)
+            let field = ProviderField::parse(key)
                 .ok_or_else(|| CommandError::invalid_argument("настройка"))?;
             if !profile_kind(&config, &profile).is_some_and(|kind| kind.accepts(field)) {
                 return Err(CommandError::new(
@@ -681,15 +675,15 @@ pub fn settings_set(
 
 /// A refused setting in the resident's words: the page shows it beside the field it names, so a
 /// wrong value says only what a right one looks like, never the configuration's dotted path.
-fn setting_error(error: config::ConfigError) -> CommandError {
+fn setting_error(error: ConfigError) -> CommandError {
     let message = match &error {
-        config::ConfigError::InvalidValue { expected, .. } => format!("Ожидается {expected}."),
+        ConfigError::InvalidValue { expected, .. } => format!("Ожидается {expected}."),
         other => other.message_ru(),
     };
     CommandError::new(ErrorKind::InvalidSetting, sentence(&message))
 }
 
-fn key_profile(state: &AppState) -> Result<config::ProfileName, CommandError> {
+fn key_profile(state: &AppState) -> Result<ProfileName, CommandError> {
     Ok(state.engine.key_profile(None)?.0)
 }
 
@@ -988,8 +982,8 @@ pub struct BatchSummaryView {
     pub complete: bool,
 }
 
-impl From<run::BatchProgress> for BatchProgressView {
-    fn from(report: run::BatchProgress) -> BatchProgressView {
+impl From<BatchProgress> for BatchProgressView {
+    fn from(report: BatchProgress) -> BatchProgressView {
         BatchProgressView {
             done: report.finished,
             total: report.to_run,
@@ -1042,8 +1036,8 @@ pub fn batch_run(
     }
     let environment = state.environment(offline)?;
     let task = state.start_task(task_id);
-    let last = std::sync::Mutex::new(run::BatchProgress::default());
-    let on_progress = |report: run::BatchProgress| {
+    let last = std::sync::Mutex::new(BatchProgress::default());
+    let on_progress = |report: BatchProgress| {
         *last
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = report;
@@ -1173,8 +1167,8 @@ pub struct SkippedRowView {
 // ---------------------------------------------------------------------------------------------
 // The resident's details for the document header («Настройки»)
 
-fn profile_error(error: zayavka_engine::profile::ProfileError) -> CommandError {
-    use zayavka_engine::profile::ProfileError;
+fn profile_error(error: zayavka_engine::ProfileError) -> CommandError {
+    use zayavka_engine::ProfileError;
     let kind = match error {
         ProfileError::Write { .. } => ErrorKind::Write,
         ProfileError::Read { .. } | ProfileError::Damaged { .. } => ErrorKind::Config,
@@ -1190,7 +1184,7 @@ pub fn profile_get(state: &AppState) -> Result<Profile, CommandError> {
 
 /// Sets one field; an empty value removes it. A refused value changes nothing.
 pub fn profile_set(state: &AppState, field: &str, value: &str) -> Result<Profile, CommandError> {
-    let field = profile::ProfileField::from_name(field)
+    let field = ProfileField::from_name(field)
         .ok_or_else(|| CommandError::invalid_argument("поле профиля"))?;
     state
         .engine

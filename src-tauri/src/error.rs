@@ -6,14 +6,10 @@
 //! problem.
 
 use serde::Serialize;
-use zayavka_engine::StoreError;
-use zayavka_engine::attachments::AttachmentError;
-use zayavka_engine::batch::run::{BatchError, ExportError};
-use zayavka_engine::batch::{BatchFileError, DocumentsError};
-use zayavka_engine::config::ConfigError;
-use zayavka_engine::drafts::DraftsError;
-use zayavka_engine::form::FormError;
-use zayavka_engine::secrets::SecretError;
+use zayavka_engine::{
+    AttachmentError, BatchError, BatchFileError, ConfigError, DocumentsError, DraftsError,
+    ExportError, FormError, SecretError, StoreError,
+};
 
 /// The stable kinds of failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

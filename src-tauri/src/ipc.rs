@@ -19,9 +19,7 @@ use crate::commands::{
 use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
 use crate::view::{DoctorReport, DocumentView, DraftDetail, DraftResult};
-use zayavka_engine::attachments::AttachmentSummary;
-use zayavka_engine::drafts::DraftListItem;
-use zayavka_engine::profile::Profile;
+use zayavka_engine::{AttachmentSummary, DraftListItem, Profile};
 
 type Answer<T> = Result<T, CommandError>;
 
@@ -548,6 +546,6 @@ pub async fn profile_clear(app: AppHandle) -> Answer<Profile> {
 pub async fn stats_get(
     app: AppHandle,
     request: crate::stats::StatsRequest,
-) -> Answer<zayavka_engine::stats::Stats> {
+) -> Answer<zayavka_engine::Stats> {
     blocking(app, move |state| crate::stats::stats_get(state, request)).await
 }

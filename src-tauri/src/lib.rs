@@ -27,8 +27,7 @@ use std::sync::Arc;
 
 use tauri::{DragDropEvent, Manager, WindowEvent};
 use tauri_plugin_dialog::{DialogExt, MessageDialogKind};
-use zayavka_engine::paths::Paths;
-use zayavka_engine::secrets::KeyringStore;
+use zayavka_engine::{KeyringStore, Paths};
 
 use crate::state::{AppState, CloseDecision, Environment, close_decision};
 

@@ -8,14 +8,14 @@
 //! and a durable record that the resident chose to go on without a model.
 
 use serde::Serialize;
-use zayavka_engine::doctor::CheckStatus;
+use zayavka_engine::CheckStatus;
 
 use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
 use crate::view::CheckView;
 
 /// The marker «Пока без модели» leaves in the configuration folder (the engine's).
-pub use zayavka_engine::settings::SETUP_SKIPPED_MARKER as SKIP_MARKER;
+pub use zayavka_engine::SETUP_SKIPPED_MARKER as SKIP_MARKER;
 
 /// Remembers «Пока без модели» durably: the marker is written whole, in the configuration
 /// folder, so that the setup does not come back on the next start. Writing it again is harmless.
@@ -26,7 +26,7 @@ pub fn setup_skip(state: &AppState) -> Result<(), CommandError> {
             format!(
                 "Не удалось запомнить выбор «Пока без модели»: {}. Заявку можно составлять и \
                  так; при следующем запуске приложение снова предложит подключить модель.",
-                zayavka_engine::paths::io_error_ru(&error)
+                zayavka_engine::io_error_ru(&error)
             ),
         )
     };

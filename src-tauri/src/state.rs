@@ -7,10 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use zayavka_engine::draft::EnvironmentOverrides;
-use zayavka_engine::paths::Paths;
-use zayavka_engine::secrets::SecretStore;
-use zayavka_engine::{CancellationToken, Engine};
+use zayavka_engine::{CancellationToken, Engine, EnvironmentOverrides, Paths, SecretStore};
 
 use crate::error::CommandError;
 

@@ -4,7 +4,7 @@
 //! sent anywhere.
 
 use serde::Deserialize;
-use zayavka_engine::stats::{Period, Stats, StatsError, StatsQuery};
+use zayavka_engine::{Period, Stats, StatsError, StatsQuery};
 
 use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
@@ -47,10 +47,7 @@ pub fn stats_get(state: &AppState, request: StatsRequest) -> Result<Stats, Comma
 mod tests {
     use std::sync::Arc;
 
-    use zayavka_engine::RawInput;
-    use zayavka_engine::draft::EnvironmentOverrides;
-    use zayavka_engine::paths::Paths;
-    use zayavka_engine::secrets::MemoryStore;
+    use zayavka_engine::{EnvironmentOverrides, MemoryStore, Paths, RawInput};
 
     use super::*;
     use crate::state::Environment;

@@ -2,13 +2,11 @@
 //! engine's typed values. Nothing here decides anything: each field is read from the engine.
 
 use serde::Serialize;
-use zayavka_engine::doctor::{Check, CheckStatus};
-use zayavka_engine::document::{
-    CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, FiledDocument, HeaderLine,
+use zayavka_engine::{
+    CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, Check, CheckStatus, DraftListItem,
+    DraftOutcome, DraftsError, FiledDocument, HeaderLine, NextStep, Outcome, Request, StoredDraft,
+    stored_outcome, stored_record,
 };
-use zayavka_engine::drafts::{self, DraftListItem};
-use zayavka_engine::{DraftOutcome, StoredDraft};
-use zayavka_engine::{NextStep, Outcome, Request};
 
 /// A request as the page renders it: the engine's request with the resident's latest edit.
 #[derive(Debug, Serialize)]
@@ -135,14 +133,14 @@ impl DraftResult {
     }
 
     /// A stored draft as it stands now, shown as its run was.
-    pub fn from_stored(draft: &StoredDraft) -> Result<DraftResult, drafts::DraftsError> {
+    pub fn from_stored(draft: &StoredDraft) -> Result<DraftResult, DraftsError> {
         let id = draft.summary.id.get();
         let attempts = draft.attempts.len() as u32;
         let edited = draft.versions.last().map(|version| Edited {
             title: version.title.clone(),
             body: version.body.clone(),
         });
-        Ok(match drafts::stored_outcome(draft)? {
+        Ok(match stored_outcome(draft)? {
             Some(outcome) => DraftResult::from_outcome(
                 &outcome,
                 Some(id),
@@ -245,10 +243,10 @@ pub struct DraftDetail {
 
 impl DraftDetail {
     /// Everything about a stored draft.
-    pub fn of(draft: &StoredDraft) -> Result<DraftDetail, drafts::DraftsError> {
+    pub fn of(draft: &StoredDraft) -> Result<DraftDetail, DraftsError> {
         let result = DraftResult::from_stored(draft)?;
-        let record = drafts::stored_record(draft)?;
-        let explained = zayavka_engine::explain::explanation(
+        let record = stored_record(draft)?;
+        let explained = zayavka_engine::explanation(
             result.request.as_ref().map(|view| &view.request),
             record.as_ref(),
             draft.model_used,
@@ -476,7 +474,7 @@ mod tests {
     /// stay in the detail that `zayavka doctor` prints, which never reaches the page.
     #[test]
     fn issue_14_the_connection_check_shows_the_legal_review_in_one_plain_line() {
-        let checks = zayavka_engine::doctor::legal_module_checks(jiff::civil::date(2026, 12, 1));
+        let checks = zayavka_engine::legal_module_checks(jiff::civil::date(2026, 12, 1));
         let views: Vec<CheckView> = checks.into_iter().map(Into::into).collect();
         let review = views
             .iter()

@@ -8,11 +8,8 @@ use serde_json::{Value, json};
 use zayavka_desktop::commands::{self, ListFilter, SaveFormat};
 use zayavka_desktop::error::ErrorKind;
 use zayavka_desktop::state::{AppState, Environment};
-use zayavka_engine::RawInput;
-use zayavka_engine::config;
-use zayavka_engine::draft::EnvironmentOverrides;
-use zayavka_engine::paths::Paths;
-use zayavka_engine::secrets::MemoryStore;
+use zayavka_engine::{EnvironmentOverrides, MemoryStore, Paths, RawInput, set_config_value};
+
 use zayavka_standin::{Reply, Script, Service, StandIn};
 
 const LIGHTING: &str = "common_area_premises_lighting";
@@ -80,7 +77,7 @@ impl App {
     }
 
     fn set(&self, key: &str, value: &str) {
-        config::set_value(&self.state.engine.paths().config_file(), key, value).unwrap();
+        set_config_value(&self.state.engine.paths().config_file(), key, value).unwrap();
     }
 
     fn requests(&self) -> usize {
@@ -184,10 +181,11 @@ fn an_unconfirmed_subject_is_confirmed_later_without_a_new_model_call() {
     let detail = serde_json::to_value(commands::draft_open(&app.state, id).unwrap()).unwrap();
     assert_eq!(detail["summary"]["input"]["confirmed_subject"], LIGHTING);
     assert_eq!(detail["summary"]["subject_module"], LIGHTING);
-    let store = zayavka_engine::database::open_store(app.state.engine.paths()).unwrap();
-    let replay =
-        zayavka_engine::drafts::replay_stored(&store, zayavka_engine::DraftId::new(id).unwrap())
-            .unwrap();
+    let replay = app
+        .state
+        .engine
+        .replay_draft(zayavka_engine::DraftId::new(id).unwrap())
+        .unwrap();
     assert!(replay.identical);
 
     let wrong = commands::draft_reassemble(&app.state, id, "no_such_subject").unwrap_err();
@@ -419,12 +417,13 @@ fn a_draft_is_saved_as_a_document_whole() {
     assert!(text.contains("Не работает освещение на лестнице"), "{text}");
     assert!(text.contains("Кому"), "{text}");
     assert!(text.contains("________"), "{text}");
-    zayavka_engine::profile::set(
-        app.state.engine.paths(),
-        zayavka_engine::profile::ProfileField::FullName,
-        "Иванова Анна Петровна",
-    )
-    .unwrap();
+    app.state
+        .engine
+        .set_profile_field(
+            zayavka_engine::ProfileField::FullName,
+            "Иванова Анна Петровна",
+        )
+        .unwrap();
     let (_, with_name) =
         commands::draft_save_prepare(&app.state, id, SaveFormat::Txt, false).unwrap();
     assert!(
@@ -460,12 +459,13 @@ fn the_printed_document_is_the_saved_one_line_for_line() {
     let id = app.draft(typed(Some(LIGHTING)))["draft_id"]
         .as_i64()
         .unwrap();
-    zayavka_engine::profile::set(
-        app.state.engine.paths(),
-        zayavka_engine::profile::ProfileField::FullName,
-        "Иванова Анна Петровна",
-    )
-    .unwrap();
+    app.state
+        .engine
+        .set_profile_field(
+            zayavka_engine::ProfileField::FullName,
+            "Иванова Анна Петровна",
+        )
+        .unwrap();
     let printed =
         serde_json::to_value(commands::draft_document(&app.state, id, false).unwrap()).unwrap();
     let (_, saved) = commands::draft_save_prepare(&app.state, id, SaveFormat::Txt, false).unwrap();
@@ -1033,12 +1033,10 @@ fn a_batch_is_checked_run_resumed_and_exported() {
 
     // One document per row with a request, under the profile's header, collective on demand;
     // the invalid row is said, not dropped.
-    zayavka_engine::profile::set(
-        app.state.engine.paths(),
-        zayavka_engine::profile::ProfileField::CompanyName,
-        "ООО «Дом»",
-    )
-    .unwrap();
+    app.state
+        .engine
+        .set_profile_field(zayavka_engine::ProfileField::CompanyName, "ООО «Дом»")
+        .unwrap();
     let documents = app.home.path().join("документы");
     let pdf = commands::export_format("pdf").unwrap();
     let report = commands::batch_export(&app.state, 1, pdf, true, false, &documents).unwrap();
@@ -1538,20 +1536,18 @@ fn issue_14_continuing_a_batch_from_the_list_continues_that_very_batch() {
     let plan = commands::batch_check(&app.state, &file).unwrap();
     commands::batch_run(&app.state, &plan.check_token, true, false, "b", &|_| {}).unwrap();
     // A second batch from the same file, started on purpose.
-    let fresh = zayavka_engine::batch::run::BatchSettings {
+    let fresh = zayavka_engine::BatchSettings {
         new_batch: true,
-        ..zayavka_engine::batch::run::BatchSettings::new(true)
+        ..zayavka_engine::BatchSettings::new(true)
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     let second = runtime
-        .block_on(zayavka_engine::batch::run::run_batch(
-            &zayavka_engine::batch::BatchFile::read(&file).unwrap(),
+        .block_on(app.state.engine.run_batch(
+            &zayavka_engine::BatchFile::read(&file).unwrap(),
             &fresh,
-            app.state.engine.paths(),
-            &MemoryStore::new(),
             EnvironmentOverrides::default(),
             &zayavka_engine::CancellationToken::new(),
             &|_| {},

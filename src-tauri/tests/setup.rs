@@ -10,10 +10,9 @@ use zayavka_desktop::commands;
 use zayavka_desktop::error::ErrorKind;
 use zayavka_desktop::setup::{self, SKIP_MARKER};
 use zayavka_desktop::state::{AppState, Environment};
-use zayavka_engine::config::{self, ProviderKind};
-use zayavka_engine::draft::EnvironmentOverrides;
-use zayavka_engine::paths::Paths;
-use zayavka_engine::secrets::MemoryStore;
+use zayavka_engine::{
+    EnvironmentOverrides, MemoryStore, Paths, ProviderKind, ProviderOverrides, set_config_value,
+};
 use zayavka_standin::{Reply, Script, Service, StandIn};
 
 const FOLDER: &str = "b1gexamplefolder0a1b";
@@ -71,7 +70,7 @@ fn choose_gigachat(app: &App, stand_in: &StandIn, key: &str) {
     commands::settings_set(&app.state, "active_profile", "gigachat").unwrap();
     commands::settings_set(&app.state, "scope", "GIGACHAT_API_PERS").unwrap();
     commands::settings_set(&app.state, "base_url", &stand_in.base_url()).unwrap();
-    config::set_value(
+    set_config_value(
         &app.state.engine.paths().config_file(),
         "profiles.gigachat.auth_url",
         &stand_in.auth_url(),
@@ -142,7 +141,7 @@ fn a_chosen_service_or_an_environment_override_is_not_a_first_run() {
     assert!(!incomplete.first_run());
 
     let overridden = App::with_environment(EnvironmentOverrides {
-        provider: config::ProviderOverrides::from_lookup(|variable| {
+        provider: ProviderOverrides::from_lookup(|variable| {
             (variable == "ZAYAVKA_BASE_URL").then(|| "http://127.0.0.1:9/v1".to_owned())
         })
         .unwrap(),
@@ -152,7 +151,7 @@ fn a_chosen_service_or_an_environment_override_is_not_a_first_run() {
 
     // The number of attempts or a timeout tunes a service but chooses none.
     let tuned = App::with_environment(EnvironmentOverrides {
-        provider: config::ProviderOverrides::from_lookup(|variable| match variable {
+        provider: ProviderOverrides::from_lookup(|variable| match variable {
             "ZAYAVKA_ATTEMPTS" => Some("1".to_owned()),
             "ZAYAVKA_TIMEOUT_SECS" => Some("120".to_owned()),
             _ => None,

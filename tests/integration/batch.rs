@@ -364,7 +364,7 @@ fn a_429_pauses_every_row_at_once_not_when_its_row_is_over() {
     // The third row went out after the batch's pause, counted from the 429, not 100 ms in
     // when the other row's slot came free (the whole run then took about 1.2 s).
     assert!(
-        started.elapsed() >= zayavka_engine::batch::run::RATE_LIMIT_PAUSE,
+        started.elapsed() >= zayavka_engine::RATE_LIMIT_PAUSE,
         "{:?}",
         started.elapsed()
     );

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::Value;
 use zayavka_core::Outcome;
-use zayavka_engine::assemble::assemble_from_texts;
+use zayavka_engine::assemble_from_texts;
 
 use crate::support::{run, tests_dir, zayavka};
 

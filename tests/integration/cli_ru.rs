@@ -211,7 +211,7 @@ fn issue_6_a_rejected_base_url_never_echoes_a_key() {
 
 #[test]
 fn issue_6_a_notepad_input_file_with_a_bom_is_read() {
-    use zayavka_engine::read::{FileRole, read_text_file};
+    use zayavka_engine::{FileRole, read_text_file};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("input.json");
     let json = "{\"description\": \"В подъезде неделю не горит свет на лестнице.\"}";
@@ -224,7 +224,7 @@ fn issue_6_a_notepad_input_file_with_a_bom_is_read() {
 #[cfg(unix)]
 #[test]
 fn issue_6_a_device_as_input_is_refused_at_once() {
-    use zayavka_engine::read::{FileRole, read_text_file};
+    use zayavka_engine::{FileRole, read_text_file};
     let error = read_text_file(
         std::path::Path::new("/dev/zero"),
         FileRole::Input,

@@ -817,7 +817,7 @@ fn a_recorded_draft_replays_to_the_same_request() {
         .arg(&record_file));
     assert_eq!(output.status.code(), Some(0));
     let report: Value = serde_json::from_str(&stdout).unwrap();
-    let record: zayavka_engine::draft::ContextRecord =
+    let record: zayavka_engine::ContextRecord =
         serde_json::from_str(&std::fs::read_to_string(&record_file).unwrap()).unwrap();
     assert_eq!(record.responses.len(), 1);
     assert_eq!(record.attempts.len(), 1);
@@ -828,7 +828,7 @@ fn a_recorded_draft_replays_to_the_same_request() {
         record.input.confirmed_subject.as_deref(),
         Some("common_area_premises_lighting")
     );
-    let replay = zayavka_engine::draft::replay(&record).unwrap();
+    let replay = zayavka_engine::replay_record(&record).unwrap();
     assert!(replay.same_catalogue);
     let replayed = replay.outcome;
     assert_eq!(
@@ -886,16 +886,13 @@ fn a_reask_shows_the_model_its_answer_and_what_was_wrong() {
         "{correction}"
     );
     assert!(correction.contains("/warnings"), "{correction}");
-    let record: zayavka_engine::draft::ContextRecord =
+    let record: zayavka_engine::ContextRecord =
         serde_json::from_str(&std::fs::read_to_string(&record_file).unwrap()).unwrap();
     assert_eq!(record.responses.len(), 2);
     // Regression (issue 6): attempt numbers stay unique across the re-ask.
     let numbers: Vec<u32> = record.attempts.iter().map(|a| a.number).collect();
     assert_eq!(numbers, [1, 2]);
-    assert_eq!(
-        record.format_version,
-        zayavka_engine::draft::RECORD_FORMAT_VERSION
-    );
+    assert_eq!(record.format_version, zayavka_engine::RECORD_FORMAT_VERSION);
     // The transport schema is kept exactly when one was sent.
     assert_eq!(
         record.transport_schema.is_some(),

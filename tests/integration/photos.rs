@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
-use zayavka_engine::attachments::metadata_left;
+use zayavka_engine::metadata_left;
 use zayavka_store::{DraftId, Store};
 
 use crate::support::{run, tests_dir, zayavka};

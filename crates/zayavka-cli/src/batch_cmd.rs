@@ -8,15 +8,11 @@ use std::num::{NonZeroU32, NonZeroUsize};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use zayavka_engine::Engine;
-use zayavka_engine::batch::run::{
-    BatchProgress, BatchSettings, BatchSummary, ExportFormat, StopReason,
+use zayavka_engine::{
+    BatchFile, BatchPlan, BatchProgress, BatchSettings, BatchSummary, CoSigners, DEFAULT_MAX_ROWS,
+    DocumentFormat, DocumentsExport, Engine, ExportFormat, InvalidRow, PlanCost, RowPlan,
+    StopReason, WriteStatus,
 };
-use zayavka_engine::batch::{
-    BatchFile, BatchPlan, DEFAULT_MAX_ROWS, DocumentsExport, InvalidRow, PlanCost, RowPlan,
-    WriteStatus,
-};
-use zayavka_engine::document::{CoSigners, DocumentFormat};
 
 use crate::draft_cmd::ProviderArgs;
 use crate::exit::{FAILED, SUCCESS, USAGE};
@@ -148,10 +144,10 @@ fn concurrency(text: &str) -> Result<NonZeroUsize, String> {
 
 fn max_rows(text: &str) -> Result<u32, String> {
     match text.parse::<u32>() {
-        Ok(n) if (1..=zayavka_engine::batch::MAX_ROWS as u32).contains(&n) => Ok(n),
+        Ok(n) if (1..=zayavka_engine::MAX_ROWS as u32).contains(&n) => Ok(n),
         _ => Err(format!(
             "ожидается целое число строк от 1 до {}",
-            zayavka_engine::batch::MAX_ROWS
+            zayavka_engine::MAX_ROWS
         )),
     }
 }
@@ -228,7 +224,7 @@ fn run_file(args: RunArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let plan = engine
         .plan_batch(&file, &settings, environment.clone())
         .map_err(|error| match error {
-            zayavka_engine::batch::run::BatchError::TooManyRows { .. } => {
+            zayavka_engine::BatchError::TooManyRows { .. } => {
                 anyhow::anyhow!("{} (--max-rows {})", error.message_ru(), file.rows().len())
             }
             error => anyhow::anyhow!(error.message_ru()),
@@ -358,7 +354,7 @@ fn print_invalid(out: &mut dyn std::io::Write, invalid: &[InvalidRow]) -> std::i
 }
 
 fn money(amount: f64, currency: Option<&str>) -> String {
-    zayavka_engine::settings::money_text(amount, currency, 2)
+    zayavka_engine::money_text(amount, currency, 2)
 }
 
 /// The plan, before anything is sent: which batch, which rows go to the model and why, which
@@ -474,7 +470,7 @@ fn print_summary(summary: &BatchSummary, currency: Option<&str>, json: bool) -> 
     }
     let cost = summary.cost.map_or_else(
         || "не рассчитана".to_owned(),
-        |cost| zayavka_engine::settings::money_text(cost, currency, 4),
+        |cost| zayavka_engine::money_text(cost, currency, 4),
     );
     let lines = [
         ("Пакет", summary.batch_number.to_string()),
@@ -608,7 +604,7 @@ fn export_command(args: &ExportArgs, engine: &Engine) -> anyhow::Result<ExitCode
     let batch = named_batch(engine, &args.id)?;
     let report = match engine.export_documents(&batch.id, &profile, &options, &args.out) {
         Ok(report) => report,
-        Err(error @ zayavka_engine::batch::DocumentsError::Clash { .. }) => {
+        Err(error @ zayavka_engine::DocumentsError::Clash { .. }) => {
             anyhow::bail!("{} (--force)", error.message_ru())
         }
         Err(error) => anyhow::bail!(error.message_ru()),

@@ -4,13 +4,11 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use zayavka_engine::Engine;
-use zayavka_engine::config::{
-    self, ProviderKind, ProviderOverrides, ProviderSettings, ServiceAccess, SettingKey, YandexAuth,
+use zayavka_engine::{
+    ApiKeySource, ENV_API_KEY, Engine, KeyStatus, PathsOrigin, ProviderKind, ProviderOverrides,
+    ProviderSettings, ServiceAccess, SettingKey, SettingsOverview, StoredKeyState, YandexAuth,
+    api_key_from_env, optional_key_ru, pricing_text_ru, resolve_provider,
 };
-use zayavka_engine::paths::PathsOrigin;
-use zayavka_engine::secrets::{self, ApiKeySource, ENV_API_KEY, KeyStatus, StoredKeyState};
-use zayavka_engine::settings::{SettingsOverview, pricing_text_ru};
 
 /// `zayavka config …`
 #[derive(Debug, clap::Args)]
@@ -67,7 +65,7 @@ pub fn run(args: ConfigArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let (overrides, environment_key_present) = if matches!(args.command, ConfigCommand::Show(_)) {
         (
             ProviderOverrides::from_env()?,
-            secrets::api_key_from_env()?.is_some(),
+            api_key_from_env()?.is_some(),
         )
     } else {
         (ProviderOverrides::default(), false)
@@ -116,8 +114,7 @@ pub fn run_with(
             }
             // A change can leave the active profile unusable (a `custom` profile built one field
             // at a time); saying so now is kinder than failing at the next draft.
-            if let Err(error) = config::resolve_provider(&new_config, &ProviderOverrides::default())
-            {
+            if let Err(error) = resolve_provider(&new_config, &ProviderOverrides::default()) {
                 writeln!(output, "Внимание: {}", error.message_ru())?;
                 if let Some(hint) = crate::output::config_error_hint(&error) {
                     writeln!(output, "Что можно сделать: {hint}.")?;
@@ -285,9 +282,7 @@ fn describe_key(status: &KeyStatus, settings: &ProviderSettings) -> String {
     let keyring_unavailable = matches!(status.stored, StoredKeyState::Unreachable { .. });
     match (status.usable_source(), &status.stored) {
         // A key is sent when one is stored or given, and only then (issue 14).
-        (source, _) if !settings.needs_api_key => {
-            secrets::optional_key_ru(source, keyring_unavailable)
-        }
+        (source, _) if !settings.needs_api_key => optional_key_ru(source, keyring_unavailable),
         (Some(ApiKeySource::Environment), _) => {
             format!("из переменной окружения {ENV_API_KEY}")
         }
@@ -306,10 +301,9 @@ fn describe_key(status: &KeyStatus, settings: &ProviderSettings) -> String {
 mod tests {
     use super::*;
     use clap::Parser as _;
-    use zayavka_engine::config::{BaseUrl, ProfileName};
-    use zayavka_engine::paths::Paths;
-    use zayavka_engine::secrets::SecretStore;
-    use zayavka_engine::secrets::{ApiKey, MemoryStore};
+    use zayavka_engine::{
+        ApiKey, BaseUrl, MemoryStore, Paths, ProfileName, SecretStore, set_config_value,
+    };
 
     use std::sync::Arc;
 
@@ -460,7 +454,7 @@ mod tests {
             ("profiles.local.needs_api_key", "false"),
             ("active_profile", "local"),
         ] {
-            config::set_value(&paths.config_file(), key, value).unwrap();
+            set_config_value(&paths.config_file(), key, value).unwrap();
         }
         let store = Arc::new(MemoryStore::new());
         store
@@ -525,7 +519,7 @@ mod tests {
         let message = format!("{error:#}");
         assert!(message.contains("хранилище ключей"), "{message}");
         let hint = error
-            .downcast_ref::<zayavka_engine::config::ConfigError>()
+            .downcast_ref::<zayavka_engine::ConfigError>()
             .and_then(crate::output::config_error_hint)
             .unwrap();
         assert!(hint.contains("zayavka key set --profile openai"), "{hint}");

@@ -8,10 +8,10 @@ use std::io::{BufRead, IsTerminal as _, Write};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use zayavka_engine::Engine;
-use zayavka_engine::config::{self, FolderId, GigaChatScope, ProfileName, ProviderKind};
-use zayavka_engine::doctor::{Check, CheckStatus};
-use zayavka_engine::secrets::{ApiKey, ENV_API_KEY, StoredKeyState};
+use zayavka_engine::{
+    ApiKey, BaseUrl, Check, CheckStatus, ENV_API_KEY, Engine, FolderId, GigaChatScope, ProfileName,
+    ProviderKind, StoredKeyState, parse_model,
+};
 
 /// Exit code when there is no terminal to ask in, or the answers ran out.
 use crate::exit::{PROBLEM, USAGE};
@@ -270,7 +270,7 @@ fn setup(engine: &Engine, io: &mut InitIo<'_>) -> anyhow::Result<ExitCode> {
                 "Адрес сервиса, например https://example.com/v1",
                 None,
                 |text| {
-                    config::BaseUrl::parse(text)
+                    BaseUrl::parse(text)
                         .map(|url| url.as_str().to_owned())
                         .map_err(|error| error.to_string())
                 },
@@ -279,7 +279,7 @@ fn setup(engine: &Engine, io: &mut InitIo<'_>) -> anyhow::Result<ExitCode> {
                 io,
                 "Имя модели на этом сервисе",
                 None,
-                |text| config::parse_model(text).map_err(|error| error.to_string()),
+                |text| parse_model(text).map_err(|error| error.to_string()),
             )?;
             let needs_key = yes(&ask(
                 io,
@@ -294,12 +294,12 @@ fn setup(engine: &Engine, io: &mut InitIo<'_>) -> anyhow::Result<ExitCode> {
         ProviderKind::Ollama | ProviderKind::LmStudio | ProviderKind::LlamaCpp => {
             let preset = kind.preset();
             let url = ask_checked(io, "Адрес сервера", preset.base_url, |text| {
-                config::BaseUrl::parse(text)
+                BaseUrl::parse(text)
                     .map(|url| url.as_str().to_owned())
                     .map_err(|error| error.to_string())
             })?;
             let model = ask_checked(io, "Имя модели", preset.model, |text| {
-                config::parse_model(text).map_err(|error| error.to_string())
+                parse_model(text).map_err(|error| error.to_string())
             })?;
             // Only what differs from the preset is written, so the file stays short.
             if Some(url.as_str()) != preset.base_url {
@@ -433,8 +433,7 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
-    use zayavka_engine::paths::Paths;
-    use zayavka_engine::secrets::{MemoryStore, SecretStore};
+    use zayavka_engine::{MemoryStore, Paths, SecretStore, set_config_value};
 
     const SECRET: &str = "Y2xpZW50LWlkOnNlY3JldC1ub3QtcmVhbA==";
 
@@ -527,7 +526,7 @@ mod tests {
             prompts,
             ["API-ключ сервисного аккаунта (ввод не отображается): "]
         );
-        let config = zayavka_engine::config::Config::load(&paths.config_file()).unwrap();
+        let config = zayavka_engine::Config::load(&paths.config_file()).unwrap();
         let settings = config
             .profile_settings(&ProfileName::parse("yandex").unwrap())
             .unwrap();
@@ -575,7 +574,7 @@ mod tests {
     fn issue_15_init_without_a_model_unsets_the_active_profile() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        config::set_value(&paths.config_file(), "active_profile", "ollama").unwrap();
+        set_config_value(&paths.config_file(), "active_profile", "ollama").unwrap();
         let (code, output, prompts) = run_answers(
             "9\n7\n",
             "",
@@ -587,7 +586,7 @@ mod tests {
         assert!(output.contains("Введите номер от 1 до 7."), "{output}");
         assert!(output.contains("без модели"), "{output}");
         assert!(prompts.is_empty());
-        let config = zayavka_engine::config::Config::load(&paths.config_file()).unwrap();
+        let config = zayavka_engine::Config::load(&paths.config_file()).unwrap();
         assert_eq!(config.active_profile, None);
     }
 

@@ -4,9 +4,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use zayavka_engine::CancellationToken;
-use zayavka_engine::Engine;
-use zayavka_engine::doctor::{Check, CheckStatus};
+use zayavka_engine::{CancellationToken, Check, CheckStatus, Engine};
 
 /// Arguments of `zayavka doctor`.
 #[derive(Debug, clap::Args)]
@@ -74,7 +72,7 @@ fn write_checks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zayavka_engine::doctor::{LEGAL_REVIEW_NOTICE, legal_module_checks};
+    use zayavka_engine::{LEGAL_REVIEW_NOTICE, legal_module_checks};
 
     /// Regression (issue 14): the app shows residents one plain line about the legal texts'
     /// review; `zayavka doctor` keeps the module ids for maintainers, under that line.

@@ -5,11 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use zayavka_engine::CancellationToken;
-use zayavka_engine::Engine;
-use zayavka_engine::config::{BaseUrl, ProfileName, ProviderOverrides, SchemaMode};
-use zayavka_engine::draft::{DraftCommand, DraftEvent, InputSource, KeptInput};
-use zayavka_engine::{Outcome, RawInput, SubjectKind};
+use zayavka_engine::{
+    BaseUrl, CancellationToken, DraftCommand, DraftEvent, Engine, InputSource, KeptInput, Outcome,
+    ProfileName, ProviderOverrides, RawInput, SchemaMode, SubjectKind,
+};
 
 use crate::exit::{SUCCESS, USAGE};
 use crate::output::{Rerun, print_failure_details, print_outcome, sentence};
@@ -63,16 +62,16 @@ pub struct ProviderArgs {
     #[arg(long, value_name = "URL")]
     pub base_url: Option<BaseUrl>,
     /// Модель.
-    #[arg(long, value_name = "МОДЕЛЬ", value_parser = zayavka_engine::config::parse_model)]
+    #[arg(long, value_name = "МОДЕЛЬ", value_parser = zayavka_engine::parse_model)]
     pub model: Option<String>,
     /// Как просить у провайдера ответ по схеме: json_schema, json_object или function_call.
     #[arg(long, value_name = "РЕЖИМ", value_parser = schema_mode)]
     pub schema_mode: Option<SchemaMode>,
     /// Сколько секунд ждать одну попытку (вместе с чтением ответа).
-    #[arg(long, value_name = "СЕКУНДЫ", value_parser = zayavka_engine::config::parse_timeout_secs)]
+    #[arg(long, value_name = "СЕКУНДЫ", value_parser = zayavka_engine::parse_timeout_secs)]
     pub timeout: Option<u64>,
     /// Сколько попыток делать при временных сбоях.
-    #[arg(long, value_name = "N", value_parser = zayavka_engine::config::parse_attempts)]
+    #[arg(long, value_name = "N", value_parser = zayavka_engine::parse_attempts)]
     pub attempts: Option<u32>,
 }
 
@@ -148,7 +147,7 @@ fn schema_mode(text: &str) -> Result<SchemaMode, String> {
 pub fn run(args: DraftArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let input = match &args.input {
         Some(path) => InputSource::File {
-            text: crate::read_file(path, zayavka_engine::read::FileRole::Input)?,
+            text: crate::read_file(path, zayavka_engine::FileRole::Input)?,
             path: path.clone(),
         },
         None => InputSource::Typed(RawInput {
@@ -264,13 +263,13 @@ pub fn execute(
     let mut code = crate::exit::outcome(outcome);
     if let (Some(path), Some(record)) = (options.record, &result.run.record) {
         let json = serde_json::to_string_pretty(record)? + "\n";
-        if let Err(error) = zayavka_engine::paths::replace_file(path, json.as_bytes()) {
+        if let Err(error) = zayavka_engine::replace_file(path, json.as_bytes()) {
             writeln!(
                 stderr,
                 "Не удалось записать запись о запуске в «{}»: {}. Заявка выше от этого не \
                  зависит; укажите в --record другой файл, если запись нужна.",
                 path.display(),
-                zayavka_engine::paths::io_error_ru(&error)
+                zayavka_engine::io_error_ru(&error)
             )?;
             if code == SUCCESS {
                 code = USAGE;

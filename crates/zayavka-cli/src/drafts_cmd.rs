@@ -4,14 +4,12 @@
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use zayavka_engine::SubjectKind;
-use zayavka_engine::attachments;
-use zayavka_engine::document;
-use zayavka_engine::draft::{DraftCommand, InputSource};
-use zayavka_engine::drafts::{self, DraftListItem};
-use zayavka_engine::explain::{Explanation, explanation};
-use zayavka_engine::filing;
-use zayavka_engine::{DraftFilter, DraftId, DraftOutcome, Engine, StoredDraft};
+use zayavka_engine::{
+    AttachmentError, AttachmentSummary, DocumentError, DocumentFormat, DraftCommand, DraftFilter,
+    DraftId, DraftListItem, DraftOutcome, DraftView, DraftsError, Engine, Explanation, FilingError,
+    InputSource, StoredDraft, SubjectKind, date_ru, draft_view, explanation, filed_text, may_retry,
+    save_document, stored_input, stored_record, stored_request,
+};
 
 use crate::draft_cmd::{ProviderArgs, RunOptions};
 
@@ -250,7 +248,7 @@ fn document_date(text: &str) -> Result<jiff::civil::Date, String> {
         .map_err(|_| "нужна дата в виде ГГГГ-ММ-ДД, например 2026-12-01".to_owned())
 }
 
-fn drafts_error(error: drafts::DraftsError) -> anyhow::Error {
+fn drafts_error(error: DraftsError) -> anyhow::Error {
     anyhow::anyhow!(error.message_ru())
 }
 
@@ -259,9 +257,9 @@ fn drafts_error(error: drafts::DraftsError) -> anyhow::Error {
 #[derive(serde::Serialize)]
 struct ShownDraft {
     #[serde(flatten)]
-    view: drafts::DraftView,
+    view: DraftView,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    attachments: Vec<attachments::AttachmentSummary>,
+    attachments: Vec<AttachmentSummary>,
 }
 
 fn shown_with_photos(
@@ -270,12 +268,12 @@ fn shown_with_photos(
     explain: bool,
 ) -> anyhow::Result<ShownDraft> {
     Ok(ShownDraft {
-        view: drafts::view(draft, explain).map_err(drafts_error)?,
+        view: draft_view(draft, explain).map_err(drafts_error)?,
         attachments: engine.photos(draft.summary.id).map_err(attachment_error)?,
     })
 }
 
-fn attachment_error(error: attachments::AttachmentError) -> anyhow::Error {
+fn attachment_error(error: AttachmentError) -> anyhow::Error {
     anyhow::anyhow!(error.message_ru())
 }
 
@@ -283,7 +281,7 @@ fn attachment_error(error: attachments::AttachmentError) -> anyhow::Error {
 fn print_photos(
     out: &mut dyn std::io::Write,
     id: DraftId,
-    photos: &[attachments::AttachmentSummary],
+    photos: &[AttachmentSummary],
 ) -> anyhow::Result<()> {
     if photos.is_empty() {
         writeln!(out, "У черновика № {id} нет фотографий.")?;
@@ -323,9 +321,9 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         }
         DraftsCommand::Show(show) => {
             let draft = engine.draft(show.id).map_err(drafts_error)?;
-            let request = drafts::stored_request(&draft).map_err(drafts_error)?;
+            let request = stored_request(&draft).map_err(drafts_error)?;
             let item = DraftListItem::from(&draft.summary);
-            let record = drafts::stored_record(&draft).map_err(drafts_error)?;
+            let record = stored_record(&draft).map_err(drafts_error)?;
             if show.json {
                 let shown = shown_with_photos(engine, &draft, show.explain)?;
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&shown)?)?;
@@ -371,8 +369,8 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         DraftsCommand::Edit(edit) => {
             let draft = engine.draft(edit.id).map_err(drafts_error)?;
             let text = match &edit.body_file {
-                Some(path) => crate::read_file(path, zayavka_engine::read::FileRole::Input)?,
-                None => edit_in_editor(&drafts::filed_text(&draft).map_err(drafts_error)?)?,
+                Some(path) => crate::read_file(path, zayavka_engine::FileRole::Input)?,
+                None => edit_in_editor(&filed_text(&draft).map_err(drafts_error)?)?,
             };
             let (title, body) = split_title(&text);
             let version = engine
@@ -386,7 +384,7 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
             )?;
         }
         DraftsCommand::Export(export) => {
-            let format = document::DocumentFormat::from_extension(&export.format);
+            let format = DocumentFormat::from_extension(&export.format);
             if export.collective && format.is_none() {
                 anyhow::bail!(
                     "--collective добавляет таблицу подписей к документу, а json — не документ, а \
@@ -401,7 +399,7 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
                     (serde_json::to_string_pretty(&shown)? + "\n").into_bytes()
                 }
                 Some(format) => {
-                    if format != document::DocumentFormat::Txt && export.out.is_none() {
+                    if format != DocumentFormat::Txt && export.out.is_none() {
                         anyhow::bail!(
                             "{} не выводится в терминал: укажите файл, например --out заявка.{}",
                             export.format.to_uppercase(),
@@ -413,18 +411,18 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
                         .filed_document(export.id, date, export.collective)
                         .and_then(|document| Ok(document.render(format)?))
                         .map_err(|error| match error {
-                            filing::FilingError::Document(
-                                error @ document::DocumentError::NotAssembled(_),
-                            ) => anyhow::anyhow!(
-                                "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
-                            ),
+                            FilingError::Document(error @ DocumentError::NotAssembled(_)) => {
+                                anyhow::anyhow!(
+                                    "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
+                                )
+                            }
                             other => anyhow::anyhow!(other.message_ru()),
                         })?
                 }
             };
             match &export.out {
                 Some(path) => {
-                    filing::save_document(path, &bytes)
+                    save_document(path, &bytes)
                         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
                     writeln!(
                         std::io::stderr(),
@@ -532,7 +530,7 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         }
         DraftsCommand::Retry(retry) => {
             let draft = engine.draft(retry.id).map_err(drafts_error)?;
-            if !drafts::may_retry(&draft) {
+            if !may_retry(&draft) {
                 anyhow::bail!(
                     "черновик № {} уже составлен ({}); повторять его не нужно. Чтобы составить \
                      заявку заново, начните новый черновик",
@@ -541,7 +539,7 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
                 );
             }
             let command = DraftCommand {
-                input: InputSource::Typed(drafts::stored_input(&draft)),
+                input: InputSource::Typed(stored_input(&draft)),
                 retry_of: Some(retry.id),
                 offline: retry.offline,
                 overrides: retry.provider.overrides(),
@@ -668,13 +666,13 @@ fn edit_in_editor(current: &Option<String>) -> anyhow::Result<String> {
         .map_err(|error| {
             anyhow::anyhow!(
                 "не удалось запустить редактор «{program}»: {}",
-                zayavka_engine::paths::io_error_ru(&error)
+                zayavka_engine::io_error_ru(&error)
             )
         })?;
     if !status.success() {
         anyhow::bail!("редактор завершился с ошибкой; черновик не изменён");
     }
-    crate::read_file(file.path(), zayavka_engine::read::FileRole::Input)
+    crate::read_file(file.path(), zayavka_engine::FileRole::Input)
 }
 
 fn outcome_ru(outcome: &str) -> &'static str {
@@ -724,7 +722,7 @@ pub(crate) fn local_time_ru(rfc3339: &str, zone: &jiff::tz::TimeZone) -> String 
     let local = timestamp.to_zoned(zone.clone());
     format!(
         "{}, {:02}:{:02}",
-        document::date_ru(local.date()),
+        date_ru(local.date()),
         local.hour(),
         local.minute()
     )

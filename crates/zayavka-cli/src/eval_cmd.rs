@@ -13,13 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use zayavka_engine::Engine;
-use zayavka_engine::config::ProfileName;
-use zayavka_engine::eval::{
-    DEFAULT_MAX_COST, EvalCost, EvalError, EvalPlan, EvalProgress, EvalReport, EvalSettings,
-    HardVerdict, SUMMARY_COLUMNS, SheetFiles, read_marks, summary_cells, write_sheet,
+use zayavka_engine::{
+    DEFAULT_MAX_COST, Engine, EvalCost, EvalError, EvalPlan, EvalProgress, EvalReport,
+    EvalSettings, HardVerdict, Paths, ProfileName, SUMMARY_COLUMNS, SheetFiles, read_marks,
+    summary_cells, write_sheet,
 };
-use zayavka_engine::paths::Paths;
 
 /// The corpus folder, looked for from the current folder upwards.
 const DEFAULT_CASES: &str = "tests/eval/cases";
@@ -317,7 +315,7 @@ fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
 }
 
 fn money(amount: f64, currency: Option<&str>) -> String {
-    zayavka_engine::settings::money_text(amount, currency, 2)
+    zayavka_engine::money_text(amount, currency, 2)
 }
 
 fn print_plan(plan: &EvalPlan, refusal: Option<EvalError>) -> anyhow::Result<()> {
@@ -396,7 +394,7 @@ fn print_report(report: &EvalReport, files: &SheetFiles) -> anyhow::Result<()> {
                 .checks
                 .iter()
                 .filter(|check| {
-                    zayavka_engine::eval::HARD_CHECKS.contains(&check.check)
+                    zayavka_engine::HARD_CHECKS.contains(&check.check)
                         && check.verdict == zayavka_engine::Verdict::Fail
                 })
                 .map(|check| match &check.detail {

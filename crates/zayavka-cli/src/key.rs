@@ -9,10 +9,9 @@ use std::io::{BufRead, IsTerminal as _, Write};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use zayavka_engine::Engine;
-use zayavka_engine::config::{Config, ProfileName};
-use zayavka_engine::secrets::{
-    self, ApiKey, ApiKeySource, ENV_API_KEY, SecretError, StoredKeyState,
+use zayavka_engine::{
+    ApiKey, ApiKeySource, Config, ENV_API_KEY, Engine, ProfileName, SecretError, StoredKeyState,
+    api_key_from_env, optional_key_ru,
 };
 
 /// `zayavka key …`
@@ -94,7 +93,7 @@ pub fn run(args: KeyArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
             input_is_terminal,
             output: &mut output,
             read_hidden: &mut read_hidden,
-            environment_key: secrets::api_key_from_env(),
+            environment_key: api_key_from_env(),
         },
     )
 }
@@ -162,7 +161,7 @@ fn set_key(args: KeySetArgs, engine: &Engine, io: KeyIo<'_>) -> anyhow::Result<E
             writeln!(
                 out,
                 "Профилю «{profile}» ключ не обязателен (needs_api_key = false). {}",
-                secrets::optional_key_ru(Some(source), false)
+                optional_key_ru(Some(source), false)
             )?;
         }
     }
@@ -205,7 +204,7 @@ fn key_status(args: KeyStatusArgs, engine: &Engine, io: KeyIo<'_>) -> anyhow::Re
         };
         writeln!(out, "Переменная {ENV_API_KEY}: {environment}")?;
         let verdict = match usable {
-            _ if key_optional => secrets::optional_key_ru(
+            _ if key_optional => optional_key_ru(
                 usable,
                 matches!(status.stored, StoredKeyState::Unreachable { .. }),
             ),
@@ -258,10 +257,7 @@ mod tests {
     use super::*;
     use clap::Parser as _;
     use std::sync::Arc;
-    use zayavka_engine::paths::Paths;
-    use zayavka_engine::secrets::SecretStore;
-
-    use zayavka_engine::secrets::MemoryStore;
+    use zayavka_engine::{MemoryStore, Paths, SecretStore};
 
     const SECRET: &str = "sk-test-0123456789abcdef";
 
@@ -371,7 +367,7 @@ mod tests {
             ("profiles.local.needs_api_key", "false"),
             ("active_profile", "local"),
         ] {
-            zayavka_engine::config::set_value(&paths.config_file(), key, value).unwrap();
+            zayavka_engine::set_config_value(&paths.config_file(), key, value).unwrap();
         }
         let store = Arc::new(MemoryStore::new());
         let rule = "Ключ не обязателен: если он сохранён, он отправляется серверу.";
@@ -423,7 +419,7 @@ mod tests {
     fn set_prompts_on_a_terminal_for_the_active_profile() {
         let home = tempfile::tempdir().unwrap();
         let paths = Paths::under(home.path());
-        zayavka_engine::config::set_value(&paths.config_file(), "active_profile", "openrouter")
+        zayavka_engine::set_config_value(&paths.config_file(), "active_profile", "openrouter")
             .unwrap();
         let store = Arc::new(MemoryStore::new());
         let outcome = run_case(&["set"], &paths, &store, "", true, SECRET, Ok(None)).unwrap();

@@ -25,10 +25,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use zayavka_engine::Engine;
-use zayavka_engine::paths::Paths;
-use zayavka_engine::read::FileRole;
-use zayavka_engine::secrets::KeyringStore;
+use zayavka_engine::{Engine, FileRole, KeyringStore, Paths};
 
 /// Заявка: спокойное и точное обращение в управляющую организацию из ваших слов.
 #[derive(Debug, Parser)]
@@ -125,11 +122,11 @@ fn main() -> ExitCode {
 /// dropped rather than turned into a panic.
 fn report_error(error: &anyhow::Error) {
     let hint = error
-        .downcast_ref::<zayavka_engine::config::ConfigError>()
+        .downcast_ref::<zayavka_engine::ConfigError>()
         .and_then(output::config_error_hint)
         .or_else(|| {
             error
-                .downcast_ref::<zayavka_engine::secrets::SecretError>()
+                .downcast_ref::<zayavka_engine::SecretError>()
                 .and_then(output::secret_error_hint)
         });
     let mut stderr = std::io::stderr().lock();
@@ -227,7 +224,7 @@ fn replay_stored(id: zayavka_engine::DraftId, json: bool) -> anyhow::Result<Exit
 fn assemble(args: AssembleArgs) -> anyhow::Result<ExitCode> {
     let input = read_file(&args.input, FileRole::Input)?;
     let response = read_file(&args.response, FileRole::ModelResponse)?;
-    let outcome = zayavka_engine::assemble::assemble_from_texts(&input, &response);
+    let outcome = zayavka_engine::assemble_from_texts(&input, &response);
     output::print_outcome(&outcome, &outcome.report(), args.json, None)?;
     Ok(ExitCode::from(exit::outcome(&outcome)))
 }
@@ -242,16 +239,15 @@ fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         return replay_stored(id, args.json);
     }
     let text = read_file(&args.record, FileRole::ContextRecord)?;
-    let record: zayavka_engine::draft::ContextRecord =
-        serde_json::from_str(&text).map_err(|error| {
-            anyhow::anyhow!(
-                "«{}» — не запись команды `zayavka draft --record` ({}). Укажите файл, который \
+    let record: zayavka_engine::ContextRecord = serde_json::from_str(&text).map_err(|error| {
+        anyhow::anyhow!(
+            "«{}» — не запись команды `zayavka draft --record` ({}). Укажите файл, который \
                  записала эта команда",
-                args.record.display(),
-                zayavka_engine::json_error_ru(&error)
-            )
-        })?;
-    let replay = zayavka_engine::draft::replay(&record)?;
+            args.record.display(),
+            zayavka_engine::json_error_ru(&error)
+        )
+    })?;
+    let replay = zayavka_engine::replay_record(&record)?;
     if !replay.same_catalogue {
         writeln!(
             std::io::stderr(),
@@ -270,6 +266,6 @@ fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
 /// FIFO is refused at once, a UTF-8 byte order mark dropped, and every failure explained in
 /// Russian by its cause.
 pub(crate) fn read_file(path: &std::path::Path, role: FileRole) -> anyhow::Result<String> {
-    zayavka_engine::read::read_text_file(path, role, role.max_bytes())
+    zayavka_engine::read_text_file(path, role, role.max_bytes())
         .map_err(|error| anyhow::anyhow!(error.message_ru()))
 }

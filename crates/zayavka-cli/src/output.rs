@@ -4,9 +4,9 @@
 
 use std::io::Write;
 
-use zayavka_engine::config::{ConfigError, ProfileName, SettingSource};
-use zayavka_engine::secrets::SecretError;
-use zayavka_engine::{Failure, NextStep, Outcome, Request};
+use zayavka_engine::{
+    ConfigError, Failure, NextStep, Outcome, ProfileName, Request, SecretError, SettingSource,
+};
 
 /// How many findings of a rejection the text output lists.
 const FINDINGS_SHOWN: usize = 5;

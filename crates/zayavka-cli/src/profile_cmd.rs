@@ -4,8 +4,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use zayavka_engine::Engine;
-use zayavka_engine::profile::{self, Profile, ProfileField};
+use zayavka_engine::{Engine, Profile, ProfileError, ProfileField, field_named};
 
 /// `zayavka profile …`
 #[derive(Debug, clap::Args)]
@@ -47,7 +46,7 @@ struct SetArgs {
 /// Runs `zayavka profile` against the real standard output.
 pub fn run(args: ProfileArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
-    let fail = |error: profile::ProfileError| anyhow::anyhow!(error.message_ru());
+    let fail = |error: ProfileError| anyhow::anyhow!(error.message_ru());
     match args.command {
         ProfileCommand::Show(show) => {
             let profile = engine.profile().map_err(fail)?;
@@ -58,7 +57,7 @@ pub fn run(args: ProfileArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
             }
         }
         ProfileCommand::Set(set) => {
-            let field = profile::field_named(&set.field).map_err(fail)?;
+            let field = field_named(&set.field).map_err(fail)?;
             let profile = engine.set_profile_field(field, &set.value).map_err(fail)?;
             match profile.get(field) {
                 Some(value) => writeln!(

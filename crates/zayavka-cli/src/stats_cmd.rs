@@ -9,10 +9,10 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use zayavka_engine::Engine;
-use zayavka_engine::config::ProfileName;
-use zayavka_engine::settings::money_text;
-use zayavka_engine::stats::{self, Attention, Counts, GroupStats, Period, Stats, StatsQuery};
+use zayavka_engine::{
+    Attention, Counts, Engine, GroupStats, Period, ProfileName, Stats, StatsError, StatsQuery,
+    money_text,
+};
 
 /// `zayavka stats …`
 #[derive(Debug, clap::Args)]
@@ -70,7 +70,7 @@ pub fn run(args: StatsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     };
     let stats = engine.stats(&query).map_err(|error| {
         anyhow::anyhow!(match error {
-            stats::StatsError::EmptyPeriod { since, until } => format!(
+            StatsError::EmptyPeriod { since, until } => format!(
                 "--since {since} позже --until {until}: укажите начало периода не позже конца"
             ),
             other => other.message_ru(),

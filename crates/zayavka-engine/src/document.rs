@@ -9,9 +9,8 @@ use crate::drafts::{DraftsError, stored_request};
 use crate::profile::Profile;
 
 pub use zayavka_document::{
-    BLANK, CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, CoSigners,
-    DEFAULT_CO_SIGNER_ROWS, DocumentFormat, DocxError, FiledDocument, HeaderLine,
-    MAX_CO_SIGNER_ROWS, PdfError, RenderError, date_ru,
+    CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, CoSigners, DocumentFormat,
+    FiledDocument, HeaderLine, RenderError, date_ru,
 };
 
 /// Why a draft cannot become a document.

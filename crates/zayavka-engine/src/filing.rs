@@ -10,9 +10,7 @@ use jiff::civil::Date;
 use zayavka_store::{DraftId, Store};
 
 use crate::attachments::{AttachmentError, document_photos};
-use crate::document::{
-    CoSigners, DocumentError, DocumentFormat, FiledDocument, RenderError, for_draft,
-};
+use crate::document::{CoSigners, DocumentError, FiledDocument, RenderError, for_draft};
 use crate::drafts::{DraftsError, get};
 use crate::paths::{Paths, io_error_ru, replace_file};
 use crate::profile::{ProfileError, load};
@@ -74,18 +72,6 @@ pub fn filed_document(
     } else {
         document
     })
-}
-
-/// [`filed_document`] rendered in `format`.
-pub fn filed_document_bytes(
-    store: &Store,
-    paths: &Paths,
-    id: DraftId,
-    date: Date,
-    collective: bool,
-    format: DocumentFormat,
-) -> Result<Vec<u8>, FilingError> {
-    Ok(filed_document(store, paths, id, date, collective)?.render(format)?)
 }
 
 /// Writes a document to the file the resident named, whole or not at all: the bytes go to a

@@ -2,7 +2,7 @@
 //! `data` under `file_name` (its extension chooses the reader) either counts every row as valid
 //! or invalid, or is refused with a Russian message.
 
-use zayavka_engine::batch::BatchFile;
+use zayavka_engine::BatchFile;
 
 pub fn check(file_name: &str, data: &[u8]) {
     match BatchFile::from_bytes(file_name, data) {

@@ -17,7 +17,7 @@ use crate::read::{DisplayPath, FileRole, ReadError, read_file_bytes};
 
 pub use zayavka_document::{
     DocumentPhoto, PHOTO_MAX_PIXELS, PHOTO_MAX_SIDE, PHOTOS_PER_DRAFT, PhotoFormat, PhotoProblem,
-    PreparedPhoto, metadata_left, photo_label, prepare_photo, size_ru,
+    metadata_left, photo_label, prepare_photo,
 };
 
 /// One attached photo as a front end lists it.

@@ -17,13 +17,10 @@ pub mod run;
 pub use common::DEFAULT_MAX_ROWS;
 pub use documents::{
     DocumentsError, DocumentsExport, DocumentsReport, SkipReason, SkippedRow, WriteStatus,
-    WrittenDocument, document_file_name, export_documents, row_profile,
+    WrittenDocument, export_documents,
 };
-pub use file::{
-    BatchFile, BatchFileError, BatchFormat, BatchRow, ContentError, InvalidRow, MAX_ROWS, RowError,
-    RowHeader, TextEncoding,
-};
+pub use file::{BatchFile, BatchFileError, InvalidRow, MAX_ROWS};
 pub use plan::{
-    BatchPlan, BatchRowReport, PlanCost, PlannedRow, RowPlan, RowStatus, batch_row_reports,
-    find_batch, plan_batch,
+    BatchPlan, BatchRowReport, PlanCost, RowPlan, RowStatus, batch_row_reports, find_batch,
+    plan_batch,
 };

@@ -31,7 +31,7 @@ use zayavka_store::{
     StoreError,
 };
 
-pub use super::common::{BatchError, BatchSettings, DEFAULT_MAX_ROWS, row_cost_estimate};
+pub use super::common::{BatchError, BatchSettings, row_cost_estimate};
 use super::common::{new_rows, row_errors};
 use super::file::{BatchFile, InvalidRow};
 use crate::config::ProviderOverrides;

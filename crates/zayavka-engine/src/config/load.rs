@@ -401,8 +401,9 @@ pub(super) fn profile_of(dotted: &str) -> Option<ProfileName> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::ServiceAccess;
     use crate::config::test_support::{name, parse, path};
-    use crate::config::{Protocol, ServiceAccess};
+    use crate::config::values::Protocol;
     use crate::config::{SchemaMode, resolve_provider};
 
     #[test]

@@ -66,16 +66,12 @@ mod test_support;
 mod values;
 
 pub use error::{ConfigError, SettingSource};
-pub use file::{Config, ProfileConfig};
-pub use load::looks_like_secret_field;
+pub use file::Config;
 pub use resolve::{Pricing, ProviderOverrides, ProviderSettings, ServiceAccess, resolve_provider};
 pub use set::{SettingKey, set_value};
 pub use values::{
-    BaseUrl, FolderId, GIGACHAT_AUTH_URL, GIGACHAT_BASE_URL, GIGACHAT_MODEL, GigaChatScope,
-    InvalidValue, MAX_ATTEMPTS, MAX_MODEL_CHARS, MAX_PROFILE_NAME_CHARS, MAX_TIMEOUT_SECS,
-    PresetPricing, ProfileField, ProfileName, Protocol, ProviderKind, ProviderPreset,
-    YANDEX_BASE_URL, YANDEX_CHAT_MODEL, YANDEX_RESPONSES_MODEL, YandexAuth, parse_attempts,
-    parse_model, parse_timeout_secs, yandex_model_folder, yandex_model_uri,
+    BaseUrl, FolderId, GigaChatScope, ProfileField, ProfileName, ProviderKind, YandexAuth,
+    parse_attempts, parse_model, parse_timeout_secs,
 };
 
 /// How the server is asked for JSON that follows the response schema; the core owns the type

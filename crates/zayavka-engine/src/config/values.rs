@@ -1065,7 +1065,7 @@ mod tests {
         // None of the new field names is mistaken for a secret by the loader.
         for field in ProfileField::ALL {
             assert!(
-                !crate::config::looks_like_secret_field(field.as_str()),
+                !crate::config::load::looks_like_secret_field(field.as_str()),
                 "{}",
                 field.as_str()
             );

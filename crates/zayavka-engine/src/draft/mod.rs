@@ -15,6 +15,9 @@ mod replay;
 mod save;
 mod session;
 
+#[cfg(test)]
+mod provider_failures;
+
 use std::path::PathBuf;
 
 use zayavka_core::{
@@ -23,15 +26,13 @@ use zayavka_core::{
 };
 use zayavka_llm::CancellationToken;
 
-pub use advice::failure_reason;
 pub use model::{
-    DraftEvent, DraftRun, MAX_REASKS, MAX_TOKENS, ModelSettings, TEMPERATURE, chat_request,
-    draft_with_model, failure_from,
+    DraftEvent, DraftRun, MAX_REASKS, MAX_TOKENS, ModelSettings, chat_request, failure_from,
 };
 pub(crate) use model::{draft_with_client, draft_with_prompt};
 pub use pending::KeepError;
 pub(crate) use pending::private_dir;
-pub use record::{ContextRecord, RECORD_FORMAT_VERSION, RecordedResponse, ResponseVerdict};
+pub use record::{ContextRecord, RECORD_FORMAT_VERSION, ResponseVerdict};
 pub use replay::{Replay, ReplayError, reevaluate, replay};
 pub(crate) use save::{finish, finished_draft, finished_run};
 pub use session::SessionClients;
@@ -136,32 +137,11 @@ impl DraftCommandResult {
     }
 }
 
-/// Runs a draft as the command line and the desktop app ask for it: reads the configuration and
-/// the key, drafts with the model or offline, and keeps the typed input when the draft does not
-/// end ready. `observe` hears how far the model call has got (nothing, offline).
-pub async fn run_draft_command(
-    command: DraftCommand,
-    paths: &crate::paths::Paths,
-    store: &dyn crate::secrets::SecretStore,
-    environment: EnvironmentOverrides,
-    cancel: &CancellationToken,
-    observe: &(dyn Fn(DraftEvent) + Send + Sync),
-) -> DraftCommandResult {
-    let session = SessionClients::new();
-    run_draft_command_in(
-        &session,
-        command,
-        paths,
-        store,
-        environment,
-        cancel,
-        observe,
-    )
-    .await
-}
-
-/// [`run_draft_command`] within a front end's session: the model client (and GigaChat's access
-/// token) of an earlier draft with the same settings and key is used again.
+/// Runs a draft as the command line and the desktop app ask for it, within a front end's
+/// session: reads the configuration and the key, drafts with the model or offline, and keeps
+/// the typed input when the draft does not end ready. `observe` hears how far the model call has
+/// got (nothing, offline). The model client (and GigaChat's access token) of an earlier draft
+/// with the same settings and key is used again.
 pub async fn run_draft_command_in(
     session: &SessionClients,
     command: DraftCommand,

@@ -243,7 +243,9 @@ impl DraftEvent {
 
 /// Drafts a request with the model: one call, re-asked at most `max_reasks` times while the
 /// output is malformed, all within one overall deadline. `observe` hears each attempt as it
-/// is sent and each wait before the next.
+/// is sent and each wait before the next. The engine drafts through [`draft_with_client`] with
+/// the session's client; this opens a client of its own, for the provider scenarios' tests.
+#[cfg(test)]
 pub async fn draft_with_model(
     input: &ResidentInput,
     settings: &ModelSettings,

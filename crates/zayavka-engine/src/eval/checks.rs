@@ -78,13 +78,6 @@ impl Checked {
             .filter(|check| HARD_CHECKS.contains(&check.check))
             .all(|check| check.verdict != Verdict::Fail)
     }
-
-    /// Whether a check of content the resident did not give failed.
-    pub fn invented_content(&self) -> bool {
-        self.checks.iter().any(|check| {
-            INVENTED_CONTENT_CHECKS.contains(&check.check) && check.verdict == Verdict::Fail
-        })
-    }
 }
 
 fn result(check: &'static str, passed: bool, detail: Option<String>) -> CheckResult {
@@ -614,7 +607,7 @@ mod tests {
     /// A corpus case's checks on its faithful answer, changed by `change`.
     fn checked(case: &str, change: impl FnOnce(&mut serde_json::Value)) -> Checked {
         let eval = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/eval");
-        let case = super::super::load_cases(&eval.join("cases"), &[case.to_owned()])
+        let case = super::super::case::load_cases(&eval.join("cases"), &[case.to_owned()])
             .unwrap()
             .remove(0);
         let text =

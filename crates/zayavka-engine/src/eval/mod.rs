@@ -25,19 +25,11 @@ pub mod sheet;
 
 use std::path::PathBuf;
 
-pub use case::{Case, Expect, load_cases};
-pub use checks::{CheckResult, FactResult, HARD_CHECKS, INVENTED_CONTENT_CHECKS};
-pub use plan::{
-    DEFAULT_MAX_COST, EvalCost, EvalPlan, EvalSettings, PreparedEval, ProfileCost, prepare_eval,
-};
-pub use report::{
-    CaseResult, EvalReport, FactCounts, HardVerdict, LatencySummary, MARKS_FILE, Mark, MarkVerdict,
-    Marks, ProfileSummary, ResultView, read_marks,
-};
+pub use checks::HARD_CHECKS;
+pub use plan::{DEFAULT_MAX_COST, EvalCost, EvalPlan, EvalSettings, PreparedEval, prepare_eval};
+pub use report::{EvalReport, HardVerdict, read_marks};
 pub use run::{EvalProgress, replay_eval, run_eval};
-pub use sheet::{
-    SUMMARY_COLUMNS, SheetFiles, render_html, render_markdown, summary_cells, write_sheet,
-};
+pub use sheet::{SUMMARY_COLUMNS, SheetFiles, summary_cells, write_sheet};
 
 /// Why an evaluation could not plan, run or replay. Each message is in Russian and says what to
 /// fix; the command line adds the flag that fixes it.

@@ -10,10 +10,11 @@
 use std::path::Path;
 use std::time::Duration;
 
+use super::model::draft_with_model;
+use super::{DraftRun, ModelSettings};
+use crate::config::{Config, ProviderOverrides, resolve_provider};
 use serde_json::{Value, json};
 use zayavka_core::{FailureReason, NextStep, Outcome, RawInput, ResidentInput};
-use zayavka_engine::config::{Config, ProviderOverrides, resolve_provider};
-use zayavka_engine::draft::{DraftRun, ModelSettings, draft_with_model};
 use zayavka_llm::{ApiKey, CancellationToken, ErrorKind};
 use zayavka_standin::{ECHO_KEY, Reply, Script, Service, StandIn};
 
