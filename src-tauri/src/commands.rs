@@ -1168,13 +1168,7 @@ pub struct SkippedRowView {
 // The resident's details for the document header («Настройки»)
 
 fn profile_error(error: zayavka_engine::ProfileError) -> CommandError {
-    use zayavka_engine::ProfileError;
-    let kind = match error {
-        ProfileError::Write { .. } => ErrorKind::Write,
-        ProfileError::Read { .. } | ProfileError::Damaged { .. } => ErrorKind::Config,
-        _ => ErrorKind::InvalidSetting,
-    };
-    CommandError::new(kind, sentence(&error.message_ru()))
+    CommandError::from(error)
 }
 
 /// The stored profile (every field null on a fresh install).

@@ -6,10 +6,7 @@
 //! problem.
 
 use serde::Serialize;
-use zayavka_engine::{
-    AttachmentError, BatchError, BatchFileError, ConfigError, DocumentsError, DraftsError,
-    ExportError, FormError, SecretError, StoreError,
-};
+use zayavka_engine::{EngineError, ErrorKind as EngineErrorKind};
 
 /// The stable kinds of failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -116,94 +113,36 @@ pub(crate) fn sentence(text: &str) -> String {
     out
 }
 
-impl From<StoreError> for CommandError {
-    fn from(error: StoreError) -> CommandError {
-        CommandError::new(ErrorKind::Store, sentence(&error.message_ru()))
+impl From<EngineErrorKind> for ErrorKind {
+    /// The page's kind of an engine failure: one kind each, chosen by the engine's closed set
+    /// of kinds, never by an error's variant or text.
+    fn from(kind: EngineErrorKind) -> ErrorKind {
+        match kind {
+            EngineErrorKind::Store => ErrorKind::Store,
+            EngineErrorKind::NotFound => ErrorKind::NotFound,
+            EngineErrorKind::Damaged => ErrorKind::Damaged,
+            EngineErrorKind::NotReassemblable => ErrorKind::NotReassemblable,
+            EngineErrorKind::EmptyEdit => ErrorKind::EmptyEdit,
+            EngineErrorKind::Config => ErrorKind::Config,
+            EngineErrorKind::Key => ErrorKind::Key,
+            EngineErrorKind::Form => ErrorKind::Form,
+            EngineErrorKind::BatchFile => ErrorKind::BatchFile,
+            EngineErrorKind::BatchTooLarge => ErrorKind::BatchTooLarge,
+            EngineErrorKind::Batch => ErrorKind::Batch,
+            EngineErrorKind::Photo => ErrorKind::Photo,
+            EngineErrorKind::FilesExist => ErrorKind::FilesExist,
+            EngineErrorKind::Write => ErrorKind::Write,
+            EngineErrorKind::InvalidValue => ErrorKind::InvalidSetting,
+            EngineErrorKind::InvalidRequest => ErrorKind::InvalidArgument,
+            EngineErrorKind::Internal => ErrorKind::Internal,
+        }
     }
 }
 
-impl From<DraftsError> for CommandError {
-    fn from(error: DraftsError) -> CommandError {
-        let kind = match &error {
-            DraftsError::Store(store) => {
-                return CommandError::new(ErrorKind::Store, sentence(&store.message_ru()));
-            }
-            DraftsError::NotFound(_) => ErrorKind::NotFound,
-            DraftsError::EmptyEdit => ErrorKind::EmptyEdit,
-            DraftsError::NotReassemblable(_) => ErrorKind::NotReassemblable,
-            DraftsError::Replay(_) | DraftsError::Damaged(_) => ErrorKind::Damaged,
-            _ => ErrorKind::Internal,
-        };
-        CommandError::new(kind, sentence(&error.message_ru()))
-    }
-}
-
-impl From<ConfigError> for CommandError {
-    fn from(error: ConfigError) -> CommandError {
-        CommandError::new(ErrorKind::Config, sentence(&error.message_ru()))
-    }
-}
-
-impl From<SecretError> for CommandError {
-    fn from(error: SecretError) -> CommandError {
-        CommandError::new(ErrorKind::Key, sentence(&error.message_ru()))
-    }
-}
-
-impl From<FormError> for CommandError {
-    fn from(error: FormError) -> CommandError {
-        CommandError::new(ErrorKind::Form, error.message_ru())
-    }
-}
-
-impl From<BatchFileError> for CommandError {
-    fn from(error: BatchFileError) -> CommandError {
-        CommandError::new(ErrorKind::BatchFile, sentence(&error.message_ru()))
-    }
-}
-
-impl From<BatchError> for CommandError {
-    fn from(error: BatchError) -> CommandError {
-        let kind = match &error {
-            BatchError::Store(_) => ErrorKind::Store,
-            BatchError::NotFound(_) => ErrorKind::NotFound,
-            BatchError::TooManyRows { .. } => ErrorKind::BatchTooLarge,
-            _ => ErrorKind::Batch,
-        };
-        CommandError::new(kind, sentence(&error.message_ru()))
-    }
-}
-
-impl From<DocumentsError> for CommandError {
-    fn from(error: DocumentsError) -> CommandError {
-        let kind = match error {
-            DocumentsError::Batch(batch) => return CommandError::from(batch),
-            DocumentsError::Draft(draft) => return CommandError::from(draft),
-            DocumentsError::Clash { .. } => ErrorKind::FilesExist,
-            DocumentsError::Render { .. } => ErrorKind::Internal,
-            ref _other => ErrorKind::Write,
-        };
-        CommandError::new(kind, sentence(&error.message_ru()))
-    }
-}
-
-impl From<AttachmentError> for CommandError {
-    fn from(error: AttachmentError) -> CommandError {
-        let kind = match &error {
-            AttachmentError::NotFound(_) | AttachmentError::NoSuchPhoto { .. } => {
-                ErrorKind::NotFound
-            }
-            AttachmentError::Damaged(_) => ErrorKind::Damaged,
-            AttachmentError::Store(_) => ErrorKind::Store,
-            _ => ErrorKind::Photo,
-        };
-        CommandError::new(kind, sentence(&error.message_ru()))
-    }
-}
-
-impl From<ExportError> for CommandError {
-    fn from(error: ExportError) -> CommandError {
-        CommandError::new(ErrorKind::Write, sentence(&error.message_ru()))
+/// Any engine error: its kind, and its Russian sentence as the page shows it.
+impl<E: EngineError> From<E> for CommandError {
+    fn from(error: E) -> CommandError {
+        CommandError::new(error.kind().into(), sentence(&error.message_ru()))
     }
 }
 
@@ -253,11 +192,39 @@ mod tests {
     #[test]
     fn a_draft_error_keeps_its_russian_message() {
         let id = zayavka_engine::DraftId::new(7).unwrap();
-        let error = CommandError::from(DraftsError::NotFound(id));
+        let error = CommandError::from(zayavka_engine::DraftsError::NotFound(id));
         assert_eq!(
             serde_json::to_string(&error).unwrap(),
             r#"{"kind":"not_found","message":"Черновика с номером 7 нет: проверьте номер в списке черновиков."}"#
         );
+    }
+
+    #[test]
+    fn every_engine_kind_has_one_page_kind_and_a_refused_value_goes_beside_its_field() {
+        let mapped: Vec<ErrorKind> = EngineErrorKind::ALL
+            .into_iter()
+            .map(ErrorKind::from)
+            .collect();
+        assert_eq!(mapped.len(), EngineErrorKind::ALL.len());
+        assert_eq!(
+            ErrorKind::from(EngineErrorKind::InvalidValue),
+            ErrorKind::InvalidSetting
+        );
+        assert_eq!(
+            ErrorKind::from(EngineErrorKind::InvalidRequest),
+            ErrorKind::InvalidArgument
+        );
+        // Each engine kind keeps its own name on the page where the page has one.
+        for kind in EngineErrorKind::ALL {
+            let engine = serde_json::to_value(kind).unwrap();
+            let page = serde_json::to_value(ErrorKind::from(kind)).unwrap();
+            if !matches!(
+                kind,
+                EngineErrorKind::InvalidValue | EngineErrorKind::InvalidRequest
+            ) {
+                assert_eq!(engine, page, "{kind:?}");
+            }
+        }
     }
 
     #[test]

@@ -4,9 +4,9 @@
 //! sent anywhere.
 
 use serde::Deserialize;
-use zayavka_engine::{Period, Stats, StatsError, StatsQuery};
+use zayavka_engine::{Period, Stats, StatsQuery};
 
-use crate::error::{CommandError, ErrorKind};
+use crate::error::CommandError;
 use crate::state::AppState;
 
 /// The longest period the panel asks for, in days: a year and a bit.
@@ -37,10 +37,7 @@ pub fn stats_get(state: &AppState, request: StatsRequest) -> Result<Stats, Comma
         profile: None,
         period: Period::All,
     };
-    state.engine.stats(&query).map_err(|error| match error {
-        StatsError::Store(error) => error.into(),
-        other => CommandError::new(ErrorKind::InvalidArgument, other.message_ru()),
-    })
+    Ok(state.engine.stats(&query)?)
 }
 
 #[cfg(test)]

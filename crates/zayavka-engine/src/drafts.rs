@@ -510,6 +510,22 @@ pub fn stored_outcome(draft: &StoredDraft) -> Result<Option<Outcome>, DraftsErro
     Ok(Some(outcome))
 }
 
+impl crate::error::EngineError for DraftsError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            DraftsError::Store(_) => crate::error::ErrorKind::Store,
+            DraftsError::NotFound(_) => crate::error::ErrorKind::NotFound,
+            DraftsError::EmptyEdit => crate::error::ErrorKind::EmptyEdit,
+            DraftsError::NotReassemblable(_) => crate::error::ErrorKind::NotReassemblable,
+            DraftsError::Replay(_) | DraftsError::Damaged(_) => crate::error::ErrorKind::Damaged,
+        }
+    }
+
+    fn message_ru(&self) -> String {
+        DraftsError::message_ru(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -161,6 +161,16 @@ fn move_aside(path: &Path) -> FormError {
     }
 }
 
+impl crate::error::EngineError for FormError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        crate::error::ErrorKind::Form
+    }
+
+    fn message_ru(&self) -> String {
+        FormError::message_ru(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,7 @@ mod document;
 mod draft;
 mod drafts;
 mod engine;
+mod error;
 mod eval;
 mod explain;
 mod filing;
@@ -33,8 +34,9 @@ mod secrets;
 mod settings;
 mod stats;
 
-// The handle.
+// The handle, and what every error it returns says about itself.
 pub use engine::{Engine, Environment, Notice};
+pub use error::{EngineError, ErrorKind};
 
 // Folders, files the resident names, and the keyring.
 pub use paths::{Paths, PathsError, PathsOrigin, io_error_ru, replace_file};

@@ -350,6 +350,25 @@ fn write_private(path: &Path, contents: &[u8]) -> Result<(), ProfileError> {
     Ok(())
 }
 
+impl crate::error::EngineError for ProfileError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            ProfileError::Write { .. } => crate::error::ErrorKind::Write,
+            // The profile lives beside the settings, in the configuration folder.
+            ProfileError::Read { .. } | ProfileError::Damaged { .. } => {
+                crate::error::ErrorKind::Config
+            }
+            ProfileError::Invalid { .. } | ProfileError::UnknownField { .. } => {
+                crate::error::ErrorKind::InvalidValue
+            }
+        }
+    }
+
+    fn message_ru(&self) -> String {
+        ProfileError::message_ru(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

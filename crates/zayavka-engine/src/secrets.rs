@@ -527,6 +527,20 @@ impl SecretError {
     }
 }
 
+impl crate::error::EngineError for SecretError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        crate::error::ErrorKind::Key
+    }
+
+    fn message_ru(&self) -> String {
+        SecretError::message_ru(self)
+    }
+
+    fn next_step(&self) -> Option<zayavka_core::NextStep> {
+        SecretError::next_step(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -656,6 +656,19 @@ fn latency(sorted: &[u64]) -> Option<Latency> {
     })
 }
 
+impl crate::error::EngineError for StatsError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            StatsError::Store(_) => crate::error::ErrorKind::Store,
+            StatsError::EmptyPeriod { .. } => crate::error::ErrorKind::InvalidRequest,
+        }
+    }
+
+    fn message_ru(&self) -> String {
+        StatsError::message_ru(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -331,6 +331,23 @@ pub fn document_photos(store: &Store, id: DraftId) -> Result<Vec<DocumentPhoto>,
         .collect()
 }
 
+impl crate::error::EngineError for AttachmentError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            AttachmentError::NotFound(_) | AttachmentError::NoSuchPhoto { .. } => {
+                crate::error::ErrorKind::NotFound
+            }
+            AttachmentError::Damaged(_) => crate::error::ErrorKind::Damaged,
+            AttachmentError::Store(_) => crate::error::ErrorKind::Store,
+            _ => crate::error::ErrorKind::Photo,
+        }
+    }
+
+    fn message_ru(&self) -> String {
+        AttachmentError::message_ru(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -158,3 +158,18 @@ pub fn row_cost_estimate(
         + f64::from(MAX_TOKENS) * pricing.output_per_million / 1e6;
     calls as f64 * per_call
 }
+
+impl crate::error::EngineError for BatchError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            BatchError::Store(_) => crate::error::ErrorKind::Store,
+            BatchError::NotFound(_) => crate::error::ErrorKind::NotFound,
+            BatchError::TooManyRows { .. } => crate::error::ErrorKind::BatchTooLarge,
+            _ => crate::error::ErrorKind::Batch,
+        }
+    }
+
+    fn message_ru(&self) -> String {
+        BatchError::message_ru(self)
+    }
+}

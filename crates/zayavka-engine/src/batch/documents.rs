@@ -422,6 +422,22 @@ pub fn export_documents(
     Ok(report)
 }
 
+impl crate::error::EngineError for DocumentsError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            DocumentsError::Batch(error) => error.kind(),
+            DocumentsError::Draft(error) => error.kind(),
+            DocumentsError::Clash { .. } => crate::error::ErrorKind::FilesExist,
+            DocumentsError::Render { .. } => crate::error::ErrorKind::Internal,
+            _ => crate::error::ErrorKind::Write,
+        }
+    }
+
+    fn message_ru(&self) -> String {
+        DocumentsError::message_ru(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

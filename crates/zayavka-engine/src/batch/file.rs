@@ -1016,5 +1016,15 @@ fn header_columns(cells: &[&str], first_column: u32) -> Result<Vec<Option<Column
 
 mod xlsx;
 
+impl crate::error::EngineError for BatchFileError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        crate::error::ErrorKind::BatchFile
+    }
+
+    fn message_ru(&self) -> String {
+        BatchFileError::message_ru(self)
+    }
+}
+
 #[cfg(test)]
 mod tests;

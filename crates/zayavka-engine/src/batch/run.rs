@@ -1120,6 +1120,17 @@ pub fn export_batch(
     Ok(report)
 }
 
+impl crate::error::EngineError for ExportError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        // Whatever stopped it, the files of an export were not all written.
+        crate::error::ErrorKind::Write
+    }
+
+    fn message_ru(&self) -> String {
+        ExportError::message_ru(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

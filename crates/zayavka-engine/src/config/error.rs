@@ -307,6 +307,20 @@ fn profile_note(profile: Option<&ProfileName>) -> String {
     }
 }
 
+impl crate::error::EngineError for ConfigError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        crate::error::ErrorKind::Config
+    }
+
+    fn message_ru(&self) -> String {
+        ConfigError::message_ru(self)
+    }
+
+    fn next_step(&self) -> Option<zayavka_core::NextStep> {
+        ConfigError::next_step(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,128 @@
+//! What every engine error can say about itself, so that a front end chooses how to show a
+//! failure by its kind — never by matching the error's variants or its text — and shows the
+//! engine's Russian sentence as it is.
+//!
+//! A leaf: each error type implements [`EngineError`] beside its own definition.
+
+use serde::Serialize;
+use zayavka_core::NextStep;
+use zayavka_store::StoreError;
+
+/// The closed set of ways an engine operation fails, as a front end tells them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The drafts database could not be opened or used (a full or read-only disk, a lock, a
+    /// damaged or newer file).
+    Store,
+    /// No draft, photo or batch has the number given.
+    NotFound,
+    /// A stored draft or photo does not read back.
+    Damaged,
+    /// The draft cannot be assembled again: it is not a ready draft from a model.
+    NotReassemblable,
+    /// An edit left the request empty.
+    EmptyEdit,
+    /// The settings cannot be read, or a setting was refused.
+    Config,
+    /// The keyring refused or cannot be reached, or the key is not acceptable.
+    Key,
+    /// The typed form could not be kept or read back.
+    Form,
+    /// A batch file could not be read.
+    BatchFile,
+    /// The batch file has more rows than a batch may have.
+    BatchTooLarge,
+    /// A batch could not be planned or run.
+    Batch,
+    /// A photo was refused (not a JPEG or PNG, damaged, too large, too many); nothing changed.
+    Photo,
+    /// Files with the same names and other contents are already there; nothing was written.
+    FilesExist,
+    /// A file could not be written.
+    Write,
+    /// A value was refused (a profile field too long, an e-mail address that is not one); the
+    /// message says what a right one looks like, and nothing changed.
+    InvalidValue,
+    /// What was asked cannot be done as asked (a period that ends before it starts).
+    InvalidRequest,
+    /// A fault inside Zayavka itself, not the resident's and not the computer's.
+    Internal,
+}
+
+impl ErrorKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ErrorKind; 17] = [
+        ErrorKind::Store,
+        ErrorKind::NotFound,
+        ErrorKind::Damaged,
+        ErrorKind::NotReassemblable,
+        ErrorKind::EmptyEdit,
+        ErrorKind::Config,
+        ErrorKind::Key,
+        ErrorKind::Form,
+        ErrorKind::BatchFile,
+        ErrorKind::BatchTooLarge,
+        ErrorKind::Batch,
+        ErrorKind::Photo,
+        ErrorKind::FilesExist,
+        ErrorKind::Write,
+        ErrorKind::InvalidValue,
+        ErrorKind::InvalidRequest,
+        ErrorKind::Internal,
+    ];
+}
+
+/// An error an engine operation returns: its kind, what happened and what to do in one Russian
+/// sentence, and, where the engine knows it, the typed next step a front end words its own way.
+pub trait EngineError: std::error::Error {
+    /// How a front end tells this failure apart.
+    fn kind(&self) -> ErrorKind;
+
+    /// What happened and what to do, in Russian, naming no command, flag or button.
+    fn message_ru(&self) -> String;
+
+    /// What the resident can do next, when there is one step to offer.
+    fn next_step(&self) -> Option<NextStep> {
+        None
+    }
+}
+
+impl EngineError for StoreError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Store
+    }
+
+    fn message_ru(&self) -> String {
+        StoreError::message_ru(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_is_listed_once_and_serialises_as_stable_snake_case() {
+        let codes: Vec<String> = ErrorKind::ALL
+            .iter()
+            .map(|kind| {
+                serde_json::to_value(kind)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        let unique: std::collections::BTreeSet<&String> = codes.iter().collect();
+        assert_eq!(unique.len(), ErrorKind::ALL.len(), "{codes:?}");
+        assert!(codes.contains(&"not_reassemblable".to_owned()));
+        assert!(codes.contains(&"files_exist".to_owned()));
+        for code in &codes {
+            assert!(
+                code.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                "{code}"
+            );
+        }
+    }
+}
