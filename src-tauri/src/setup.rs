@@ -8,7 +8,7 @@
 //! and a durable record that the resident chose to go on without a model.
 
 use serde::Serialize;
-use zayavka_engine::CheckStatus;
+use zayavka_engine::{CheckName, CheckStatus};
 
 use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
@@ -53,7 +53,7 @@ pub fn setup_check(state: &AppState) -> Result<SetupCheckView, CommandError> {
     // works); for the setup it means the model will not be used, so it is not ready.
     let reached = checks
         .iter()
-        .any(|check| check.name == "provider" && check.status == CheckStatus::Ok);
+        .any(|check| check.name == CheckName::Provider && check.status == CheckStatus::Ok);
     let ready = reached
         && checks
             .iter()

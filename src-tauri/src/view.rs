@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 use zayavka_engine::{
-    CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, Check, CheckStatus, DraftListItem,
-    DraftOutcome, DraftsError, FiledDocument, HeaderLine, NextStep, Outcome, Request, StoredDraft,
-    stored_outcome, stored_record,
+    CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, Check, CheckName, CheckStatus,
+    DraftListItem, DraftOutcome, DraftsError, FiledDocument, HeaderLine, NextStep, Outcome,
+    Request, StoredDraft, stored_outcome, stored_record,
 };
 
 /// A request as the page renders it: the engine's request with the resident's latest edit.
@@ -107,7 +107,7 @@ impl DraftResult {
         let report = outcome.report();
         DraftResult {
             draft_id,
-            outcome: outcome.kind(),
+            outcome: outcome.kind().code(),
             reason: outcome.reason().map(str::to_owned),
             message: outcome.message_ru(),
             next_steps: outcome.next_steps(),
@@ -307,7 +307,7 @@ impl DraftDetail {
 #[derive(Debug, Serialize)]
 pub struct CheckView {
     /// The engine's stable name.
-    pub id: &'static str,
+    pub id: CheckName,
     /// `ok`, `warning` or `problem`.
     pub status: CheckStatus,
     /// What was checked, in Russian.
@@ -478,7 +478,7 @@ mod tests {
         let views: Vec<CheckView> = checks.into_iter().map(Into::into).collect();
         let review = views
             .iter()
-            .find(|view| view.id == "legal_modules_review")
+            .find(|view| view.id == CheckName::LegalModulesReview)
             .expect("the catalogue has modules awaiting review");
         assert_eq!(review.title, "Сверка нормативных абзацев");
         assert_eq!(

@@ -254,11 +254,10 @@ fn the_binary_gives_the_same_report_and_exit_code_as_the_library() {
 /// The exit codes the command-line tool promises for each outcome.
 fn expected_exit_code(outcome: &Outcome) -> i32 {
     match outcome.kind() {
-        "ready" => 0,
-        "invalid_input" => 2,
-        "needs_user" => 3,
-        "rejected" => 4,
-        "failed" => 5,
-        other => panic!("unknown outcome kind {other}"),
+        zayavka_engine::OutcomeKind::Ready => 0,
+        zayavka_engine::OutcomeKind::InvalidInput => 2,
+        zayavka_engine::OutcomeKind::NeedsUser => 3,
+        zayavka_engine::OutcomeKind::Rejected => 4,
+        zayavka_engine::OutcomeKind::Failed => 5,
     }
 }

@@ -472,7 +472,7 @@ mod tests {
 
     fn check(status: CheckStatus, message: &str) -> Check {
         Check {
-            name: "provider",
+            name: zayavka_engine::CheckName::Provider,
             status,
             message: message.to_owned(),
             detail: None,

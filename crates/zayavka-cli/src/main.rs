@@ -181,7 +181,7 @@ fn replay_stored(id: zayavka_engine::DraftId, json: bool) -> anyhow::Result<Exit
         #[serde(flatten)]
         report: zayavka_engine::Report<'a>,
         identical: bool,
-        changed: &'a [&'static str],
+        changed: &'a [zayavka_engine::ReplayChange],
     }
     let report = ReplayReport {
         report: outcome.report(),
@@ -197,16 +197,7 @@ fn replay_stored(id: zayavka_engine::DraftId, json: bool) -> anyhow::Result<Exit
                 "Повтор совпадает с сохранённой заявкой байт в байт."
             )?;
         } else {
-            let changed: Vec<&str> = stored
-                .changed
-                .iter()
-                .map(|what| match *what {
-                    "legal_catalogue" => "правовые модули",
-                    "schema" => "схема ответа модели",
-                    "prompt" => "инструкция для модели",
-                    other => other,
-                })
-                .collect();
+            let changed: Vec<&str> = stored.changed.iter().map(|what| what.label_ru()).collect();
             writeln!(
                 stderr,
                 "Повтор отличается от сохранённой заявки{}.",

@@ -48,7 +48,8 @@ pub use legal::{
     catalogue as legal_catalogue, parse_catalogue,
 };
 pub use outcome::{
-    Failure, FailureAdvice, FailureReason, NeedsUserReason, NextStep, Outcome, Report, ReportError,
+    Failure, FailureAdvice, FailureReason, NeedsUserReason, NextStep, Outcome, OutcomeKind, Report,
+    ReportError,
 };
 pub use policy::{LegalDecision, OmissionReason, decide_legal_module};
 pub use preview::{OFFLINE_TITLE_MAX, PREVIEW_MAX, first_words, offline_title};

@@ -18,6 +18,22 @@ use crate::input::{BODY_LIMIT, InputErrors};
 use crate::policy::OmissionReason;
 
 stable_codes! {
+    /// Which of its five ways a run ended.
+    pub enum OutcomeKind {
+        /// A request was assembled and may be shown.
+        Ready => "ready",
+        /// The resident is asked to change the text.
+        NeedsUser => "needs_user",
+        /// The model's output could not be used.
+        Rejected => "rejected",
+        /// A technical failure.
+        Failed => "failed",
+        /// The resident input was refused before any call.
+        InvalidInput => "invalid_input",
+    }
+}
+
+stable_codes! {
     /// Why the resident is asked to change the text; no partial request is produced.
     #[non_exhaustive]
     pub enum NeedsUserReason {
@@ -260,14 +276,14 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The stable name of the outcome kind.
-    pub fn kind(&self) -> &'static str {
+    /// The outcome's kind, serialised as its stable name.
+    pub fn kind(&self) -> OutcomeKind {
         match self {
-            Outcome::Ready(_) => "ready",
-            Outcome::NeedsUser { .. } => "needs_user",
-            Outcome::Rejected(_) => "rejected",
-            Outcome::Failed(_) => "failed",
-            Outcome::InvalidInput(_) => "invalid_input",
+            Outcome::Ready(_) => OutcomeKind::Ready,
+            Outcome::NeedsUser { .. } => OutcomeKind::NeedsUser,
+            Outcome::Rejected(_) => OutcomeKind::Rejected,
+            Outcome::Failed(_) => OutcomeKind::Failed,
+            Outcome::InvalidInput(_) => OutcomeKind::InvalidInput,
         }
     }
 
@@ -452,7 +468,7 @@ pub struct ReportError {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report<'a> {
     /// `ready`, `needs_user`, `rejected`, `failed` or `invalid_input`.
-    pub outcome: &'static str,
+    pub outcome: OutcomeKind,
     /// The reason code, or null for `ready`.
     pub reason: Option<&'static str>,
     /// The request, when one was assembled.
@@ -482,6 +498,7 @@ mod tests {
 
     #[test]
     fn reason_codes_are_unique_and_round_trip() {
+        check_stable_codes::<OutcomeKind>().unwrap();
         check_stable_codes::<NeedsUserReason>().unwrap();
         check_stable_codes::<FailureReason>().unwrap();
         check_stable_codes::<NextStep>().unwrap();

@@ -23,11 +23,53 @@ pub enum CheckStatus {
     Problem,
 }
 
+/// What a check is about, serialised as the stable code `doctor --json` and the app's checks
+/// have always carried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckName {
+    /// The data folder can be written.
+    DataFolder,
+    /// The settings file reads.
+    Config,
+    /// The model service answers.
+    Provider,
+    /// The key is there and accepted.
+    ApiKey,
+    /// GigaChat's key is exchanged for an access token.
+    TokenExchange,
+    /// Which response formats the server takes.
+    SchemaMode,
+    /// The released schemas are intact.
+    Schemas,
+    /// The legal modules read and validate.
+    LegalModulesValid,
+    /// The legal modules are within their review dates.
+    LegalModulesReview,
+}
+
+impl CheckName {
+    /// What the check is about, in Russian, as a short heading.
+    pub fn title_ru(self) -> &'static str {
+        match self {
+            CheckName::DataFolder => "Папка с данными",
+            CheckName::Config => "Файл настроек",
+            CheckName::Provider => "Сервис модели",
+            CheckName::ApiKey => "Ключ доступа",
+            CheckName::TokenExchange => "Обмен ключа на токен GigaChat",
+            CheckName::SchemaMode => "Формат ответа модели",
+            CheckName::Schemas => "Проверка ответов модели",
+            CheckName::LegalModulesValid => "Нормативные абзацы",
+            CheckName::LegalModulesReview => "Сверка нормативных абзацев",
+        }
+    }
+}
+
 /// One check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Check {
-    /// A stable name.
-    pub name: &'static str,
+    /// What was checked, serialised as a stable code.
+    pub name: CheckName,
     /// The result.
     pub status: CheckStatus,
     /// What was found, in Russian, naming no command or button: plain words for a resident,
@@ -43,21 +85,10 @@ pub struct Check {
 impl Check {
     /// What the check is about, in Russian, as a short heading.
     pub fn title_ru(&self) -> &'static str {
-        match self.name {
-            "data_folder" => "Папка с данными",
-            "config" => "Файл настроек",
-            "provider" => "Сервис модели",
-            "api_key" => "Ключ доступа",
-            "token_exchange" => "Обмен ключа на токен GigaChat",
-            "schema_mode" => "Формат ответа модели",
-            "schemas" => "Проверка ответов модели",
-            "legal_modules_valid" => "Нормативные абзацы",
-            "legal_modules_review" => "Сверка нормативных абзацев",
-            _ => "Проверка",
-        }
+        self.name.title_ru()
     }
 
-    fn new(name: &'static str, status: CheckStatus, message: impl Into<String>) -> Check {
+    fn new(name: CheckName, status: CheckStatus, message: impl Into<String>) -> Check {
         Check {
             name,
             status,
@@ -90,7 +121,7 @@ pub async fn run_doctor(
     let config = match Config::load(&paths.config_file()) {
         Ok(config) => {
             checks.push(Check::new(
-                "config",
+                CheckName::Config,
                 CheckStatus::Ok,
                 format!("Настройки читаются: {}.", paths.config_file().display()),
             ));
@@ -98,8 +129,10 @@ pub async fn run_doctor(
         }
         Err(error) => {
             let steps: Vec<NextStep> = error.next_step().into_iter().collect();
-            checks
-                .push(Check::new("config", CheckStatus::Problem, error.message_ru()).then(&steps));
+            checks.push(
+                Check::new(CheckName::Config, CheckStatus::Problem, error.message_ru())
+                    .then(&steps),
+            );
             Config::default()
         }
     };
@@ -122,7 +155,10 @@ pub async fn run_provider_checks(
         Ok(config) => provider_checks(&config, store, environment, cancel).await,
         Err(error) => {
             let steps: Vec<NextStep> = error.next_step().into_iter().collect();
-            vec![Check::new("config", CheckStatus::Problem, error.message_ru()).then(&steps)]
+            vec![
+                Check::new(CheckName::Config, CheckStatus::Problem, error.message_ru())
+                    .then(&steps),
+            ]
         }
     }
 }
@@ -130,11 +166,15 @@ pub async fn run_provider_checks(
 fn data_folder(paths: &Paths) -> Check {
     match paths.ensure_dirs() {
         Ok(()) => Check::new(
-            "data_folder",
+            CheckName::DataFolder,
             CheckStatus::Ok,
             format!("Папка данных доступна: {}.", paths.data_dir().display()),
         ),
-        Err(error) => Check::new("data_folder", CheckStatus::Problem, error.message_ru()),
+        Err(error) => Check::new(
+            CheckName::DataFolder,
+            CheckStatus::Problem,
+            error.message_ru(),
+        ),
     }
 }
 
@@ -150,7 +190,7 @@ async fn provider_checks(
         Ok(None) => {
             return vec![
                 Check::new(
-                    "provider",
+                    CheckName::Provider,
                     CheckStatus::Warning,
                     "Сервис модели не выбран: заявки составляются только без модели, из ваших \
                      слов. Чтобы описание составляла модель, выберите сервис модели.",
@@ -164,8 +204,12 @@ async fn provider_checks(
         }
         Err(error) => {
             return vec![
-                Check::new("provider", CheckStatus::Problem, error.message_ru())
-                    .then(&[NextStep::ConfigureProvider, NextStep::DraftWithoutModel]),
+                Check::new(
+                    CheckName::Provider,
+                    CheckStatus::Problem,
+                    error.message_ru(),
+                )
+                .then(&[NextStep::ConfigureProvider, NextStep::DraftWithoutModel]),
             ];
         }
     };
@@ -184,13 +228,13 @@ async fn provider_checks(
                 (None, _) => None,
             };
             Check::new(
-                "api_key",
+                CheckName::ApiKey,
                 CheckStatus::Ok,
                 crate::secrets::optional_key_ru(source, stored.is_err()),
             )
         }
         (Some(_), _) => Check::new(
-            "api_key",
+            CheckName::ApiKey,
             CheckStatus::Ok,
             format!(
                 "Ключ доступа берётся из переменной окружения {}.",
@@ -198,7 +242,7 @@ async fn provider_checks(
             ),
         ),
         (None, Ok(Some(_))) => Check::new(
-            "api_key",
+            CheckName::ApiKey,
             CheckStatus::Ok,
             format!(
                 "Ключ доступа сохранён в хранилище ключей ({}).",
@@ -206,7 +250,7 @@ async fn provider_checks(
             ),
         ),
         (None, Ok(None)) => Check::new(
-            "api_key",
+            CheckName::ApiKey,
             CheckStatus::Problem,
             format!(
                 "Для профиля «{}» не сохранён ключ доступа.",
@@ -214,8 +258,10 @@ async fn provider_checks(
             ),
         )
         .then(&[NextStep::StoreApiKey]),
-        (None, Err(error)) => Check::new("api_key", CheckStatus::Problem, error.message_ru())
-            .then(&[NextStep::StoreApiKey]),
+        (None, Err(error)) => {
+            Check::new(CheckName::ApiKey, CheckStatus::Problem, error.message_ru())
+                .then(&[NextStep::StoreApiKey])
+        }
     };
     let api_key = environment
         .api_key
@@ -234,7 +280,7 @@ async fn provider_checks(
             let failure = failure_from(&error);
             return vec![
                 Check::new(
-                    "provider",
+                    CheckName::Provider,
                     CheckStatus::Problem,
                     failure.reason.message_ru(),
                 )
@@ -256,12 +302,12 @@ async fn provider_checks(
     if let ServiceAccess::GigaChat { scope, auth_url } = &provider.access {
         let exchange = match client.ensure_credentials(cancel).await {
             Ok(_) => Check::new(
-                "token_exchange",
+                CheckName::TokenExchange,
                 CheckStatus::Ok,
                 "GigaChat принял ключ авторизации и выдал токен доступа.",
             )
             .detail(format!("{}, {}", scope.as_str(), auth_url.host())),
-            Err(error) => problem_from(failure_of(&error), "token_exchange"),
+            Err(error) => problem_from(failure_of(&error), CheckName::TokenExchange),
         };
         let refused = exchange.status == CheckStatus::Problem;
         checks.push(exchange);
@@ -278,7 +324,7 @@ async fn provider_checks(
         let configured = provider.response_format_kind();
         let reach = match report.support(configured) {
             Some(ModeSupport::Failed(error)) => {
-                let mut check = problem_from(failure_of(error), "provider");
+                let mut check = problem_from(failure_of(error), CheckName::Provider);
                 check.detail = Some(format!(
                     "каталог {}, модель {}; {}",
                     folder_id.as_str(),
@@ -288,12 +334,12 @@ async fn provider_checks(
                 check
             }
             None => Check::new(
-                "provider",
+                CheckName::Provider,
                 CheckStatus::Warning,
                 "Проверка подключения к Yandex AI Studio прервана.",
             ),
             Some(_) => Check::new(
-                "provider",
+                CheckName::Provider,
                 CheckStatus::Ok,
                 format!(
                     "Yandex AI Studio отвечает: каталог {} и модель подходят к ключу.",
@@ -312,13 +358,13 @@ async fn provider_checks(
     let host = provider.base_url.host();
     let reach = match client.probe(cancel).await {
         Ok(401 | 403) => Check::new(
-            "provider",
+            CheckName::Provider,
             CheckStatus::Problem,
             format!("Сервис модели {host} отвечает, но не принимает ключ доступа."),
         )
         .then(&[NextStep::StoreApiKey]),
         Ok(status) => Check::new(
-            "provider",
+            CheckName::Provider,
             CheckStatus::Ok,
             format!("Сервис модели {host} отвечает."),
         )
@@ -330,7 +376,7 @@ async fn provider_checks(
         Err(error) => {
             let failure = failure_of(&error);
             Check::new(
-                "provider",
+                CheckName::Provider,
                 CheckStatus::Problem,
                 format!(
                     "Сервис модели {host} не отвечает как нужно. {}",
@@ -355,7 +401,7 @@ async fn provider_checks(
 /// The service's line when it could not be reached because the key is missing or refused.
 fn unchecked_provider(provider: &crate::config::ProviderSettings) -> Check {
     Check::new(
-        "provider",
+        CheckName::Provider,
         CheckStatus::Warning,
         format!(
             "{}: подключение не проверено — сначала нужен ключ, который сервис примет.",
@@ -365,7 +411,7 @@ fn unchecked_provider(provider: &crate::config::ProviderSettings) -> Check {
 }
 
 /// A problem check with a failure's message, detail and next steps.
-fn problem_from(failure: zayavka_core::Failure, name: &'static str) -> Check {
+fn problem_from(failure: zayavka_core::Failure, name: CheckName) -> Check {
     Check::new(name, CheckStatus::Problem, failure.message_ru())
         .detail(failure_detail(&failure))
         .then(&failure.reason.next_steps())
@@ -402,13 +448,13 @@ fn judge_schema_modes(
     let other = provider.llm_protocol().alternative_mode(configured);
     match (report.support(configured), report.support(other)) {
         (Some(ModeSupport::Accepted), _) => Check::new(
-            "schema_mode",
+            CheckName::SchemaMode,
             CheckStatus::Ok,
             "Сервис принимает выбранный формат ответа.",
         )
         .detail(format!("режим {configured}")),
         (Some(ModeSupport::Refused(_)), Some(ModeSupport::Accepted)) => Check::new(
-            "schema_mode",
+            CheckName::SchemaMode,
             CheckStatus::Problem,
             format!(
                 "Сервер не принимает режим ответа по схеме {configured}, но принимает {other}. \
@@ -417,7 +463,7 @@ fn judge_schema_modes(
         )
         .then(&[NextStep::SwitchSchemaMode]),
         (Some(ModeSupport::Refused(_)), _) => Check::new(
-            "schema_mode",
+            CheckName::SchemaMode,
             CheckStatus::Problem,
             format!(
                 "Сервер не принимает режим ответа по схеме {configured}, а режим {other} \
@@ -431,7 +477,7 @@ fn judge_schema_modes(
                 .map(|error| failure_from(error).detail)
                 .unwrap_or_else(|| "сервер не ответил".to_owned());
             Check::new(
-                "schema_mode",
+                CheckName::SchemaMode,
                 CheckStatus::Warning,
                 format!("Не удалось проверить режим ответа по схеме {configured}: {detail}."),
             )
@@ -445,7 +491,7 @@ fn schemas() -> Check {
         .map(|s| format!("{} v{} ({}…)", s.key, s.version, &s.sha256()[..12]))
         .collect();
     Check::new(
-        "schemas",
+        CheckName::Schemas,
         CheckStatus::Ok,
         "Приложение готово проверять ответы модели.",
     )
@@ -479,14 +525,14 @@ fn legal_modules(today: jiff::civil::Date) -> Vec<Check> {
     let mut checks = Vec::new();
     checks.push(if expired.is_empty() {
         Check::new(
-            "legal_modules_valid",
+            CheckName::LegalModulesValid,
             CheckStatus::Ok,
             "Нормативные абзацы действуют на сегодня.",
         )
         .detail(format!("каталог правовых модулей {}", catalogue.version()))
     } else {
         Check::new(
-            "legal_modules_valid",
+            CheckName::LegalModulesValid,
             CheckStatus::Problem,
             "Срок сверки нормативных абзацев с законами истёк: обновите программу. До обновления \
              перечитывайте абзацы с пометкой «нормативный текст» перед отправкой.",
@@ -499,7 +545,7 @@ fn legal_modules(today: jiff::civil::Date) -> Vec<Check> {
     if !awaiting.is_empty() {
         checks.push(
             Check::new(
-                "legal_modules_review",
+                CheckName::LegalModulesReview,
                 CheckStatus::Warning,
                 LEGAL_REVIEW_NOTICE,
             )
@@ -516,6 +562,24 @@ fn legal_modules(today: jiff::civil::Date) -> Vec<Check> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn every_check_name_keeps_the_code_doctor_json_printed_and_has_a_russian_title() {
+        for (name, code) in [
+            (CheckName::DataFolder, "data_folder"),
+            (CheckName::Config, "config"),
+            (CheckName::Provider, "provider"),
+            (CheckName::ApiKey, "api_key"),
+            (CheckName::TokenExchange, "token_exchange"),
+            (CheckName::SchemaMode, "schema_mode"),
+            (CheckName::Schemas, "schemas"),
+            (CheckName::LegalModulesValid, "legal_modules_valid"),
+            (CheckName::LegalModulesReview, "legal_modules_review"),
+        ] {
+            assert_eq!(serde_json::to_value(name).unwrap(), code);
+            assert!(!name.title_ru().is_empty() && !name.title_ru().contains('_'));
+        }
+    }
+
     fn today() -> jiff::civil::Date {
         jiff::civil::date(2026, 12, 1)
     }
@@ -528,7 +592,7 @@ mod tests {
         let checks = legal_module_checks(today());
         let review = checks
             .iter()
-            .find(|check| check.name == "legal_modules_review")
+            .find(|check| check.name == CheckName::LegalModulesReview)
             .expect("the catalogue has modules awaiting review");
         assert_eq!(review.status, CheckStatus::Warning);
         assert_eq!(
@@ -556,18 +620,18 @@ mod tests {
                 !check.message.contains('_')
                     && !check.message.contains("каталог")
                     && !check.message.contains("схем"),
-                "{}: {}",
+                "{:?}: {}",
                 check.name,
                 check.message
             );
-            assert!(check.detail.is_some(), "{}", check.name);
+            assert!(check.detail.is_some(), "{:?}", check.name);
         }
         let schemas = schemas();
         assert!(schemas.detail.unwrap().contains("request_draft"));
         let expired = legal_module_checks(jiff::civil::date(2999, 1, 1));
         let valid = expired
             .iter()
-            .find(|c| c.name == "legal_modules_valid")
+            .find(|c| c.name == CheckName::LegalModulesValid)
             .unwrap();
         assert_eq!(valid.status, CheckStatus::Problem);
         assert!(!valid.message.contains("common"), "{}", valid.message);

@@ -155,6 +155,30 @@ pub fn stored_record(draft: &StoredDraft) -> Result<Option<ContextRecord>, Draft
         .transpose()
 }
 
+/// What differs between a draft's context record and today's rules, serialised as the stable
+/// code `--json` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplayChange {
+    /// The legal modules have a new version.
+    LegalCatalogue,
+    /// The schema of the model's answer is another one.
+    Schema,
+    /// The instruction for the model is another one.
+    Prompt,
+}
+
+impl ReplayChange {
+    /// What changed, in Russian, as a list of changes names it («с тех пор изменились …»).
+    pub fn label_ru(self) -> &'static str {
+        match self {
+            ReplayChange::LegalCatalogue => "правовые модули",
+            ReplayChange::Schema => "схема ответа модели",
+            ReplayChange::Prompt => "инструкция для модели",
+        }
+    }
+}
+
 /// A stored draft replayed offline, and whether today's result is byte-identical to the stored
 /// one, and if not, what changed.
 #[derive(Debug)]
@@ -164,7 +188,7 @@ pub struct StoredReplay {
     /// Whether the request assembled today equals the stored one byte for byte.
     pub identical: bool,
     /// What differs between the record and today's rules, when anything does.
-    pub changed: Vec<&'static str>,
+    pub changed: Vec<ReplayChange>,
 }
 
 /// Replays a stored draft: validation, policy and assembly on the stored raw response with the
@@ -192,14 +216,14 @@ pub fn replay_stored(store: &Store, id: DraftId) -> Result<StoredReplay, DraftsE
     };
     let mut changed = Vec::new();
     if !replay.same_catalogue {
-        changed.push("legal_catalogue");
+        changed.push(ReplayChange::LegalCatalogue);
     }
     let schema = zayavka_core::request_draft_schema();
     if record.schema_sha256 != schema.sha256() {
-        changed.push("schema");
+        changed.push(ReplayChange::Schema);
     }
     if record.prompt_sha256 != zayavka_core::system_prompt().sha256() {
-        changed.push("prompt");
+        changed.push(ReplayChange::Prompt);
     }
     Ok(StoredReplay {
         replay,
@@ -529,6 +553,22 @@ impl crate::error::EngineError for DraftsError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replay_change_prints_the_code_replay_json_always_printed_and_a_russian_label() {
+        for (change, code, label) in [
+            (
+                ReplayChange::LegalCatalogue,
+                "legal_catalogue",
+                "правовые модули",
+            ),
+            (ReplayChange::Schema, "schema", "схема ответа модели"),
+            (ReplayChange::Prompt, "prompt", "инструкция для модели"),
+        ] {
+            assert_eq!(serde_json::to_value(change).unwrap(), code);
+            assert_eq!(change.label_ru(), label);
+        }
+    }
 
     #[test]
     fn issue_14_the_preview_is_one_clean_line_of_the_residents_first_words() {

@@ -69,8 +69,9 @@ pub use form::FormError;
 
 // Stored drafts, read from a `StoredDraft` the handle gives.
 pub use drafts::{
-    DraftListItem, DraftView, DraftsError, Recovered, Restored, StoredReplay, filed_text,
-    may_retry, stored_input, stored_outcome, stored_record, stored_request, view as draft_view,
+    DraftListItem, DraftView, DraftsError, Recovered, ReplayChange, Restored, StoredReplay,
+    filed_text, may_retry, stored_input, stored_outcome, stored_record, stored_request,
+    view as draft_view,
 };
 pub use explain::{Explanation, explanation};
 
@@ -95,7 +96,7 @@ pub use batch::{
 };
 
 // The doctor's checks, statistics and the evaluation harness.
-pub use doctor::{Check, CheckStatus, LEGAL_REVIEW_NOTICE, legal_module_checks};
+pub use doctor::{Check, CheckName, CheckStatus, LEGAL_REVIEW_NOTICE, legal_module_checks};
 pub use eval::{
     DEFAULT_MAX_COST, EvalCost, EvalError, EvalPlan, EvalProgress, EvalReport, EvalSettings,
     HARD_CHECKS, HardVerdict, PreparedEval, SUMMARY_COLUMNS, SheetFiles, read_marks, summary_cells,
@@ -106,8 +107,9 @@ pub use stats::{Attention, Counts, GroupStats, Period, Stats, StatsError, StatsQ
 // What the front ends name from the crates below the engine, re-exported so that a front end
 // depends on this crate alone (an architecture test holds it).
 pub use zayavka_core::{
-    BODY_LIMIT, Failure, FailureAdvice, FailureReason, NextStep, Outcome, RawInput, Report,
-    Request, SubjectKind, Verdict, escape_invisible, input_limits, json_error_ru, legal_catalogue,
+    BODY_LIMIT, Failure, FailureAdvice, FailureReason, NextStep, Outcome, OutcomeKind, RawInput,
+    Report, Request, SubjectKind, Verdict, escape_invisible, input_limits, json_error_ru,
+    legal_catalogue,
 };
 pub use zayavka_llm::{Budget, CancellationToken, Role};
 pub use zayavka_store::{Batch, DraftFilter, DraftId, DraftOutcome, StoreError, StoredDraft};

@@ -443,7 +443,7 @@ fn issue_15_a_token_endpoint_answering_503_is_retried_like_the_api() {
         RIGHT_KEY,
         3,
     ));
-    assert_eq!(run.outcome.kind(), "ready", "{:?}", run.outcome);
+    assert_eq!(run.outcome.kind().code(), "ready", "{:?}", run.outcome);
     let record = run.record.unwrap();
     assert_eq!(record.attempts.len(), 2);
     let first = &record.attempts[0];

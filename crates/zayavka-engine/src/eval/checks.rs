@@ -130,7 +130,7 @@ pub fn check_answer(
     if let Some(expected) = &expect.outcome {
         checks.push(result(
             "outcome",
-            outcome.kind() == expected,
+            outcome.kind().code() == expected,
             Some(format!(
                 "ожидался исход {expected}, получен {}",
                 outcome_text(outcome)
@@ -269,8 +269,8 @@ pub fn check_answer(
 
 fn outcome_text(outcome: &Outcome) -> String {
     match outcome.reason() {
-        Some(reason) => format!("{} ({reason})", outcome.kind()),
-        None => outcome.kind().to_owned(),
+        Some(reason) => format!("{} ({reason})", outcome.kind().code()),
+        None => outcome.kind().code().to_owned(),
     }
 }
 

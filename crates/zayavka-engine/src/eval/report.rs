@@ -85,7 +85,7 @@ impl CaseResult {
             case: case.to_owned(),
             profile: profile.to_owned(),
             repeat,
-            outcome: outcome.kind().to_owned(),
+            outcome: outcome.kind().code().to_owned(),
             reason: outcome.reason().map(str::to_owned),
             hard: if checked.hard_passed() {
                 HardVerdict::Pass

@@ -279,7 +279,7 @@ async fn answer(shared: &Shared, job: &Job) -> Option<EvalCassette> {
         Ok(input) => input,
         Err(errors) => {
             // Refused before any call, as a draft would be.
-            cassette.outcome = Outcome::InvalidInput(errors).kind().to_owned();
+            cassette.outcome = Outcome::InvalidInput(errors).kind().code().to_owned();
             return Some(cassette);
         }
     };
@@ -307,7 +307,7 @@ async fn answer(shared: &Shared, job: &Job) -> Option<EvalCassette> {
             && let Some(last) = replies.last()
         {
             let outcome = evaluate_reply(&input, last, request_draft_schema(), legal_catalogue());
-            cassette.outcome = outcome.kind().to_owned();
+            cassette.outcome = outcome.kind().code().to_owned();
             cassette.reason = outcome.reason().map(str::to_owned);
         }
     }
