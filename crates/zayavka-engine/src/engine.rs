@@ -3,7 +3,7 @@
 //! database. The database handle never leaves it: each operation opens the database, does its
 //! work and closes it again, so a front end cannot write around the engine's rules, and every
 //! thread of the desktop app may call the same handle at once (a SQLite connection is not shared
-//! between threads; opening one costs well under a millisecond).
+//! between threads). Both front ends already opened the database once per command.
 //!
 //! Operations that only read open the database to read: when the data folder or its disk cannot
 //! be written, they still work, and the handle tells its front end so once per operation
