@@ -141,8 +141,9 @@ impl Engine {
         &self.paths
     }
 
-    /// The keyring holding the API keys.
-    pub fn secrets(&self) -> &(dyn SecretStore + Send + Sync) {
+    /// The keyring holding the API keys: the handle's own, so that a front end stores and
+    /// reads keys only through [`Engine::set_key`], [`Engine::delete_key`] and the status.
+    fn secrets(&self) -> &(dyn SecretStore + Send + Sync) {
         self.secrets.as_ref()
     }
 
