@@ -16,6 +16,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 export RUSTC_BOOTSTRAP=1
 sanitizer=${FUZZ_SANITIZER:-address}
+# The long runs build optimised (`-O`); the smoke run builds unoptimised (`--dev`), which
+# compiles the engine's whole dependency tree with the sanitizer in a fraction of the time and
+# adds overflow checks, while a few seconds per target still run every seed.
+build_profile=-O
 
 targets=(input_contract input_json model_reply envelope_chat envelope_responses
     envelope_gigachat_token batch_csv batch_xlsx batch_jsonl photo config replay)
@@ -42,7 +46,7 @@ options() {
 build() {
     # The lock file is checked in; refuse to change it, as the workspace's --locked builds do.
     cargo metadata --locked --format-version 1 >/dev/null
-    cargo fuzz build -O -s "$sanitizer"
+    cargo fuzz build "$build_profile" -s "$sanitizer"
 }
 
 run_target() {
@@ -52,7 +56,7 @@ run_target() {
     mkdir -p "corpus/$target"
     [ -d "seeds/$target" ] && dirs+=("seeds/$target")
     # shellcheck disable=SC2046
-    cargo fuzz run -O -s "$sanitizer" "$target" "${dirs[@]}" -- $(options "$target") "$@"
+    cargo fuzz run "$build_profile" -s "$sanitizer" "$target" "${dirs[@]}" -- $(options "$target") "$@"
 }
 
 case "${1:-}" in
@@ -61,6 +65,7 @@ case "${1:-}" in
         total=${2:-60}
         each=$((total / ${#targets[@]}))
         [ "$each" -ge 1 ] || each=1
+        build_profile=--dev
         build
         for target in "${targets[@]}"; do
             echo "== fuzz $target (${each} s)"
