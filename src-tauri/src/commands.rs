@@ -497,10 +497,10 @@ fn service_view(state: &AppState, profile: Option<&ProfileName>) -> ServiceField
         folder_id: written
             .and_then(|w| w.folder_id.as_ref())
             .map(|folder| folder.as_str().to_owned()),
-        scope: written.and_then(|w| w.scope).map(|scope| scope.as_str()),
+        scope: written.and_then(|w| w.scope).map(|scope| scope.code()),
         protocol: written
             .and_then(|w| w.protocol)
-            .map(|protocol| protocol.as_str()),
+            .map(|protocol| protocol.code()),
     }
 }
 

@@ -151,7 +151,7 @@ impl DraftResult {
             ),
             None => DraftResult {
                 draft_id: Some(id),
-                outcome: DraftOutcome::Pending.as_str(),
+                outcome: DraftOutcome::Pending.code(),
                 reason: Some("interrupted".to_owned()),
                 message: "Составление этой заявки прервалось: приложение закрылось, пока \
                           ждало ответа сервиса модели. Текст сохранён — откройте его в форме \
@@ -262,7 +262,7 @@ impl DraftDetail {
                 .map(|attempt| AttemptView {
                     number: attempt.number,
                     status: attempt.http_status,
-                    error_kind: attempt.error_kind.map(|kind| kind.as_str().to_owned()),
+                    error_kind: attempt.error_kind.map(|kind| kind.code().to_owned()),
                     retry_reason: attempt
                         .retry_reason
                         .map(|reason| reason.as_str().into_owned()),

@@ -3,8 +3,10 @@
 //! ARCHITECTURE.md states which crate may depend on which; these tests hold the workspace to it
 //! so that a rule cannot be broken by one line in a `Cargo.toml`:
 //!
-//! - `zayavka-core` and `zayavka-llm` depend on no other Zayavka crate;
-//! - `zayavka-store` depends on no other Zayavka crate;
+//! - `zayavka-codes`, the shared crate of stable codes, depends on serde alone; it is the one
+//!   Zayavka crate every other may use;
+//! - `zayavka-core` and `zayavka-llm` depend on no other Zayavka crate but `zayavka-codes`;
+//! - `zayavka-store` depends on no other Zayavka crate but `zayavka-codes`;
 //! - only `zayavka-llm` depends on an HTTP client crate;
 //! - only `zayavka-store` depends on an SQL crate, and only its sources contain SQL statements;
 //! - `tauri` and `tauri-*` crates appear only in a package whose manifest lives under
@@ -144,6 +146,15 @@ fn is_zayavka_crate(name: &str) -> bool {
     name.starts_with("zayavka-")
 }
 
+/// The shared crate of stable codes (ADR 32): a macro and one check, with no behaviour of its
+/// own, which every crate may use — even those that may use no other Zayavka crate.
+const CODES_CRATE: &str = "zayavka-codes";
+
+/// A Zayavka crate with behaviour: any but the shared crate of codes.
+fn is_zayavka_crate_with_behaviour(name: &str) -> bool {
+    is_zayavka_crate(name) && name != CODES_CRATE
+}
+
 fn is_http_crate(name: &str) -> bool {
     HTTP_CRATES.contains(&name)
 }
@@ -166,16 +177,20 @@ fn is_tauri_crate(name: &str) -> bool {
 
 const RULES: &[Rule] = &[
     Rule {
-        statement: "zayavka-core and zayavka-llm depend on no other Zayavka crate",
+        statement: "zayavka-codes depends on serde alone",
+        breaks: |package, dependency| package.name == CODES_CRATE && dependency != "serde",
+    },
+    Rule {
+        statement: "zayavka-core and zayavka-llm depend on no other Zayavka crate but zayavka-codes",
         breaks: |package, dependency| {
             matches!(package.name.as_str(), "zayavka-core" | "zayavka-llm")
-                && is_zayavka_crate(dependency)
+                && is_zayavka_crate_with_behaviour(dependency)
         },
     },
     Rule {
-        statement: "zayavka-store depends on no other Zayavka crate",
+        statement: "zayavka-store depends on no other Zayavka crate but zayavka-codes",
         breaks: |package, dependency| {
-            package.name == "zayavka-store" && is_zayavka_crate(dependency)
+            package.name == "zayavka-store" && is_zayavka_crate_with_behaviour(dependency)
         },
     },
     Rule {
@@ -207,10 +222,10 @@ const RULES: &[Rule] = &[
         },
     },
     Rule {
-        statement: "zayavka-document is pure: no other Zayavka crate, nothing that does IO",
+        statement: "zayavka-document is pure: no other Zayavka crate but zayavka-codes, nothing that does IO",
         breaks: |package, dependency| {
             package.name == "zayavka-document"
-                && (is_zayavka_crate(dependency) || is_io_crate(dependency))
+                && (is_zayavka_crate_with_behaviour(dependency) || is_io_crate(dependency))
         },
     },
     Rule {
@@ -372,7 +387,12 @@ fn each_dependency_rule_names_the_rule_and_the_edge_it_breaks() {
         Package::new(
             "zayavka-store",
             "crates/zayavka-store/Cargo.toml",
-            &["rusqlite", "zayavka-core"],
+            &["rusqlite", "zayavka-codes", "zayavka-core"],
+        ),
+        Package::new(
+            "zayavka-codes",
+            "crates/zayavka-codes/Cargo.toml",
+            &["serde", "zayavka-core"],
         ),
         Package::new(
             "zayavka-engine",
@@ -414,12 +434,16 @@ fn each_dependency_rule_names_the_rule_and_the_edge_it_breaks() {
     assert_eq!(
         violations,
         [
-            "rule «zayavka-core and zayavka-llm depend on no other Zayavka crate» broken by \
-             zayavka-core → zayavka-engine (in crates/zayavka-core/Cargo.toml)",
-            "rule «zayavka-core and zayavka-llm depend on no other Zayavka crate» broken by \
-             zayavka-llm → zayavka-core (in crates/zayavka-llm/Cargo.toml)",
-            "rule «zayavka-store depends on no other Zayavka crate» broken by \
+            "rule «zayavka-core and zayavka-llm depend on no other Zayavka crate but \
+             zayavka-codes» broken by zayavka-core → zayavka-engine \
+             (in crates/zayavka-core/Cargo.toml)",
+            "rule «zayavka-core and zayavka-llm depend on no other Zayavka crate but \
+             zayavka-codes» broken by zayavka-llm → zayavka-core \
+             (in crates/zayavka-llm/Cargo.toml)",
+            "rule «zayavka-store depends on no other Zayavka crate but zayavka-codes» broken by \
              zayavka-store → zayavka-core (in crates/zayavka-store/Cargo.toml)",
+            "rule «zayavka-codes depends on serde alone» broken by zayavka-codes → zayavka-core \
+             (in crates/zayavka-codes/Cargo.toml)",
             "rule «only zayavka-llm speaks HTTP» broken by zayavka-engine → ureq \
              (in crates/zayavka-engine/Cargo.toml)",
             "rule «only zayavka-store knows SQL» broken by zayavka-engine → libsqlite3-sys \
@@ -434,10 +458,12 @@ fn each_dependency_rule_names_the_rule_and_the_edge_it_breaks() {
              broken by zayavka-cli → zayavka-store (in crates/zayavka-cli/Cargo.toml)",
             "rule «a front end depends on zayavka-engine alone among the Zayavka crates» \
              broken by zayavka-desktop → zayavka-llm (in src-tauri/Cargo.toml)",
-            "rule «zayavka-document is pure: no other Zayavka crate, nothing that does IO» \
-             broken by zayavka-document → zayavka-core (in crates/zayavka-document/Cargo.toml)",
-            "rule «zayavka-document is pure: no other Zayavka crate, nothing that does IO» \
-             broken by zayavka-document → tempfile (in crates/zayavka-document/Cargo.toml)",
+            "rule «zayavka-document is pure: no other Zayavka crate but zayavka-codes, nothing \
+             that does IO» broken by zayavka-document → zayavka-core \
+             (in crates/zayavka-document/Cargo.toml)",
+            "rule «zayavka-document is pure: no other Zayavka crate but zayavka-codes, nothing \
+             that does IO» broken by zayavka-document → tempfile \
+             (in crates/zayavka-document/Cargo.toml)",
             "rule «only zayavka-document decodes images» broken by zayavka-engine → png \
              (in crates/zayavka-engine/Cargo.toml)",
         ]

@@ -198,7 +198,7 @@ fn assert_audit_consistent(store: &Store, batch_id: &str) {
                     && event.batch_row == Some(row.row_number)
             })
             .and_then(|event| event.detail.clone());
-        let expected = (row.state != RowState::Pending).then(|| row.state.as_str().to_owned());
+        let expected = (row.state != RowState::Pending).then(|| row.state.code().to_owned());
         assert_eq!(last_state, expected, "row {}", row.row_number);
     }
 }

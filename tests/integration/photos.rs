@@ -475,7 +475,7 @@ fn issue_9_bad_files_are_refused_and_nothing_changes() {
     let events = store(home.path())
         .audit_events(Some(id.parse::<DraftId>().unwrap()))
         .unwrap();
-    assert!(events.iter().all(|e| e.kind.as_str() != "attachment_added"));
+    assert!(events.iter().all(|e| e.kind.code() != "attachment_added"));
     // Too many at once: refused before any file is read.
     let many: Vec<PathBuf> = (0..11).map(|_| fixture("gps.png")).collect();
     let (output, _, stderr) = attach(home.path(), &id, &many);
@@ -536,7 +536,7 @@ fn issue_9_detaching_or_deleting_leaves_no_byte_of_the_photo() {
         .audit_events(Some(id.parse::<DraftId>().unwrap()))
         .unwrap();
     let removed = events.last().unwrap();
-    assert_eq!(removed.kind.as_str(), "attachment_removed");
+    assert_eq!(removed.kind.code(), "attachment_removed");
     assert_eq!(removed.sha256.as_deref(), Some(jpeg_hash.as_str()));
 
     let (output, _, stderr) = drafts(home.path(), &["detach", &id, "7"]);

@@ -247,12 +247,12 @@ fn setup(engine: &Engine, io: &mut InitIo<'_>) -> anyhow::Result<ExitCode> {
                     "  {}. {} ({})",
                     number + 1,
                     scope.title_ru(),
-                    scope.as_str()
+                    scope.code()
                 )?;
             }
             let scope =
                 GigaChatScope::ALL[ask_number(io, "Номер", GigaChatScope::ALL.len(), Some(1))? - 1];
-            settings.push(("scope", scope.as_str().to_owned()));
+            settings.push(("scope", scope.code().to_owned()));
         }
         ProviderKind::Yandex => {
             let folder = ask_checked(

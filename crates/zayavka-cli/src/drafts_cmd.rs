@@ -535,7 +535,7 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
                     "черновик № {} уже составлен ({}); повторять его не нужно. Чтобы составить \
                      заявку заново, начните новый черновик",
                     retry.id,
-                    draft.summary.outcome.as_str()
+                    draft.summary.outcome.code()
                 );
             }
             let command = DraftCommand {
@@ -594,7 +594,7 @@ fn explain(out: &mut dyn std::io::Write, explanation: &Explanation) -> anyhow::R
             .map_or_else(|| "без ответа".to_owned(), |s| format!("HTTP {s}"));
         let failure = attempt
             .error_kind
-            .map(|kind| format!(", сбой {}", kind.as_str()))
+            .map(|kind| format!(", сбой {}", kind.code()))
             .unwrap_or_default();
         let retry = attempt
             .retry_reason

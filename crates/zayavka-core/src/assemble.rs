@@ -8,13 +8,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::code::stable_codes;
 use crate::faithfulness::{FaithfulnessFinding, FaithfulnessReport};
 use crate::input::BODY_LIMIT;
 use crate::legal::LegalCatalogue;
 use crate::policy::{LegalDecision, OmissionReason};
 use crate::subject::SubjectKind;
 use crate::text::{capitalise_first, char_count, end_as_sentence, join_lines};
+use zayavka_codes::stable_codes;
 
 /// The item requested when the resident did not say what they ask for.
 pub const GENERIC_ITEM: &str = "Устранить наблюдаемую проблему.";
@@ -773,7 +773,7 @@ mod tests {
 
     #[test]
     fn issue_14_title_sources_have_stable_codes() {
-        crate::code::check_stable_codes::<TitleSource>().unwrap();
+        zayavka_codes::check_stable_codes::<TitleSource>().unwrap();
         assert_eq!(serialised(&lighting_request())["title_source"], "model");
     }
 

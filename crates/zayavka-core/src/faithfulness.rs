@@ -23,10 +23,10 @@ use std::sync::OnceLock;
 use rust_stemmers::{Algorithm, Stemmer};
 use serde::{Deserialize, Serialize};
 
-use crate::code::stable_codes;
 use crate::input::ResidentInput;
 use crate::reply::ModelDraft;
 use crate::text::{escape_invisible, is_cyrillic};
+use zayavka_codes::stable_codes;
 
 stable_codes! {
     /// What one faithfulness finding is about.
@@ -1126,10 +1126,10 @@ fn is_function_word(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::check_stable_codes;
     use crate::input::RawInput;
     use crate::reply::ModelOutcome;
     use proptest::prelude::*;
+    use zayavka_codes::check_stable_codes;
 
     fn input(description: &str, consequences: Option<&str>) -> ResidentInput {
         ResidentInput::parse(&RawInput {

@@ -5,8 +5,8 @@
 
 use serde::Serialize;
 
-use crate::code::stable_codes;
 use crate::text::escape_invisible;
+use zayavka_codes::stable_codes;
 
 stable_codes! {
     /// What one finding is about.
@@ -170,7 +170,7 @@ impl Rejection {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::check_stable_codes;
+    use zayavka_codes::check_stable_codes;
 
     #[test]
     fn codes_are_unique_and_round_trip() {

@@ -11,9 +11,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::code::stable_codes;
 use crate::subject::SubjectKind;
 use crate::text::{char_count, has_letter, is_cyrillic, is_invisible_format};
+use zayavka_codes::stable_codes;
 
 /// The longest body of an assembled request, in characters. It lives with the input contract
 /// because the contract holds the resident's own words to it when no model writes the
@@ -175,6 +175,40 @@ pub struct InputError {
     pub kind: InputErrorKind,
 }
 
+stable_codes! {
+    /// The stable machine code of an [`InputError`].
+    pub enum InputErrorCode {
+        /// `not_json`.
+        NotJson => "not_json",
+        /// `not_an_object`.
+        NotAnObject => "not_an_object",
+        /// `unknown_field`.
+        UnknownField => "unknown_field",
+        /// `wrong_type`.
+        WrongType => "wrong_type",
+        /// `duplicate_field`.
+        DuplicateField => "duplicate_field",
+        /// `missing`.
+        Missing => "missing",
+        /// `blank`.
+        Blank => "blank",
+        /// `too_short`.
+        TooShort => "too_short",
+        /// `too_long`.
+        TooLong => "too_long",
+        /// `control_character`.
+        ControlCharacter => "control_character",
+        /// `bidi_control`.
+        BidiControl => "bidi_control",
+        /// `no_words`.
+        NoWords => "no_words",
+        /// `too_long_for_request`.
+        TooLongForRequest => "too_long_for_request",
+        /// `unknown_subject`.
+        UnknownSubject => "unknown_subject",
+    }
+}
+
 impl InputError {
     fn new(field: InputField, kind: InputErrorKind) -> InputError {
         InputError {
@@ -184,22 +218,22 @@ impl InputError {
     }
 
     /// The stable machine code of the error.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> InputErrorCode {
         match self.kind {
-            InputErrorKind::NotJson { .. } => "not_json",
-            InputErrorKind::NotAnObject => "not_an_object",
-            InputErrorKind::UnknownField { .. } => "unknown_field",
-            InputErrorKind::WrongType => "wrong_type",
-            InputErrorKind::DuplicateField { .. } => "duplicate_field",
-            InputErrorKind::Missing => "missing",
-            InputErrorKind::Blank => "blank",
-            InputErrorKind::TooShort { .. } => "too_short",
-            InputErrorKind::TooLong { .. } => "too_long",
-            InputErrorKind::ControlCharacter { .. } => "control_character",
-            InputErrorKind::BidiControl { .. } => "bidi_control",
-            InputErrorKind::NoWords => "no_words",
-            InputErrorKind::TooLongForRequest { .. } => "too_long_for_request",
-            InputErrorKind::UnknownSubject { .. } => "unknown_subject",
+            InputErrorKind::NotJson { .. } => InputErrorCode::NotJson,
+            InputErrorKind::NotAnObject => InputErrorCode::NotAnObject,
+            InputErrorKind::UnknownField { .. } => InputErrorCode::UnknownField,
+            InputErrorKind::WrongType => InputErrorCode::WrongType,
+            InputErrorKind::DuplicateField { .. } => InputErrorCode::DuplicateField,
+            InputErrorKind::Missing => InputErrorCode::Missing,
+            InputErrorKind::Blank => InputErrorCode::Blank,
+            InputErrorKind::TooShort { .. } => InputErrorCode::TooShort,
+            InputErrorKind::TooLong { .. } => InputErrorCode::TooLong,
+            InputErrorKind::ControlCharacter { .. } => InputErrorCode::ControlCharacter,
+            InputErrorKind::BidiControl { .. } => InputErrorCode::BidiControl,
+            InputErrorKind::NoWords => InputErrorCode::NoWords,
+            InputErrorKind::TooLongForRequest { .. } => InputErrorCode::TooLongForRequest,
+            InputErrorKind::UnknownSubject { .. } => InputErrorCode::UnknownSubject,
         }
     }
 
@@ -935,8 +969,12 @@ mod tests {
     use serde_json::json;
 
     fn parse(value: serde_json::Value) -> Result<ResidentInput, Vec<(String, &'static str)>> {
-        ResidentInput::from_json_str(&value.to_string())
-            .map_err(|errors| errors.iter().map(|e| (e.field_name(), e.code())).collect())
+        ResidentInput::from_json_str(&value.to_string()).map_err(|errors| {
+            errors
+                .iter()
+                .map(|e| (e.field_name(), e.code().code()))
+                .collect()
+        })
     }
 
     fn codes(value: serde_json::Value) -> Vec<(String, &'static str)> {
@@ -1058,8 +1096,10 @@ mod tests {
         let text = r#"{"description": "Не горит свет в подъезде второй день",
                        "description": "Течёт крыша над пятым этажом", "location": "Подъезд 2"}"#;
         let errors = ResidentInput::from_json_str(text).unwrap_err();
-        let found: Vec<(String, &str)> =
-            errors.iter().map(|e| (e.field_name(), e.code())).collect();
+        let found: Vec<(String, &str)> = errors
+            .iter()
+            .map(|e| (e.field_name(), e.code().code()))
+            .collect();
         assert_eq!(found, [("description".to_owned(), "duplicate_field")]);
         assert_eq!(
             errors.as_slice()[0].message_ru(),
@@ -1081,7 +1121,7 @@ mod tests {
         let found: Vec<(String, &str)> = ResidentInput::from_json_str(text)
             .unwrap_err()
             .iter()
-            .map(|e| (e.field_name(), e.code()))
+            .map(|e| (e.field_name(), e.code().code()))
             .collect();
         assert_eq!(
             found,
@@ -1096,7 +1136,7 @@ mod tests {
         let found: Vec<&str> = ResidentInput::from_json_str(text)
             .unwrap_err()
             .iter()
-            .map(InputError::code)
+            .map(|error| error.code().code())
             .collect();
         assert_eq!(found, ["unknown_field"]);
         // Nested objects and the same name at different depths are no duplicate.
@@ -1132,7 +1172,8 @@ mod tests {
             }]
         );
         assert_eq!(latin[0].code.code(), "not_in_russian_letters");
-        crate::code::check_stable_codes::<InputNoticeCode>().unwrap();
+        zayavka_codes::check_stable_codes::<InputNoticeCode>().unwrap();
+        zayavka_codes::check_stable_codes::<InputErrorCode>().unwrap();
         assert_eq!(
             latin[0].message_ru(),
             "Поле «Описание проблемы» написано не русскими буквами. Заявку в управляющую \

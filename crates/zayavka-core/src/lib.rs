@@ -13,7 +13,6 @@
 //! The modules are private; what other crates may use is re-exported here on purpose.
 
 mod assemble;
-mod code;
 mod decide;
 mod faithfulness;
 mod finding;
@@ -32,7 +31,6 @@ pub use assemble::{
     BodyTooLong, DraftText, GENERIC_ITEM, ItemSource, Provenance, REQUEST_HEADING, Request,
     RequestItem, Section, SectionKind, TitleSource, assemble, request_item,
 };
-pub use code::{StableCode, UnknownCode, check_stable_codes};
 pub use decide::{NO_MODEL_WARNING, evaluate_reply, offline_request};
 pub use faithfulness::{
     Certainty, DraftField, FaithfulnessCheck, FaithfulnessFinding, FaithfulnessKind,
@@ -40,8 +38,8 @@ pub use faithfulness::{
 };
 pub use finding::{Finding, FindingCode, Rejection, RejectionReason};
 pub use input::{
-    BODY_LIMIT, InputError, InputErrorKind, InputErrors, InputField, ModelView, RawInput,
-    ResidentInput, limits as input_limits,
+    BODY_LIMIT, InputError, InputErrorCode, InputErrorKind, InputErrors, InputField, ModelView,
+    RawInput, ResidentInput, limits as input_limits,
 };
 pub use legal::{
     LegalCatalogue, LegalCatalogueError, LegalModule, LegalSource, Review, ReviewStatus,

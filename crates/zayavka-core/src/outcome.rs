@@ -10,12 +10,12 @@
 use serde::Serialize;
 
 use crate::assemble::Request;
-use crate::code::stable_codes;
 #[cfg(test)]
 use crate::finding::{Finding, FindingCode};
 use crate::finding::{Rejection, RejectionReason};
 use crate::input::{BODY_LIMIT, InputErrors};
 use crate::policy::OmissionReason;
+use zayavka_codes::stable_codes;
 
 stable_codes! {
     /// Which of its five ways a run ended.
@@ -350,7 +350,7 @@ impl Outcome {
                 .iter()
                 .map(|e| ReportError {
                     field: e.field_name(),
-                    code: e.code(),
+                    code: e.code().code(),
                     message: e.message_ru(),
                 })
                 .collect(),
@@ -494,7 +494,7 @@ pub struct Report<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::check_stable_codes;
+    use zayavka_codes::check_stable_codes;
 
     #[test]
     fn reason_codes_are_unique_and_round_trip() {

@@ -5,8 +5,8 @@
 //! model offers as evidence occurs verbatim in the field it names. Anything less omits the
 //! paragraph with one recorded reason; an omission never rejects the draft.
 
-use crate::code::stable_codes;
 use unicode_normalization::UnicodeNormalization;
+use zayavka_codes::stable_codes;
 
 use crate::input::ResidentInput;
 use crate::reply::{ModelSubject, SourceField};

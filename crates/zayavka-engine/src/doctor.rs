@@ -306,7 +306,7 @@ async fn provider_checks(
                 CheckStatus::Ok,
                 "GigaChat принял ключ авторизации и выдал токен доступа.",
             )
-            .detail(format!("{}, {}", scope.as_str(), auth_url.host())),
+            .detail(format!("{}, {}", scope.code(), auth_url.host())),
             Err(error) => problem_from(failure_of(&error), CheckName::TokenExchange),
         };
         let refused = exchange.status == CheckStatus::Problem;

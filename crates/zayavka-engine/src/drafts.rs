@@ -49,7 +49,7 @@ impl From<&DraftSummary> for DraftListItem {
         DraftListItem {
             id: summary.id.get(),
             created_at: summary.created_at.to_string(),
-            outcome: summary.outcome.as_str(),
+            outcome: summary.outcome.code(),
             reason: summary.reason.clone(),
             title: summary.title.clone(),
             preview: preview(&input),

@@ -102,6 +102,31 @@ impl EngineError for StoreError {
 mod tests {
     use super::*;
 
+    /// Every set of error codes the engine declares is unique and round-trips, and the joined
+    /// sets repeat no code across the sets they join.
+    #[test]
+    fn the_error_codes_pass_the_shared_checks() {
+        use zayavka_codes::{check_joined_codes, check_stable_codes};
+        check_stable_codes::<crate::ConfigErrorCode>().unwrap();
+        check_stable_codes::<crate::PathsErrorCode>().unwrap();
+        check_stable_codes::<crate::ReadErrorCode>().unwrap();
+        check_stable_codes::<crate::SecretErrorCode>().unwrap();
+        check_stable_codes::<crate::AttachmentCode>().unwrap();
+        check_stable_codes::<crate::ContentErrorCode>().unwrap();
+        check_joined_codes(
+            crate::AttachmentErrorCode::all()
+                .into_iter()
+                .map(crate::AttachmentErrorCode::code),
+        )
+        .unwrap();
+        check_joined_codes(
+            crate::BatchFileErrorCode::all()
+                .into_iter()
+                .map(crate::BatchFileErrorCode::code),
+        )
+        .unwrap();
+    }
+
     #[test]
     fn every_kind_is_listed_once_and_serialises_as_stable_snake_case() {
         let codes: Vec<String> = ErrorKind::ALL

@@ -104,6 +104,17 @@ pub use eval::{
 };
 pub use stats::{Attention, Counts, GroupStats, Period, Stats, StatsError, StatsQuery};
 
+// The errors' stable codes: what `--json` and the page's contract name a failure by, each an
+// enum written as the same string (zayavka-codes).
+pub use attachments::{AttachmentCode, AttachmentErrorCode};
+pub use batch::{BatchFileErrorCode, ContentErrorCode};
+pub use config::ConfigErrorCode;
+pub use paths::PathsErrorCode;
+pub use read::ReadErrorCode;
+pub use secrets::SecretErrorCode;
+pub use zayavka_core::InputErrorCode;
+pub use zayavka_store::StoreErrorCode;
+
 // What the front ends name from the crates below the engine, re-exported so that a front end
 // depends on this crate alone (an architecture test holds it).
 pub use zayavka_core::{

@@ -18,6 +18,7 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use zayavka_codes::stable_codes;
 
 /// The environment variable that puts config, data and logs under one folder.
 pub const ZAYAVKA_HOME_VARIABLE: &str = "ZAYAVKA_HOME";
@@ -282,13 +283,25 @@ pub enum PathsError {
     },
 }
 
+stable_codes! {
+    /// The stable code of a [`PathsError`], under the `paths.` prefix.
+    pub enum PathsErrorCode {
+        /// `paths.no_home_directory`.
+        NoHomeDirectory => "paths.no_home_directory",
+        /// `paths.invalid_home`.
+        InvalidHome => "paths.invalid_home",
+        /// `paths.create_dir`.
+        CreateDir => "paths.create_dir",
+    }
+}
+
 impl PathsError {
     /// A stable machine-readable code for this error.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> PathsErrorCode {
         match self {
-            PathsError::NoHomeDirectory => "paths.no_home_directory",
-            PathsError::InvalidHome { .. } => "paths.invalid_home",
-            PathsError::CreateDir { .. } => "paths.create_dir",
+            PathsError::NoHomeDirectory => PathsErrorCode::NoHomeDirectory,
+            PathsError::InvalidHome { .. } => PathsErrorCode::InvalidHome,
+            PathsError::CreateDir { .. } => PathsErrorCode::CreateDir,
         }
     }
 

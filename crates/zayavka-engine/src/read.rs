@@ -11,6 +11,7 @@
 use std::fmt;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
+use zayavka_codes::stable_codes;
 
 /// The UTF-8 byte order mark that Windows Notepad writes at the start of a file.
 const UTF8_BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
@@ -206,18 +207,40 @@ pub enum ReadError {
     },
 }
 
+stable_codes! {
+    /// The stable code of a [`ReadError`], for a front end or a test.
+    pub enum ReadErrorCode {
+        /// `not_found`.
+        NotFound => "not_found",
+        /// `permission_denied`.
+        PermissionDenied => "permission_denied",
+        /// `is_directory`.
+        IsDirectory => "is_directory",
+        /// `not_regular_file`.
+        NotRegularFile => "not_regular_file",
+        /// `too_large`.
+        TooLarge => "too_large",
+        /// `utf16`.
+        Utf16 => "utf16",
+        /// `not_utf8`.
+        NotUtf8 => "not_utf8",
+        /// `os_error`.
+        OsError => "os_error",
+    }
+}
+
 impl ReadError {
     /// A stable code for this kind of failure, for a front end or a test.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ReadErrorCode {
         match self {
-            ReadError::NotFound { .. } => "not_found",
-            ReadError::PermissionDenied { .. } => "permission_denied",
-            ReadError::IsDirectory { .. } => "is_directory",
-            ReadError::NotRegularFile { .. } => "not_regular_file",
-            ReadError::TooLarge { .. } => "too_large",
-            ReadError::Utf16 { .. } => "utf16",
-            ReadError::NotUtf8 { .. } => "not_utf8",
-            ReadError::Os { .. } => "os_error",
+            ReadError::NotFound { .. } => ReadErrorCode::NotFound,
+            ReadError::PermissionDenied { .. } => ReadErrorCode::PermissionDenied,
+            ReadError::IsDirectory { .. } => ReadErrorCode::IsDirectory,
+            ReadError::NotRegularFile { .. } => ReadErrorCode::NotRegularFile,
+            ReadError::TooLarge { .. } => ReadErrorCode::TooLarge,
+            ReadError::Utf16 { .. } => ReadErrorCode::Utf16,
+            ReadError::NotUtf8 { .. } => ReadErrorCode::NotUtf8,
+            ReadError::Os { .. } => ReadErrorCode::OsError,
         }
     }
 

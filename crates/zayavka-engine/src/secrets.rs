@@ -24,6 +24,7 @@ use std::fmt;
 use std::sync::Mutex;
 
 use crate::config::ProfileName;
+use zayavka_codes::stable_codes;
 
 /// The environment variable whose key takes precedence over the keyring, for servers and CI.
 pub const ENV_API_KEY: &str = "ZAYAVKA_API_KEY";
@@ -376,7 +377,7 @@ pub enum StoredKeyState {
     /// The keyring could not be asked.
     Unreachable {
         /// The error's stable code.
-        code: &'static str,
+        code: SecretErrorCode,
         /// The error's Russian message.
         message: String,
     },
@@ -464,17 +465,37 @@ pub enum SecretError {
     InvalidEnvironmentKey,
 }
 
+stable_codes! {
+    /// The stable code of a [`SecretError`], under the `secrets.` prefix.
+    pub enum SecretErrorCode {
+        /// `secrets.keyring_unavailable`.
+        KeyringUnavailable => "secrets.keyring_unavailable",
+        /// `secrets.keyring_locked`.
+        KeyringLocked => "secrets.keyring_locked",
+        /// `secrets.keyring_failed`.
+        KeyringFailed => "secrets.keyring_failed",
+        /// `secrets.stored_key_unreadable`.
+        StoredKeyUnreadable => "secrets.stored_key_unreadable",
+        /// `secrets.empty_key`.
+        EmptyKey => "secrets.empty_key",
+        /// `secrets.malformed_key`.
+        MalformedKey => "secrets.malformed_key",
+        /// `secrets.invalid_environment_key`.
+        InvalidEnvironmentKey => "secrets.invalid_environment_key",
+    }
+}
+
 impl SecretError {
     /// A stable machine-readable code for this error.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> SecretErrorCode {
         match self {
-            SecretError::KeyringUnavailable { .. } => "secrets.keyring_unavailable",
-            SecretError::KeyringLocked { .. } => "secrets.keyring_locked",
-            SecretError::KeyringFailed { .. } => "secrets.keyring_failed",
-            SecretError::StoredKeyUnreadable { .. } => "secrets.stored_key_unreadable",
-            SecretError::EmptyKey => "secrets.empty_key",
-            SecretError::MalformedKey => "secrets.malformed_key",
-            SecretError::InvalidEnvironmentKey => "secrets.invalid_environment_key",
+            SecretError::KeyringUnavailable { .. } => SecretErrorCode::KeyringUnavailable,
+            SecretError::KeyringLocked { .. } => SecretErrorCode::KeyringLocked,
+            SecretError::KeyringFailed { .. } => SecretErrorCode::KeyringFailed,
+            SecretError::StoredKeyUnreadable { .. } => SecretErrorCode::StoredKeyUnreadable,
+            SecretError::EmptyKey => SecretErrorCode::EmptyKey,
+            SecretError::MalformedKey => SecretErrorCode::MalformedKey,
+            SecretError::InvalidEnvironmentKey => SecretErrorCode::InvalidEnvironmentKey,
         }
     }
 
@@ -665,7 +686,7 @@ mod tests {
         assert!(matches!(
             status.stored,
             StoredKeyState::Unreachable {
-                code: "secrets.keyring_unavailable",
+                code: SecretErrorCode::KeyringUnavailable,
                 ..
             }
         ));
@@ -728,7 +749,7 @@ mod tests {
             SecretError::MalformedKey,
             SecretError::InvalidEnvironmentKey,
         ];
-        let mut codes: Vec<&str> = errors.iter().map(SecretError::code).collect();
+        let mut codes: Vec<&str> = errors.iter().map(|error| error.code().code()).collect();
         codes.sort();
         codes.dedup();
         assert_eq!(codes.len(), errors.len());

@@ -8,19 +8,25 @@ use std::path::PathBuf;
 use serde::{Serialize, Serializer};
 
 use crate::config::{
-    self, Config, ConfigError, Pricing, ProfileName, ProviderOverrides, ProviderSettings,
+    self, Config, ConfigError, ConfigErrorCode, Pricing, ProfileName, ProviderOverrides,
+    ProviderSettings,
 };
 use crate::paths::{Paths, PathsOrigin};
-use crate::secrets::{self, ApiKey, ApiKeySource, KeyStatus, SecretError, SecretStore};
+use crate::secrets::{
+    self, ApiKey, ApiKeySource, KeyStatus, SecretError, SecretErrorCode, SecretStore,
+};
 
 /// An error that front ends receive as a stable code and a Russian message.
 trait ShownError {
-    fn code(&self) -> &'static str;
+    type Code: Serialize;
+    fn code(&self) -> Self::Code;
     fn message_ru(&self) -> String;
 }
 
 impl ShownError for ConfigError {
-    fn code(&self) -> &'static str {
+    type Code = ConfigErrorCode;
+
+    fn code(&self) -> ConfigErrorCode {
         ConfigError::code(self)
     }
 
@@ -30,7 +36,9 @@ impl ShownError for ConfigError {
 }
 
 impl ShownError for SecretError {
-    fn code(&self) -> &'static str {
+    type Code = SecretErrorCode;
+
+    fn code(&self) -> SecretErrorCode {
         SecretError::code(self)
     }
 
@@ -45,8 +53,8 @@ fn serialize_error<S: Serializer, E: ShownError>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     #[derive(Serialize)]
-    struct Shown<'a> {
-        code: &'a str,
+    struct Shown<C> {
+        code: C,
         message: String,
     }
     error

@@ -556,7 +556,7 @@ impl Client {
                 attempt = number,
                 status = ?http_status,
                 duration_ms,
-                kind = error.kind().as_str(),
+                kind = error.kind().code(),
                 error = %error,
                 retry_reason = plan.as_ref().map(|plan| plan.reason.as_str().into_owned()),
                 wait_ms = plan.as_ref().map(|plan| duration_ms_of(plan.wait)),

@@ -2,50 +2,34 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 use url::Url;
+use zayavka_codes::stable_codes;
 
 use crate::error::LlmError;
 use crate::mode::ResponseFormatKind;
 use crate::secret::ApiKey;
 
-/// The wire protocol a provider speaks: which path the request goes to, how the request body
-/// is shaped and how the answer is read. Callers stay protocol-neutral: they build a
-/// [`crate::ChatRequest`] and read a [`crate::Completion`] whatever the protocol.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Protocol {
-    /// OpenAI's chat completions, `POST {base_url}/chat/completions`: OpenAI, OpenRouter,
-    /// Yandex AI Studio, Ollama, LM Studio, llama.cpp and most others.
-    #[default]
-    ChatCompletions,
-    /// OpenAI's Responses API, `POST {base_url}/responses`, with the messages as `input` and
-    /// the format under `text.format`; Yandex AI Studio offers it too.
-    Responses,
-    /// GigaChat's variant of chat completions, `POST {base_url}/chat/completions`: its
-    /// `response_format` carries the schema directly, it offers forced function calling, and
-    /// its content filter finishes with `blacklist`.
-    #[serde(rename = "gigachat")]
-    GigaChat,
+stable_codes! {
+    /// The wire protocol a provider speaks: which path the request goes to, how the request body
+    /// is shaped and how the answer is read. Callers stay protocol-neutral: they build a
+    /// [`crate::ChatRequest`] and read a [`crate::Completion`] whatever the protocol.
+    #[derive(Default)]
+    pub enum Protocol {
+        /// OpenAI's chat completions, `POST {base_url}/chat/completions`: OpenAI, OpenRouter,
+        /// Yandex AI Studio, Ollama, LM Studio, llama.cpp and most others.
+        #[default]
+        ChatCompletions => "chat_completions",
+        /// OpenAI's Responses API, `POST {base_url}/responses`, with the messages as `input` and
+        /// the format under `text.format`; Yandex AI Studio offers it too.
+        Responses => "responses",
+        /// GigaChat's variant of chat completions, `POST {base_url}/chat/completions`: its
+        /// `response_format` carries the schema directly, it offers forced function calling, and
+        /// its content filter finishes with `blacklist`.
+        GigaChat => "gigachat",
+    }
 }
 
 impl Protocol {
-    /// Every protocol.
-    pub const ALL: [Protocol; 3] = [
-        Protocol::ChatCompletions,
-        Protocol::Responses,
-        Protocol::GigaChat,
-    ];
-
-    /// The stable snake_case code, the same string serde uses.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Protocol::ChatCompletions => "chat_completions",
-            Protocol::Responses => "responses",
-            Protocol::GigaChat => "gigachat",
-        }
-    }
-
     /// The path segments appended to the base URL for a request.
     fn path(self) -> &'static [&'static str] {
         match self {
@@ -76,12 +60,6 @@ impl Protocol {
             .copied()
             .find(|other| *other != mode)
             .unwrap_or_else(|| mode.other())
-    }
-}
-
-impl std::fmt::Display for Protocol {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str(self.as_str())
     }
 }
 
@@ -416,7 +394,7 @@ mod tests {
             giga.request_url().unwrap().as_str(),
             "https://ai.api.cloud.yandex.net/v1/chat/completions"
         );
-        for protocol in Protocol::ALL {
+        for &protocol in Protocol::ALL {
             let json = serde_json::to_string(&protocol).unwrap();
             assert_eq!(json, format!("\"{protocol}\""));
         }

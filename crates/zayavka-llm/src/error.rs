@@ -1,8 +1,7 @@
 //! The adapter's one error type and the stable kinds it is classified into.
 
-use serde::{Deserialize, Serialize};
-
 use crate::mode::ResponseFormatKind;
+use zayavka_codes::stable_codes;
 
 /// What went wrong with a call to the provider.
 ///
@@ -167,77 +166,41 @@ fn http_status_suffix(status: Option<u16>) -> String {
     status.map_or_else(String::new, |status| format!(" (HTTP {status})"))
 }
 
-/// The stable, storable classification of an [`LlmError`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-// Deliberately exhaustive: the engine maps every kind to a failure reason without a catch-all
-// arm, so a new kind cannot slip through as some other failure.
-pub enum ErrorKind {
-    /// See [`LlmError::Timeout`].
-    Timeout,
-    /// See [`LlmError::RateLimited`].
-    RateLimited,
-    /// See [`LlmError::Unavailable`].
-    Unavailable,
-    /// See [`LlmError::Auth`].
-    Auth,
-    /// See [`LlmError::BadRequest`].
-    BadRequest,
-    /// See [`LlmError::InsufficientQuota`].
-    InsufficientQuota,
-    /// See [`LlmError::SchemaModeUnsupported`].
-    SchemaModeUnsupported,
-    /// See [`LlmError::ResponseTooLarge`].
-    ResponseTooLarge,
-    /// See [`LlmError::InvalidResponse`].
-    InvalidResponse,
-    /// See [`LlmError::NoApiKey`].
-    NoApiKey,
-    /// See [`LlmError::Cancelled`].
-    Cancelled,
-    /// See [`LlmError::BadConfig`].
-    BadConfig,
-    /// See [`LlmError::ContextTooSmall`].
-    ContextTooSmall,
+stable_codes! {
+    /// The stable, storable classification of an [`LlmError`].
+    // Deliberately exhaustive: the engine maps every kind to a failure reason without a
+    // catch-all arm, so a new kind cannot slip through as some other failure.
+    pub enum ErrorKind {
+        /// See [`LlmError::Timeout`].
+        Timeout => "timeout",
+        /// See [`LlmError::RateLimited`].
+        RateLimited => "rate_limited",
+        /// See [`LlmError::Unavailable`].
+        Unavailable => "unavailable",
+        /// See [`LlmError::Auth`].
+        Auth => "auth",
+        /// See [`LlmError::BadRequest`].
+        BadRequest => "bad_request",
+        /// See [`LlmError::InsufficientQuota`].
+        InsufficientQuota => "insufficient_quota",
+        /// See [`LlmError::ResponseTooLarge`].
+        ResponseTooLarge => "response_too_large",
+        /// See [`LlmError::InvalidResponse`].
+        InvalidResponse => "invalid_response",
+        /// See [`LlmError::NoApiKey`].
+        NoApiKey => "no_api_key",
+        /// See [`LlmError::Cancelled`].
+        Cancelled => "cancelled",
+        /// See [`LlmError::BadConfig`].
+        BadConfig => "bad_config",
+        /// See [`LlmError::SchemaModeUnsupported`].
+        SchemaModeUnsupported => "schema_mode_unsupported",
+        /// See [`LlmError::ContextTooSmall`].
+        ContextTooSmall => "context_too_small",
+    }
 }
 
 impl ErrorKind {
-    /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 13] = [
-        ErrorKind::Timeout,
-        ErrorKind::RateLimited,
-        ErrorKind::Unavailable,
-        ErrorKind::Auth,
-        ErrorKind::BadRequest,
-        ErrorKind::InsufficientQuota,
-        ErrorKind::ResponseTooLarge,
-        ErrorKind::InvalidResponse,
-        ErrorKind::NoApiKey,
-        ErrorKind::Cancelled,
-        ErrorKind::BadConfig,
-        ErrorKind::SchemaModeUnsupported,
-        ErrorKind::ContextTooSmall,
-    ];
-
-    /// The stable snake_case code, the same string serde uses.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorKind::Timeout => "timeout",
-            ErrorKind::RateLimited => "rate_limited",
-            ErrorKind::Unavailable => "unavailable",
-            ErrorKind::Auth => "auth",
-            ErrorKind::BadRequest => "bad_request",
-            ErrorKind::InsufficientQuota => "insufficient_quota",
-            ErrorKind::ResponseTooLarge => "response_too_large",
-            ErrorKind::InvalidResponse => "invalid_response",
-            ErrorKind::NoApiKey => "no_api_key",
-            ErrorKind::Cancelled => "cancelled",
-            ErrorKind::BadConfig => "bad_config",
-            ErrorKind::SchemaModeUnsupported => "schema_mode_unsupported",
-            ErrorKind::ContextTooSmall => "context_too_small",
-        }
-    }
-
     /// Whether the same request may succeed if sent again later.
     pub fn is_retryable(self) -> bool {
         matches!(
@@ -247,28 +210,6 @@ impl ErrorKind {
                 | ErrorKind::Unavailable
                 | ErrorKind::InvalidResponse
         )
-    }
-}
-
-impl std::fmt::Display for ErrorKind {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str(self.as_str())
-    }
-}
-
-/// A string that is not the code of any [`ErrorKind`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a known error kind")]
-pub struct UnknownErrorKind(pub String);
-
-impl std::str::FromStr for ErrorKind {
-    type Err = UnknownErrorKind;
-
-    fn from_str(code: &str) -> Result<ErrorKind, UnknownErrorKind> {
-        ErrorKind::ALL
-            .into_iter()
-            .find(|kind| kind.as_str() == code)
-            .ok_or_else(|| UnknownErrorKind(code.to_owned()))
     }
 }
 
@@ -395,26 +336,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_set_of_codes_passes_the_shared_check() {
+        use zayavka_codes::check_stable_codes;
+        check_stable_codes::<ErrorKind>().unwrap();
+        check_stable_codes::<ResponseFormatKind>().unwrap();
+        check_stable_codes::<crate::Protocol>().unwrap();
+    }
+
+    #[test]
     fn kinds_serialise_as_their_stable_codes() {
-        for kind in ErrorKind::ALL {
+        for &kind in ErrorKind::ALL {
             let json = serde_json::to_string(&kind).unwrap();
-            assert_eq!(json, format!("\"{}\"", kind.as_str()));
+            assert_eq!(json, format!("\"{}\"", kind.code()));
             assert_eq!(serde_json::from_str::<ErrorKind>(&json).unwrap(), kind);
         }
     }
 
     #[test]
     fn kind_codes_are_unique_and_round_trip_through_from_str() {
-        let codes: std::collections::HashSet<&str> =
-            ErrorKind::ALL.into_iter().map(ErrorKind::as_str).collect();
+        let codes: std::collections::HashSet<&str> = ErrorKind::ALL
+            .iter()
+            .copied()
+            .map(ErrorKind::code)
+            .collect();
         assert_eq!(codes.len(), ErrorKind::ALL.len());
-        for kind in ErrorKind::ALL {
-            assert_eq!(kind.to_string(), kind.as_str());
-            assert_eq!(kind.as_str().parse::<ErrorKind>(), Ok(kind));
+        for &kind in ErrorKind::ALL {
+            assert_eq!(kind.to_string(), kind.code());
+            assert_eq!(kind.code().parse::<ErrorKind>(), Ok(kind));
         }
         assert_eq!(
             "Timeout".parse::<ErrorKind>(),
-            Err(UnknownErrorKind("Timeout".to_owned()))
+            Err(zayavka_codes::UnknownCode("Timeout".to_owned()))
         );
     }
 
@@ -500,9 +452,10 @@ mod tests {
     #[test]
     fn only_transient_kinds_are_retryable() {
         let retryable: Vec<&str> = ErrorKind::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|kind| kind.is_retryable())
-            .map(ErrorKind::as_str)
+            .map(ErrorKind::code)
             .collect();
         assert_eq!(
             retryable,

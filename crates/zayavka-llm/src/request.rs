@@ -330,18 +330,19 @@ mod tests {
     #[test]
     fn format_kinds_have_unique_codes_that_round_trip() {
         let codes: std::collections::HashSet<&str> = ResponseFormatKind::ALL
-            .into_iter()
-            .map(ResponseFormatKind::as_str)
+            .iter()
+            .copied()
+            .map(ResponseFormatKind::code)
             .collect();
         assert_eq!(codes.len(), ResponseFormatKind::ALL.len());
-        for kind in ResponseFormatKind::ALL {
+        for &kind in ResponseFormatKind::ALL {
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{kind}\""));
             assert_eq!(
                 serde_json::from_str::<ResponseFormatKind>(&json).unwrap(),
                 kind
             );
-            assert_eq!(kind.as_str().parse::<ResponseFormatKind>(), Ok(kind));
+            assert_eq!(kind.code().parse::<ResponseFormatKind>(), Ok(kind));
             assert_ne!(kind.other(), kind);
         }
         assert!("text".parse::<ResponseFormatKind>().is_err());
@@ -361,7 +362,7 @@ mod tests {
         };
         for format in [strict, ResponseFormat::JsonObject, function] {
             let wire = serde_json::to_value(&format).unwrap();
-            assert_eq!(wire["type"], format.kind().as_str());
+            assert_eq!(wire["type"], format.kind().code());
         }
     }
 

@@ -30,7 +30,7 @@ pub(crate) fn record(
     )?
     .execute(params![
         now_text(),
-        kind.as_str(),
+        kind.code(),
         event.draft_id.map(DraftId::get),
         event.batch_id,
         event.batch_row,

@@ -649,7 +649,7 @@ pub(crate) fn finish_row_in(
 ) -> Result<(), StoreError> {
     let changed = tx.execute(
         "UPDATE batch_rows SET state = ?3 WHERE batch_id = ?1 AND row_number = ?2",
-        params![batch_id, row, state.as_str()],
+        params![batch_id, row, state.code()],
     )?;
     if changed == 0 {
         return Err(StoreError::BatchRowNotFound {
@@ -671,7 +671,7 @@ pub(crate) fn finish_row_in(
             draft_id,
             batch_id: Some(batch_id),
             batch_row: Some(row),
-            detail: Some(state.as_str()),
+            detail: Some(state.code()),
             ..Event::default()
         },
     )?;

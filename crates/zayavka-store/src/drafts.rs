@@ -167,7 +167,7 @@ impl Store {
             AuditKind::DraftRetried,
             Event {
                 draft_id: Some(id),
-                detail: Some(previous.as_str()),
+                detail: Some(previous.code()),
                 ..Event::default()
             },
         )?;
@@ -322,7 +322,7 @@ impl Store {
             .prepare_cached(&sql)?
             .query_map(
                 params![
-                    filter.outcome.map(DraftOutcome::as_str),
+                    filter.outcome.map(DraftOutcome::code),
                     filter.subject,
                     filter.since.map(timestamp_text),
                     filter.batch_id,
@@ -462,7 +462,7 @@ pub(crate) fn finish_in(
     if outcome != DraftOutcome::Pending {
         return Err(StoreError::DraftNotPending {
             id,
-            outcome: outcome.as_str(),
+            outcome: outcome.code(),
         });
     }
     let now = now_text();
@@ -499,7 +499,7 @@ pub(crate) fn set_result(
     .execute(params![
         id.get(),
         now,
-        finished.outcome.as_str(),
+        finished.outcome.code(),
         finished.reason,
         finished.retryable,
         finished.title,
@@ -527,7 +527,7 @@ pub(crate) fn result_recorded(
         Event {
             draft_id: Some(id),
             sha256: finished.request_json.as_deref().map(sha256_hex),
-            detail: Some(finished.outcome.as_str()),
+            detail: Some(finished.outcome.code()),
             ..Event::default()
         },
     )

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::DraftId;
+use zayavka_codes::stable_codes;
 
 /// How long a connection waits for another one holding the write lock before it gives up
 /// with [`StoreError::Busy`], whose message names it.
@@ -176,36 +177,94 @@ pub enum StoreError {
     Database(#[source] DatabaseError),
 }
 
+stable_codes! {
+    /// The stable code of a [`StoreError`], for front ends and tests.
+    pub enum StoreErrorCode {
+        /// `newer_schema`.
+        NewerSchema => "newer_schema",
+        /// `not_our_database`.
+        NotOurDatabase => "not_our_database",
+        /// `corrupt`.
+        Corrupt => "corrupt",
+        /// `not_a_folder`.
+        NotAFolder => "not_a_folder",
+        /// `not_a_file`.
+        NotAFile => "not_a_file",
+        /// `read_only`.
+        ReadOnly => "read_only",
+        /// `write_refused`.
+        WriteRefused => "write_refused",
+        /// `disk_full`.
+        DiskFull => "disk_full",
+        /// `disk_io`.
+        DiskIo => "disk_io",
+        /// `busy`.
+        Busy => "busy",
+        /// `io`.
+        Io => "io",
+        /// `draft_not_found`.
+        DraftNotFound => "draft_not_found",
+        /// `draft_not_pending`.
+        DraftNotPending => "draft_not_pending",
+        /// `batch_not_found`.
+        BatchNotFound => "batch_not_found",
+        /// `batch_row_not_found`.
+        BatchRowNotFound => "batch_row_not_found",
+        /// `invalid_batch_id`.
+        InvalidBatchId => "invalid_batch_id",
+        /// `invalid_json`.
+        InvalidJson => "invalid_json",
+        /// `invalid_code`.
+        InvalidCode => "invalid_code",
+        /// `value_too_large`.
+        ValueTooLarge => "value_too_large",
+        /// `backup_target_exists`.
+        BackupTargetExists => "backup_target_exists",
+        /// `restore_target_exists`.
+        RestoreTargetExists => "restore_target_exists",
+        /// `too_many_attachments`.
+        TooManyAttachments => "too_many_attachments",
+        /// `attachment_not_found`.
+        AttachmentNotFound => "attachment_not_found",
+        /// `recover_target_exists`.
+        RecoverTargetExists => "recover_target_exists",
+        /// `no_database`.
+        NoDatabase => "no_database",
+        /// `database`.
+        Database => "database",
+    }
+}
+
 impl StoreError {
     /// A stable snake_case name for the kind of failure, for front ends and tests.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> StoreErrorCode {
         match self {
-            StoreError::NewerSchema { .. } => "newer_schema",
-            StoreError::NotOurDatabase { .. } => "not_our_database",
-            StoreError::Corrupt => "corrupt",
-            StoreError::NotAFolder { .. } => "not_a_folder",
-            StoreError::NotAFile { .. } => "not_a_file",
-            StoreError::ReadOnly { .. } => "read_only",
-            StoreError::WriteRefused => "write_refused",
-            StoreError::DiskFull => "disk_full",
-            StoreError::DiskIo => "disk_io",
-            StoreError::Busy => "busy",
-            StoreError::Io { .. } => "io",
-            StoreError::DraftNotFound(_) => "draft_not_found",
-            StoreError::DraftNotPending { .. } => "draft_not_pending",
-            StoreError::BatchNotFound(_) => "batch_not_found",
-            StoreError::BatchRowNotFound { .. } => "batch_row_not_found",
-            StoreError::InvalidBatchId => "invalid_batch_id",
-            StoreError::InvalidJson { .. } => "invalid_json",
-            StoreError::InvalidCode { .. } => "invalid_code",
-            StoreError::ValueTooLarge { .. } => "value_too_large",
-            StoreError::BackupTargetExists { .. } => "backup_target_exists",
-            StoreError::RestoreTargetExists { .. } => "restore_target_exists",
-            StoreError::TooManyAttachments { .. } => "too_many_attachments",
-            StoreError::AttachmentNotFound { .. } => "attachment_not_found",
-            StoreError::RecoverTargetExists { .. } => "recover_target_exists",
-            StoreError::NoDatabase { .. } => "no_database",
-            StoreError::Database(_) => "database",
+            StoreError::NewerSchema { .. } => StoreErrorCode::NewerSchema,
+            StoreError::NotOurDatabase { .. } => StoreErrorCode::NotOurDatabase,
+            StoreError::Corrupt => StoreErrorCode::Corrupt,
+            StoreError::NotAFolder { .. } => StoreErrorCode::NotAFolder,
+            StoreError::NotAFile { .. } => StoreErrorCode::NotAFile,
+            StoreError::ReadOnly { .. } => StoreErrorCode::ReadOnly,
+            StoreError::WriteRefused => StoreErrorCode::WriteRefused,
+            StoreError::DiskFull => StoreErrorCode::DiskFull,
+            StoreError::DiskIo => StoreErrorCode::DiskIo,
+            StoreError::Busy => StoreErrorCode::Busy,
+            StoreError::Io { .. } => StoreErrorCode::Io,
+            StoreError::DraftNotFound(_) => StoreErrorCode::DraftNotFound,
+            StoreError::DraftNotPending { .. } => StoreErrorCode::DraftNotPending,
+            StoreError::BatchNotFound(_) => StoreErrorCode::BatchNotFound,
+            StoreError::BatchRowNotFound { .. } => StoreErrorCode::BatchRowNotFound,
+            StoreError::InvalidBatchId => StoreErrorCode::InvalidBatchId,
+            StoreError::InvalidJson { .. } => StoreErrorCode::InvalidJson,
+            StoreError::InvalidCode { .. } => StoreErrorCode::InvalidCode,
+            StoreError::ValueTooLarge { .. } => StoreErrorCode::ValueTooLarge,
+            StoreError::BackupTargetExists { .. } => StoreErrorCode::BackupTargetExists,
+            StoreError::RestoreTargetExists { .. } => StoreErrorCode::RestoreTargetExists,
+            StoreError::TooManyAttachments { .. } => StoreErrorCode::TooManyAttachments,
+            StoreError::AttachmentNotFound { .. } => StoreErrorCode::AttachmentNotFound,
+            StoreError::RecoverTargetExists { .. } => StoreErrorCode::RecoverTargetExists,
+            StoreError::NoDatabase { .. } => StoreErrorCode::NoDatabase,
+            StoreError::Database(_) => StoreErrorCode::Database,
         }
     }
 
@@ -380,6 +439,11 @@ impl From<rusqlite::Error> for StoreError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_codes_pass_the_shared_check() {
+        zayavka_codes::check_stable_codes::<StoreErrorCode>().unwrap();
+    }
 
     fn sqlite_failure(code: i32) -> rusqlite::Error {
         rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None)

@@ -42,7 +42,7 @@ mod stats;
 mod store;
 
 pub use batches::row_input_key;
-pub use error::{DatabaseError, StoreError};
+pub use error::{DatabaseError, StoreError, StoreErrorCode};
 pub use eval::{EvalCassette, EvalRun, NewEvalRun};
 pub use faults::WRITE_POINTS;
 pub use migrations::SCHEMA_VERSION;

@@ -8,6 +8,7 @@ use std::str::FromStr;
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
+use zayavka_codes::stable_codes;
 
 /// The id of a stored draft: a positive integer, never reused after a deletion. Only a positive
 /// number can become one — through [`DraftId::new`], parsing, serde or a database column — so
@@ -75,41 +76,7 @@ impl FromStr for DraftId {
     }
 }
 
-/// Defines an enum whose variants are stored as fixed snake_case codes.
-macro_rules! code_enum {
-    (
-        $(#[$meta:meta])*
-        pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident => $code:literal, )+ }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum $name { $( $(#[$vmeta])* $variant, )+ }
-
-        impl $name {
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The stored code.
-            pub const fn as_str(self) -> &'static str {
-                match self { $($name::$variant => $code,)+ }
-            }
-
-            /// The value for a stored code.
-            pub fn from_code(code: &str) -> Option<$name> {
-                match code { $($code => Some($name::$variant),)+ _ => None }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-code_enum! {
+stable_codes! {
     /// Where a draft stands.
     pub enum DraftOutcome {
         /// Stored, not yet finished: the model call is under way, or was interrupted.
@@ -127,7 +94,7 @@ code_enum! {
     }
 }
 
-code_enum! {
+stable_codes! {
     /// How a draft ended: every [`DraftOutcome`] except pending, so that finishing a draft
     /// cannot leave it pending.
     pub enum FinalOutcome {
@@ -156,7 +123,7 @@ impl From<FinalOutcome> for DraftOutcome {
     }
 }
 
-code_enum! {
+stable_codes! {
     /// Where a batch row stands.
     pub enum RowState {
         /// Not yet run, or interrupted.
@@ -170,7 +137,7 @@ code_enum! {
     }
 }
 
-code_enum! {
+stable_codes! {
     /// The kind of an audit event.
     pub enum AuditKind {
         /// A draft was stored, pending.
@@ -717,6 +684,7 @@ pub struct RemovedAttachment {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use zayavka_codes::check_stable_codes;
 
     /// Issue 18: no way into a `DraftId` takes a number that is not positive.
     #[test]
@@ -749,21 +717,16 @@ mod tests {
 
     #[test]
     fn codes_round_trip() {
-        for outcome in DraftOutcome::ALL {
-            assert_eq!(DraftOutcome::from_code(outcome.as_str()), Some(*outcome));
-        }
+        check_stable_codes::<DraftOutcome>().unwrap();
+        check_stable_codes::<FinalOutcome>().unwrap();
+        check_stable_codes::<RowState>().unwrap();
+        check_stable_codes::<AuditKind>().unwrap();
         for outcome in FinalOutcome::ALL {
             assert_eq!(
-                DraftOutcome::from(*outcome).as_str(),
-                outcome.as_str(),
+                DraftOutcome::from(*outcome).code(),
+                outcome.code(),
                 "{outcome}"
             );
-        }
-        for state in RowState::ALL {
-            assert_eq!(RowState::from_code(state.as_str()), Some(*state));
-        }
-        for kind in AuditKind::ALL {
-            assert_eq!(AuditKind::from_code(kind.as_str()), Some(*kind));
         }
         assert_eq!(DraftOutcome::from_code("done"), None);
     }

@@ -34,7 +34,7 @@ impl Store {
         if outcome == DraftOutcome::Pending {
             return Err(StoreError::DraftNotPending {
                 id,
-                outcome: outcome.as_str(),
+                outcome: outcome.code(),
             });
         }
         let now = now_text();

@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Serialize;
+use zayavka_codes::{joined_codes, stable_codes};
 use zayavka_store::{DraftId, NewAttachment, Store, StoreError, StoredAttachment};
 
-use crate::read::{DisplayPath, FileRole, ReadError, read_file_bytes};
+use crate::read::{DisplayPath, FileRole, ReadError, ReadErrorCode, read_file_bytes};
 
 pub use zayavka_document::{
     DocumentPhoto, PHOTO_MAX_PIXELS, PHOTO_MAX_SIDE, PHOTOS_PER_DRAFT, PhotoFormat, PhotoProblem,
@@ -124,6 +125,44 @@ pub enum AttachmentError {
     Store(StoreError),
 }
 
+stable_codes! {
+    /// The codes of an [`AttachmentError`] of its own, beside a photo file's [`ReadErrorCode`]s.
+    pub enum AttachmentCode {
+        /// `no_files`.
+        NoFiles => "no_files",
+        /// `draft_not_found`.
+        DraftNotFound => "draft_not_found",
+        /// `not_an_image`.
+        NotAnImage => "not_an_image",
+        /// `unsupported_format`.
+        UnsupportedFormat => "unsupported_format",
+        /// `truncated`.
+        Truncated => "truncated",
+        /// `damaged_image`.
+        DamagedImage => "damaged_image",
+        /// `too_many_pixels`.
+        TooManyPixels => "too_many_pixels",
+        /// `too_many_photos`.
+        TooManyPhotos => "too_many_photos",
+        /// `no_such_photo`.
+        NoSuchPhoto => "no_such_photo",
+        /// `damaged`.
+        Damaged => "damaged",
+        /// `store`.
+        Store => "store",
+    }
+}
+
+joined_codes! {
+    /// The stable code of an [`AttachmentError`], for front ends and tests.
+    pub enum AttachmentErrorCode {
+        /// A photo file could not be read.
+        Read(ReadErrorCode),
+        /// Any other failure.
+        Own(AttachmentCode),
+    }
+}
+
 impl AttachmentError {
     /// What happened and what to do, in Russian.
     pub fn message_ru(&self) -> String {
@@ -131,23 +170,24 @@ impl AttachmentError {
     }
 
     /// A stable code for the kind of failure, for front ends and tests.
-    pub fn code(&self) -> &'static str {
-        match self {
-            AttachmentError::NoFiles => "no_files",
-            AttachmentError::NotFound(_) => "draft_not_found",
-            AttachmentError::Read(error) => error.code(),
+    pub fn code(&self) -> AttachmentErrorCode {
+        let own = match self {
+            AttachmentError::Read(error) => return AttachmentErrorCode::Read(error.code()),
+            AttachmentError::NoFiles => AttachmentCode::NoFiles,
+            AttachmentError::NotFound(_) => AttachmentCode::DraftNotFound,
             AttachmentError::Photo { problem, .. } => match problem {
-                PhotoProblem::NotAnImage => "not_an_image",
-                PhotoProblem::OtherFormat(_) => "unsupported_format",
-                PhotoProblem::Truncated => "truncated",
-                PhotoProblem::Damaged => "damaged_image",
-                PhotoProblem::TooManyPixels { .. } => "too_many_pixels",
+                PhotoProblem::NotAnImage => AttachmentCode::NotAnImage,
+                PhotoProblem::OtherFormat(_) => AttachmentCode::UnsupportedFormat,
+                PhotoProblem::Truncated => AttachmentCode::Truncated,
+                PhotoProblem::Damaged => AttachmentCode::DamagedImage,
+                PhotoProblem::TooManyPixels { .. } => AttachmentCode::TooManyPixels,
             },
-            AttachmentError::TooMany { .. } => "too_many_photos",
-            AttachmentError::NoSuchPhoto { .. } => "no_such_photo",
-            AttachmentError::Damaged(_) => "damaged",
-            AttachmentError::Store(_) => "store",
-        }
+            AttachmentError::TooMany { .. } => AttachmentCode::TooManyPhotos,
+            AttachmentError::NoSuchPhoto { .. } => AttachmentCode::NoSuchPhoto,
+            AttachmentError::Damaged(_) => AttachmentCode::Damaged,
+            AttachmentError::Store(_) => AttachmentCode::Store,
+        };
+        AttachmentErrorCode::Own(own)
     }
 }
 

@@ -117,7 +117,7 @@ pub(crate) fn row_errors(errors: &InputErrors) -> Vec<RowError> {
         .iter()
         .map(|error| RowError {
             field: error.field_name(),
-            code: error.code().to_owned(),
+            code: error.code(),
             message: error.message_ru(),
         })
         .collect()

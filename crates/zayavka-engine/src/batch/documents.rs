@@ -285,7 +285,7 @@ fn row_document(
                 DraftOutcome::Pending => SkipReason::NotDrafted,
                 DraftOutcome::InvalidInput => SkipReason::InvalidInput,
                 outcome => SkipReason::NoRequest {
-                    outcome: outcome.as_str().to_owned(),
+                    outcome: outcome.code().to_owned(),
                 },
             }));
         }

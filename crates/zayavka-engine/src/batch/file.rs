@@ -17,9 +17,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::Serialize;
-use zayavka_core::{InputErrors, InputField, RawInput, ResidentInput, SubjectKind};
+use zayavka_codes::{joined_codes, stable_codes};
+use zayavka_core::{InputErrorCode, InputErrors, InputField, RawInput, ResidentInput, SubjectKind};
 
-use crate::read::{FileRole, ReadError, read_file_bytes};
+use crate::read::{FileRole, ReadError, ReadErrorCode, read_file_bytes};
 
 /// The most data rows one batch may have: far more than a building has flats, and few enough
 /// that the checked rows of a whole batch stay small in memory.
@@ -135,7 +136,7 @@ pub struct RowError {
     /// The input field's JSON name (empty for the row as a whole).
     pub field: String,
     /// The stable code of the problem, as for a single input.
-    pub code: String,
+    pub code: InputErrorCode,
     /// The Russian message that says how to fix it.
     pub message: String,
 }
@@ -296,7 +297,7 @@ impl BatchFile {
                         .iter()
                         .map(|error| RowError {
                             field: error.field_name(),
-                            code: error.code().to_owned(),
+                            code: error.code(),
                             message: error.message_ru(),
                         })
                         .collect(),
@@ -419,30 +420,82 @@ const ACCEPTED_COLUMNS_RU: &str = "«Описание» (обязательны�
      английские имена: description, location, consequences, desired_actions, \
      confirmed_subject, full_name, apartment, phone)";
 
+stable_codes! {
+    /// The code of a batch file's [`ContentError`].
+    pub enum ContentErrorCode {
+        /// `empty`.
+        Empty => "empty",
+        /// `no_header`.
+        NoHeader => "no_header",
+        /// `no_description_column`.
+        NoDescriptionColumn => "no_description_column",
+        /// `unknown_columns`.
+        UnknownColumns => "unknown_columns",
+        /// `duplicate_column`.
+        DuplicateColumn => "duplicate_column",
+        /// `value_without_header`.
+        ValueWithoutHeader => "value_without_header",
+        /// `no_rows`.
+        NoRows => "no_rows",
+        /// `too_many_rows`.
+        TooManyRows => "too_many_rows",
+        /// `no_sheets`.
+        NoSheets => "no_sheets",
+        /// `workbook_too_large`.
+        WorkbookTooLarge => "workbook_too_large",
+        /// `too_many_cells`.
+        TooManyCells => "too_many_cells",
+        /// `unreadable_workbook`.
+        UnreadableWorkbook => "unreadable_workbook",
+        /// `unsupported_spreadsheet`.
+        UnsupportedSpreadsheet => "unsupported_spreadsheet",
+        /// `malformed_csv`.
+        MalformedCsv => "malformed_csv",
+    }
+}
+
+joined_codes! {
+    /// The stable code of a [`BatchFileError`], for a front end or a test: a text that is not
+    /// UTF-8 or UTF-16 has the same code as a file the reader refused for it.
+    pub enum BatchFileErrorCode {
+        /// The file could not be read, or its text was not UTF-8.
+        Read(ReadErrorCode),
+        /// What it holds is not a batch.
+        Content(ContentErrorCode),
+    }
+}
+
 impl BatchFileError {
     /// A stable code for this kind of failure, for a front end or a test.
-    pub fn code(&self) -> &'static str {
-        match self {
-            BatchFileError::Read(error) => error.code(),
-            BatchFileError::NotText { utf16: true, .. } => "utf16",
-            BatchFileError::NotText { .. } => "not_utf8",
+    pub fn code(&self) -> BatchFileErrorCode {
+        let own = match self {
+            BatchFileError::Read(error) => return BatchFileErrorCode::Read(error.code()),
+            BatchFileError::NotText { utf16: true, .. } => {
+                return BatchFileErrorCode::Read(ReadErrorCode::Utf16);
+            }
+            BatchFileError::NotText { .. } => {
+                return BatchFileErrorCode::Read(ReadErrorCode::NotUtf8);
+            }
             BatchFileError::Content { kind, .. } => match kind {
-                ContentError::Empty => "empty",
-                ContentError::NoHeader { .. } => "no_header",
-                ContentError::NoDescriptionColumn { .. } => "no_description_column",
-                ContentError::UnknownColumns { .. } => "unknown_columns",
-                ContentError::DuplicateColumn { .. } => "duplicate_column",
-                ContentError::ValueWithoutHeader { .. } => "value_without_header",
-                ContentError::NoRows { .. } => "no_rows",
-                ContentError::TooManyRows { .. } => "too_many_rows",
-                ContentError::NoSheets => "no_sheets",
-                ContentError::WorkbookTooLarge { .. } => "workbook_too_large",
-                ContentError::TooManyCells { .. } => "too_many_cells",
-                ContentError::UnreadableWorkbook { .. } => "unreadable_workbook",
-                ContentError::UnsupportedSpreadsheet { .. } => "unsupported_spreadsheet",
-                ContentError::MalformedCsv { .. } => "malformed_csv",
+                ContentError::Empty => ContentErrorCode::Empty,
+                ContentError::NoHeader { .. } => ContentErrorCode::NoHeader,
+                ContentError::NoDescriptionColumn { .. } => ContentErrorCode::NoDescriptionColumn,
+                ContentError::UnknownColumns { .. } => ContentErrorCode::UnknownColumns,
+                ContentError::DuplicateColumn { .. } => ContentErrorCode::DuplicateColumn,
+                ContentError::ValueWithoutHeader { .. } => ContentErrorCode::ValueWithoutHeader,
+                ContentError::NoRows { .. } => ContentErrorCode::NoRows,
+                ContentError::TooManyRows { .. } => ContentErrorCode::TooManyRows,
+                ContentError::NoSheets => ContentErrorCode::NoSheets,
+                ContentError::WorkbookTooLarge { .. } => ContentErrorCode::WorkbookTooLarge,
+                ContentError::TooManyCells { .. } => ContentErrorCode::TooManyCells,
+                ContentError::UnreadableWorkbook { .. } => ContentErrorCode::UnreadableWorkbook,
+                ContentError::UnsupportedSpreadsheet { .. } => {
+                    ContentErrorCode::UnsupportedSpreadsheet
+                }
+                ContentError::MalformedCsv { .. } => ContentErrorCode::MalformedCsv,
             },
-        }
+        };
+        BatchFileErrorCode::Content(own)
     }
 
     /// The message in Russian: which file, what happened, what to do. Like [`ReadError`]'s, it

@@ -19,7 +19,9 @@ pub use documents::{
     DocumentsError, DocumentsExport, DocumentsReport, SkipReason, SkippedRow, WriteStatus,
     WrittenDocument, export_documents,
 };
-pub use file::{BatchFile, BatchFileError, InvalidRow, MAX_ROWS};
+pub use file::{
+    BatchFile, BatchFileError, BatchFileErrorCode, ContentErrorCode, InvalidRow, MAX_ROWS,
+};
 pub use plan::{
     BatchPlan, BatchRowReport, PlanCost, RowPlan, RowStatus, batch_row_reports, find_batch,
     plan_batch,

@@ -38,7 +38,7 @@ impl ProviderSettings {
                 .with_protocol(zayavka_llm::Protocol::GigaChat)
                 .with_authentication(Authentication::GigaChat {
                     auth_url: auth_url.as_url().clone(),
-                    scope: scope.as_str().to_owned(),
+                    scope: scope.code().to_owned(),
                 })
                 .with_root_certificate(zayavka_llm::RUSSIAN_TRUSTED_ROOT_CA_PEM),
         }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use super::values::{ProfileField, ProfileName, ProviderKind, setting_patterns};
 use super::{ENV_BASE_URL, ENV_MODEL};
+use zayavka_codes::stable_codes;
 
 /// Where a rejected setting came from, so the message can say where to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,22 +130,52 @@ pub enum ConfigError {
     },
 }
 
+stable_codes! {
+    /// The stable code of a [`ConfigError`], under the `config.` prefix.
+    pub enum ConfigErrorCode {
+        /// `config.read`.
+        Read => "config.read",
+        /// `config.syntax`.
+        Syntax => "config.syntax",
+        /// `config.secret_in_config`.
+        SecretInConfig => "config.secret_in_config",
+        /// `config.secret_in_setting`.
+        SecretInSetting => "config.secret_in_setting",
+        /// `config.unknown_field`.
+        UnknownField => "config.unknown_field",
+        /// `config.invalid_value`.
+        InvalidValue => "config.invalid_value",
+        /// `config.unknown_setting_key`.
+        UnknownSettingKey => "config.unknown_setting_key",
+        /// `config.unknown_profile`.
+        UnknownProfile => "config.unknown_profile",
+        /// `config.incomplete_profile`.
+        IncompleteProfile => "config.incomplete_profile",
+        /// `config.field_not_for_kind`.
+        FieldNotForKind => "config.field_not_for_kind",
+        /// `config.model_folder_mismatch`.
+        ModelFolderMismatch => "config.model_folder_mismatch",
+        /// `config.write`.
+        Write => "config.write",
+    }
+}
+
 impl ConfigError {
     /// A stable machine-readable code for this error.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ConfigErrorCode {
         match self {
-            ConfigError::Read { .. } => "config.read",
-            ConfigError::Syntax { .. } => "config.syntax",
-            ConfigError::SecretInConfig { .. } => "config.secret_in_config",
-            ConfigError::SecretInSetting { .. } => "config.secret_in_setting",
-            ConfigError::UnknownField { .. } => "config.unknown_field",
-            ConfigError::InvalidValue { .. } => "config.invalid_value",
-            ConfigError::UnknownSettingKey { .. } => "config.unknown_setting_key",
-            ConfigError::UnknownProfile { .. } => "config.unknown_profile",
-            ConfigError::IncompleteProfile { .. } => "config.incomplete_profile",
-            ConfigError::FieldNotForKind { .. } => "config.field_not_for_kind",
-            ConfigError::ModelFolderMismatch { .. } => "config.model_folder_mismatch",
-            ConfigError::Write { .. } => "config.write",
+            ConfigError::Read { .. } => ConfigErrorCode::Read,
+            ConfigError::Syntax { .. } => ConfigErrorCode::Syntax,
+            ConfigError::SecretInConfig { .. } => ConfigErrorCode::SecretInConfig,
+            ConfigError::SecretInSetting { .. } => ConfigErrorCode::SecretInSetting,
+            ConfigError::UnknownField { .. } => ConfigErrorCode::UnknownField,
+            ConfigError::InvalidValue { .. } => ConfigErrorCode::InvalidValue,
+            ConfigError::UnknownSettingKey { .. } => ConfigErrorCode::UnknownSettingKey,
+            ConfigError::UnknownProfile { .. } => ConfigErrorCode::UnknownProfile,
+            ConfigError::IncompleteProfile { .. } => ConfigErrorCode::IncompleteProfile,
+            ConfigError::FieldNotForKind { .. } => ConfigErrorCode::FieldNotForKind,
+            ConfigError::ModelFolderMismatch { .. } => ConfigErrorCode::ModelFolderMismatch,
+            ConfigError::Write { .. } => ConfigErrorCode::Write,
         }
     }
 
@@ -378,12 +409,12 @@ mod tests {
                 detail: String::new(),
             },
         ];
-        let mut codes: Vec<&str> = errors.iter().map(ConfigError::code).collect();
+        let mut codes: Vec<&str> = errors.iter().map(|error| error.code().code()).collect();
         codes.sort();
         codes.dedup();
         assert_eq!(codes.len(), errors.len());
         for error in &errors {
-            assert!(error.code().starts_with("config."));
+            assert!(error.code().code().starts_with("config."));
             assert_eq!(error.to_string(), error.message_ru());
         }
     }

@@ -137,10 +137,10 @@ impl FieldValue {
                 .ok()
                 .and_then(check_attempts)
                 .map(FieldValue::Attempts),
-            ProfileField::Protocol => Protocol::parse(text).map(FieldValue::Protocol),
+            ProfileField::Protocol => Protocol::from_code(text).map(FieldValue::Protocol),
             ProfileField::FolderId => FolderId::check(text).map(FieldValue::FolderId),
-            ProfileField::AuthScheme => YandexAuth::parse(text).map(FieldValue::AuthScheme),
-            ProfileField::Scope => GigaChatScope::parse(text).map(FieldValue::Scope),
+            ProfileField::AuthScheme => YandexAuth::from_code(text).map(FieldValue::AuthScheme),
+            ProfileField::Scope => GigaChatScope::from_code(text).map(FieldValue::Scope),
             ProfileField::AuthUrl => BaseUrl::check(text).map(FieldValue::AuthUrl),
         }
     }
@@ -191,10 +191,10 @@ impl FieldValue {
             FieldValue::Currency(currency) => currency.as_str().into(),
             FieldValue::TimeoutSecs(secs) => i64::try_from(*secs).unwrap_or(i64::MAX).into(),
             FieldValue::Attempts(attempts) => i64::from(*attempts).into(),
-            FieldValue::Protocol(protocol) => protocol.as_str().into(),
+            FieldValue::Protocol(protocol) => protocol.code().into(),
             FieldValue::FolderId(folder) => folder.as_str().into(),
-            FieldValue::AuthScheme(auth) => auth.as_str().into(),
-            FieldValue::Scope(scope) => scope.as_str().into(),
+            FieldValue::AuthScheme(auth) => auth.code().into(),
+            FieldValue::Scope(scope) => scope.code().into(),
             FieldValue::AuthUrl(url) => url.as_str().into(),
         }
     }

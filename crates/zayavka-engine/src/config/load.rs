@@ -802,7 +802,7 @@ mod tests {
         let ServiceAccess::GigaChat { scope, auth_url } = &settings.access else {
             panic!("{:?}", settings.access);
         };
-        assert_eq!(scope.as_str(), "GIGACHAT_API_PERS");
+        assert_eq!(scope.code(), "GIGACHAT_API_PERS");
         assert_eq!(
             auth_url.as_str(),
             "https://ngw.devices.sberbank.ru:9443/api/v2/oauth"
@@ -819,7 +819,7 @@ mod tests {
         let ServiceAccess::GigaChat { scope, auth_url } = &settings.access else {
             panic!("{:?}", settings.access);
         };
-        assert_eq!(scope.as_str(), "GIGACHAT_API_B2B");
+        assert_eq!(scope.code(), "GIGACHAT_API_B2B");
         assert_eq!(auth_url.as_str(), "http://127.0.0.1:4011/api/v2/oauth");
     }
 

@@ -65,7 +65,7 @@ mod set;
 mod test_support;
 mod values;
 
-pub use error::{ConfigError, SettingSource};
+pub use error::{ConfigError, ConfigErrorCode, SettingSource};
 pub use file::Config;
 pub use resolve::{Pricing, ProviderOverrides, ProviderSettings, ServiceAccess, resolve_provider};
 pub use set::{SettingKey, set_value};

@@ -193,7 +193,7 @@ fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ConfigError> {
 mod tests {
     use super::*;
     use crate::config::test_support::name;
-    use crate::config::{ProviderKind, ProviderOverrides, resolve_provider};
+    use crate::config::{ConfigErrorCode, ProviderKind, ProviderOverrides, resolve_provider};
     use std::path::PathBuf;
 
     fn config_file() -> (tempfile::TempDir, PathBuf) {
@@ -287,7 +287,7 @@ mod tests {
             assert!(
                 matches!(
                     error.code(),
-                    "config.invalid_value" | "config.unknown_setting_key"
+                    ConfigErrorCode::InvalidValue | ConfigErrorCode::UnknownSettingKey
                 ),
                 "{key}: {error}"
             );
@@ -387,7 +387,7 @@ mod tests {
             set_value(&blocker.join("config.toml"), "profiles.openai.model", "x").unwrap_err();
         // Reading through a file as if it were a folder fails before writing does.
         assert!(
-            matches!(error.code(), "config.read" | "config.write"),
+            matches!(error.code(), ConfigErrorCode::Read | ConfigErrorCode::Write),
             "{error}"
         );
     }

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use zayavka_codes::stable_codes;
 use zayavka_core::SchemaMode;
 
 /// The longest per-attempt timeout a profile may set, in seconds.
@@ -518,97 +519,49 @@ pub struct ProviderPreset {
     pub pricing: Option<PresetPricing>,
 }
 
-/// The wire protocol of an OpenAI-compatible service: chat completions, or the Responses API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Protocol {
-    /// `POST {base_url}/chat/completions`.
-    #[default]
-    ChatCompletions,
-    /// `POST {base_url}/responses`.
-    Responses,
-}
-
-impl Protocol {
-    /// Both protocols.
-    pub const ALL: [Protocol; 2] = [Protocol::ChatCompletions, Protocol::Responses];
-
-    /// The spelling in the configuration file.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Protocol::ChatCompletions => "chat_completions",
-            Protocol::Responses => "responses",
-        }
-    }
-
-    /// Reads the configuration file's spelling.
-    pub fn parse(text: &str) -> Option<Protocol> {
-        Protocol::ALL.into_iter().find(|p| p.as_str() == text)
+stable_codes! {
+    /// The wire protocol of an OpenAI-compatible service: chat completions, or the Responses
+    /// API. The code is the spelling in the configuration file.
+    #[derive(Default)]
+    pub enum Protocol {
+        /// `POST {base_url}/chat/completions`.
+        #[default]
+        ChatCompletions => "chat_completions",
+        /// `POST {base_url}/responses`.
+        Responses => "responses",
     }
 }
 
-/// How a Yandex AI Studio profile presents its secret.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum YandexAuth {
-    /// `Authorization: Api-Key …`: a service account's API key, which does not expire.
-    #[default]
-    ApiKey,
-    /// `Authorization: Bearer …`: an IAM token, which lives at most 12 hours.
-    IamToken,
-}
-
-impl YandexAuth {
-    /// Both schemes.
-    pub const ALL: [YandexAuth; 2] = [YandexAuth::ApiKey, YandexAuth::IamToken];
-
-    /// The spelling in the configuration file.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            YandexAuth::ApiKey => "api_key",
-            YandexAuth::IamToken => "iam_token",
-        }
-    }
-
-    /// Reads the configuration file's spelling.
-    pub fn parse(text: &str) -> Option<YandexAuth> {
-        YandexAuth::ALL.into_iter().find(|a| a.as_str() == text)
+stable_codes! {
+    /// How a Yandex AI Studio profile presents its secret. The code is the spelling in the
+    /// configuration file.
+    #[derive(Default)]
+    pub enum YandexAuth {
+        /// `Authorization: Api-Key …`: a service account's API key, which does not expire.
+        #[default]
+        ApiKey => "api_key",
+        /// `Authorization: Bearer …`: an IAM token, which lives at most 12 hours.
+        IamToken => "iam_token",
     }
 }
 
-/// Whose GigaChat access a key opens: individuals, or a business's prepaid or pay-as-you-go
-/// contract.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum GigaChatScope {
-    /// `GIGACHAT_API_PERS`: an individual, with the free allowance.
-    #[default]
-    Personal,
-    /// `GIGACHAT_API_B2B`: a business, prepaid packages.
-    Business,
-    /// `GIGACHAT_API_CORP`: a business, pay as you go.
-    Corporate,
+stable_codes! {
+    /// Whose GigaChat access a key opens: individuals, or a business's prepaid or pay-as-you-go
+    /// contract. The code is the service's own spelling, sent in the token exchange and written
+    /// in the configuration file.
+    #[derive(Default)]
+    pub enum GigaChatScope {
+        /// `GIGACHAT_API_PERS`: an individual, with the free allowance.
+        #[default]
+        Personal => "GIGACHAT_API_PERS",
+        /// `GIGACHAT_API_B2B`: a business, prepaid packages.
+        Business => "GIGACHAT_API_B2B",
+        /// `GIGACHAT_API_CORP`: a business, pay as you go.
+        Corporate => "GIGACHAT_API_CORP",
+    }
 }
 
 impl GigaChatScope {
-    /// Every scope.
-    pub const ALL: [GigaChatScope; 3] = [
-        GigaChatScope::Personal,
-        GigaChatScope::Business,
-        GigaChatScope::Corporate,
-    ];
-
-    /// The service's own spelling, sent in the token exchange.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GigaChatScope::Personal => "GIGACHAT_API_PERS",
-            GigaChatScope::Business => "GIGACHAT_API_B2B",
-            GigaChatScope::Corporate => "GIGACHAT_API_CORP",
-        }
-    }
-
-    /// Reads the service's spelling.
-    pub fn parse(text: &str) -> Option<GigaChatScope> {
-        GigaChatScope::ALL.into_iter().find(|s| s.as_str() == text)
-    }
-
     /// For people.
     pub fn title_ru(self) -> &'static str {
         match self {
@@ -619,23 +572,17 @@ impl GigaChatScope {
     }
 }
 
-macro_rules! serialize_as_str {
-    ($($type:ty),*) => {$(
-        impl fmt::Display for $type {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl serde::Serialize for $type {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-    )*};
+impl fmt::Display for FolderId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
-serialize_as_str!(Protocol, YandexAuth, GigaChatScope, FolderId);
+impl serde::Serialize for FolderId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
 
 /// The length of a Yandex Cloud resource id.
 const FOLDER_ID_CHARS: usize = 20;
@@ -838,6 +785,14 @@ pub(crate) fn setting_patterns() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_files_spellings_pass_the_shared_check() {
+        use zayavka_codes::check_stable_codes;
+        check_stable_codes::<Protocol>().unwrap();
+        check_stable_codes::<YandexAuth>().unwrap();
+        check_stable_codes::<GigaChatScope>().unwrap();
+    }
 
     #[test]
     fn every_preset_url_is_a_valid_base_url() {
@@ -1051,17 +1006,20 @@ mod tests {
 
     #[test]
     fn issue_15_protocol_auth_scheme_and_scope_spellings() {
-        assert_eq!(Protocol::parse("responses"), Some(Protocol::Responses));
+        assert_eq!(Protocol::from_code("responses"), Some(Protocol::Responses));
         assert_eq!(Protocol::default(), Protocol::ChatCompletions);
-        assert_eq!(Protocol::parse("Responses"), None);
-        assert_eq!(YandexAuth::parse("iam_token"), Some(YandexAuth::IamToken));
+        assert_eq!(Protocol::from_code("Responses"), None);
+        assert_eq!(
+            YandexAuth::from_code("iam_token"),
+            Some(YandexAuth::IamToken)
+        );
         assert_eq!(YandexAuth::default(), YandexAuth::ApiKey);
         assert_eq!(
-            GigaChatScope::parse("GIGACHAT_API_CORP"),
+            GigaChatScope::from_code("GIGACHAT_API_CORP"),
             Some(GigaChatScope::Corporate)
         );
-        assert_eq!(GigaChatScope::default().as_str(), "GIGACHAT_API_PERS");
-        assert_eq!(GigaChatScope::parse("gigachat_api_pers"), None);
+        assert_eq!(GigaChatScope::default().code(), "GIGACHAT_API_PERS");
+        assert_eq!(GigaChatScope::from_code("gigachat_api_pers"), None);
         // None of the new field names is mistaken for a secret by the loader.
         for field in ProfileField::ALL {
             assert!(

@@ -185,7 +185,7 @@ pub async fn run_draft_command_in(
     {
         // The input is stored as pending; only the result could not be added.
         tracing::warn!(
-            code = error.code(),
+            code = %error.code(),
             "the draft's result could not be stored"
         );
         store_error = Some(error);

@@ -548,11 +548,11 @@ mod tests {
     #[test]
     fn every_adapter_error_kind_maps_to_its_own_failure_reason() {
         let mut seen = std::collections::HashSet::new();
-        for kind in ErrorKind::ALL {
+        for &kind in ErrorKind::ALL {
             let reason = failure_reason(kind);
             assert!(seen.insert(reason), "{kind:?} shares {reason}");
             // The adapter's stable code and the core's are the same word.
-            assert_eq!(kind.as_str(), reason.code(), "{kind:?}");
+            assert_eq!(kind.code(), reason.code(), "{kind:?}");
         }
         assert_eq!(seen.len(), FailureReason::ALL.len());
     }

@@ -422,7 +422,7 @@ fn issue_15_a_yandex_billing_account_without_money_is_insufficient_quota() {
     assert!(failed.message.contains("«Биллинг»"), "{}", failed.message);
     assert_eq!(
         failed.record["attempts"][0]["error_kind"],
-        ErrorKind::InsufficientQuota.as_str()
+        ErrorKind::InsufficientQuota.code()
     );
     failed
         .assert_server_reason("Permission denied: the billing account of the cloud is not active");

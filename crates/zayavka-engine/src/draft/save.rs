@@ -129,7 +129,7 @@ fn new_attempt(
         started_at_unix_ms: attempt.started_at_unix_ms,
         duration_ms: attempt.duration_ms,
         http_status: attempt.http_status,
-        error_kind: attempt.error_kind.map(|kind| kind.as_str().to_owned()),
+        error_kind: attempt.error_kind.map(|kind| kind.code().to_owned()),
         retry_reason: attempt
             .retry_reason
             .map(|reason| reason.as_str().into_owned()),

@@ -1115,7 +1115,7 @@ fn supports(report: &SchemaModeReport) -> Vec<(&str, &str)> {
     report
         .probes
         .iter()
-        .map(|probe| (probe.mode.as_str(), probe.support.as_str()))
+        .map(|probe| (probe.mode.code(), probe.support.as_str()))
         .collect()
 }
 

@@ -110,7 +110,7 @@ fn the_version_1_fixture_opens_and_reads() {
         .audit_events(Some(DraftId::new(3).unwrap()))
         .unwrap()
         .into_iter()
-        .map(|event| event.kind.as_str())
+        .map(|event| event.kind.code())
         .collect();
     assert_eq!(kinds, ["draft_created", "draft_deleted"]);
 

@@ -523,7 +523,7 @@ fn issue_14_a_jsonl_line_with_a_repeated_name_is_refused_naming_it() {
             (
                 row.row,
                 row.errors[0].field.as_str(),
-                row.errors[0].code.as_str(),
+                row.errors[0].code.code(),
             )
         })
         .collect();
