@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use zayavka_engine::{
     ApiKey, ApiKeySource, AttachmentSummary, BatchError, BatchFile, BatchProgress, BatchRowReport,
-    BatchSettings, CoSigners, Config, ConfigError, DocumentError, DocumentFormat, DocumentsExport,
-    DraftCommand, DraftEvent, DraftFilter, DraftId, DraftListItem, DraftOutcome, ExportFormat,
-    FiledDocument, FilingError, InputSource, InvalidRow, KeptInput, PlanCost, Profile,
-    ProfileField, ProfileName, ProviderField, ProviderKind, ProviderOverrides, RawInput, RowPlan,
-    StopReason, StoredKeyState, SubjectKind, save_document,
+    BatchSettings, CoSigners, Config, ConfigError, DocumentFormat, DocumentsExport, DraftCommand,
+    DraftEvent, DraftFilter, DraftId, DraftListItem, DraftOutcome, ExportFormat, FiledDocument,
+    FilingError, InputSource, InvalidRow, KeptInput, PlanCost, Profile, ProfileField, ProfileName,
+    ProviderField, ProviderKind, ProviderOverrides, RawInput, RowPlan, StopReason, StoredKeyState,
+    SubjectKind, save_document,
 };
 
 use crate::error::{CommandError, ErrorKind, sentence};
@@ -288,42 +288,9 @@ fn filed_document(
     id: i64,
     collective: bool,
 ) -> Result<FiledDocument, CommandError> {
-    state
+    Ok(state
         .engine
-        .filed_document(checked_id(id)?, jiff::Zoned::now().date(), collective)
-        .map_err(filing_error)
-}
-
-/// A document that could not be made, in the app's words.
-fn filing_error(error: FilingError) -> CommandError {
-    match error {
-        FilingError::Draft(error) => CommandError::from(error),
-        FilingError::Profile(error) => profile_error(error),
-        FilingError::Photos(error) => CommandError::from(error),
-        FilingError::Document(DocumentError::NotAssembled(_)) => CommandError::new(
-            ErrorKind::NotReassemblable,
-            "У этого черновика нет готовой заявки: сохранять и печатать нечего.",
-        ),
-        FilingError::Document(other) => {
-            CommandError::new(ErrorKind::Damaged, sentence(&other.message_ru()))
-        }
-        FilingError::Render(error) => CommandError::new(
-            ErrorKind::Internal,
-            format!(
-                "{} Сохраните заявку в другом формате или скопируйте её.",
-                sentence(&error.to_string())
-            ),
-        ),
-        FilingError::Write { path, error } => CommandError::new(
-            ErrorKind::Write,
-            format!(
-                "Не удалось сохранить файл «{}»: {}. Выберите другую папку.",
-                path.display(),
-                zayavka_engine::io_error_ru(&error)
-            ),
-        ),
-        other => CommandError::new(ErrorKind::Internal, sentence(&other.message_ru())),
-    }
+        .filed_document(checked_id(id)?, jiff::Zoned::now().date(), collective)?)
 }
 
 /// The document «Печать» prints: the same header, title, body, date and signature line as the
@@ -375,13 +342,13 @@ pub fn draft_save_prepare(
 ) -> Result<(String, Vec<u8>), CommandError> {
     let bytes = filed_document(state, id, collective)?
         .render(format.document_format())
-        .map_err(|error| filing_error(FilingError::Render(error)))?;
+        .map_err(FilingError::Render)?;
     Ok((format!("Заявка-{id}.{}", format.extension()), bytes))
 }
 
 /// Writes a document the resident chose a path for, whole or not at all.
 pub fn write_document(path: &Path, bytes: &[u8]) -> Result<(), CommandError> {
-    save_document(path, bytes).map_err(filing_error)
+    Ok(save_document(path, bytes)?)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1118,7 +1085,7 @@ pub fn batch_export(
             })
         }
         BatchExport::Documents(format) => {
-            let profile = state.engine.profile().map_err(profile_error)?;
+            let profile = state.engine.profile()?;
             let options = DocumentsExport {
                 format,
                 date: jiff::Zoned::now().date(),
@@ -1167,28 +1134,21 @@ pub struct SkippedRowView {
 // ---------------------------------------------------------------------------------------------
 // The resident's details for the document header («Настройки»)
 
-fn profile_error(error: zayavka_engine::ProfileError) -> CommandError {
-    CommandError::from(error)
-}
-
 /// The stored profile (every field null on a fresh install).
 pub fn profile_get(state: &AppState) -> Result<Profile, CommandError> {
-    state.engine.profile().map_err(profile_error)
+    Ok(state.engine.profile()?)
 }
 
 /// Sets one field; an empty value removes it. A refused value changes nothing.
 pub fn profile_set(state: &AppState, field: &str, value: &str) -> Result<Profile, CommandError> {
     let field = ProfileField::from_name(field)
         .ok_or_else(|| CommandError::invalid_argument("поле профиля"))?;
-    state
-        .engine
-        .set_profile_field(field, value)
-        .map_err(profile_error)
+    Ok(state.engine.set_profile_field(field, value)?)
 }
 
 /// Removes every field.
 pub fn profile_clear(state: &AppState) -> Result<Profile, CommandError> {
-    state.engine.clear_profile().map_err(profile_error)?;
+    state.engine.clear_profile()?;
     Ok(Profile::default())
 }
 

@@ -100,18 +100,7 @@ impl CommandError {
 
 /// A sentence from the engine, which is lower-case and unpunctuated in some places, as one
 /// the page can show on its own.
-pub(crate) fn sentence(text: &str) -> String {
-    let text = text.trim();
-    let mut chars = text.chars();
-    let mut out = match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
-        None => return String::new(),
-    };
-    if !out.ends_with(['.', '!', '?', '…']) {
-        out.push('.');
-    }
-    out
-}
+pub(crate) use zayavka_engine::full_sentence as sentence;
 
 impl From<EngineErrorKind> for ErrorKind {
     /// The page's kind of an engine failure: one kind each, chosen by the engine's closed set
@@ -202,7 +191,8 @@ mod tests {
     #[test]
     fn every_engine_kind_has_one_page_kind_and_a_refused_value_goes_beside_its_field() {
         let mapped: Vec<ErrorKind> = EngineErrorKind::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .map(ErrorKind::from)
             .collect();
         assert_eq!(mapped.len(), EngineErrorKind::ALL.len());
@@ -215,7 +205,7 @@ mod tests {
             ErrorKind::InvalidArgument
         );
         // Each engine kind keeps its own name on the page where the page has one.
-        for kind in EngineErrorKind::ALL {
+        for &kind in EngineErrorKind::ALL {
             let engine = serde_json::to_value(kind).unwrap();
             let page = serde_json::to_value(ErrorKind::from(kind)).unwrap();
             if !matches!(

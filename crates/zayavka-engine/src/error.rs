@@ -4,73 +4,50 @@
 //!
 //! A leaf: each error type implements [`EngineError`] beside its own definition.
 
-use serde::Serialize;
+use zayavka_codes::stable_codes;
 use zayavka_core::NextStep;
 use zayavka_store::StoreError;
 
-/// The closed set of ways an engine operation fails, as a front end tells them apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorKind {
-    /// The drafts database could not be opened or used (a full or read-only disk, a lock, a
-    /// damaged or newer file).
-    Store,
-    /// No draft, photo or batch has the number given.
-    NotFound,
-    /// A stored draft or photo does not read back.
-    Damaged,
-    /// The draft cannot be assembled again: it is not a ready draft from a model.
-    NotReassemblable,
-    /// An edit left the request empty.
-    EmptyEdit,
-    /// The settings cannot be read, or a setting was refused.
-    Config,
-    /// The keyring refused or cannot be reached, or the key is not acceptable.
-    Key,
-    /// The typed form could not be kept or read back.
-    Form,
-    /// A batch file could not be read.
-    BatchFile,
-    /// The batch file has more rows than a batch may have.
-    BatchTooLarge,
-    /// A batch could not be planned or run.
-    Batch,
-    /// A photo was refused (not a JPEG or PNG, damaged, too large, too many); nothing changed.
-    Photo,
-    /// Files with the same names and other contents are already there; nothing was written.
-    FilesExist,
-    /// A file could not be written.
-    Write,
-    /// A value was refused (a profile field too long, an e-mail address that is not one); the
-    /// message says what a right one looks like, and nothing changed.
-    InvalidValue,
-    /// What was asked cannot be done as asked (a period that ends before it starts).
-    InvalidRequest,
-    /// A fault inside Zayavka itself, not the resident's and not the computer's.
-    Internal,
-}
-
-impl ErrorKind {
-    /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 17] = [
-        ErrorKind::Store,
-        ErrorKind::NotFound,
-        ErrorKind::Damaged,
-        ErrorKind::NotReassemblable,
-        ErrorKind::EmptyEdit,
-        ErrorKind::Config,
-        ErrorKind::Key,
-        ErrorKind::Form,
-        ErrorKind::BatchFile,
-        ErrorKind::BatchTooLarge,
-        ErrorKind::Batch,
-        ErrorKind::Photo,
-        ErrorKind::FilesExist,
-        ErrorKind::Write,
-        ErrorKind::InvalidValue,
-        ErrorKind::InvalidRequest,
-        ErrorKind::Internal,
-    ];
+stable_codes! {
+    /// The closed set of ways an engine operation fails, as a front end tells them apart.
+    pub enum ErrorKind {
+        /// The drafts database could not be opened or used (a full or read-only disk, a lock, a
+        /// damaged or newer file).
+        Store => "store",
+        /// No draft, photo or batch has the number given.
+        NotFound => "not_found",
+        /// A stored draft or photo does not read back.
+        Damaged => "damaged",
+        /// The draft cannot be assembled again: it is not a ready draft from a model.
+        NotReassemblable => "not_reassemblable",
+        /// An edit left the request empty.
+        EmptyEdit => "empty_edit",
+        /// The settings cannot be read, or a setting was refused.
+        Config => "config",
+        /// The keyring refused or cannot be reached, or the key is not acceptable.
+        Key => "key",
+        /// The typed form could not be kept or read back.
+        Form => "form",
+        /// A batch file could not be read.
+        BatchFile => "batch_file",
+        /// The batch file has more rows than a batch may have.
+        BatchTooLarge => "batch_too_large",
+        /// A batch could not be planned or run.
+        Batch => "batch",
+        /// A photo was refused (not a JPEG or PNG, damaged, too large, too many); nothing changed.
+        Photo => "photo",
+        /// Files with the same names and other contents are already there; nothing was written.
+        FilesExist => "files_exist",
+        /// A file could not be written.
+        Write => "write",
+        /// A value was refused (a profile field too long, an e-mail address that is not one); the
+        /// message says what a right one looks like, and nothing changed.
+        InvalidValue => "invalid_value",
+        /// What was asked cannot be done as asked (a period that ends before it starts).
+        InvalidRequest => "invalid_request",
+        /// A fault inside Zayavka itself, not the resident's and not the computer's.
+        Internal => "internal",
+    }
 }
 
 /// An error an engine operation returns: its kind, what happened and what to do in one Russian
@@ -86,6 +63,22 @@ pub trait EngineError: std::error::Error {
     fn next_step(&self) -> Option<NextStep> {
         None
     }
+}
+
+/// `text` as a sentence that can stand on its own: a capital first letter and a closing mark
+/// (a full stop unless it ends with one already). The engine's inner messages are clauses, lower
+/// case and unpunctuated, so that they can be joined; a front end shows them with this.
+pub fn full_sentence(text: &str) -> String {
+    let text = text.trim();
+    let mut chars = text.chars();
+    let mut out = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
+        None => return String::new(),
+    };
+    if !out.ends_with(['.', '!', '?', '…']) {
+        out.push('.');
+    }
+    out
 }
 
 impl EngineError for StoreError {
@@ -107,6 +100,7 @@ mod tests {
     #[test]
     fn the_error_codes_pass_the_shared_checks() {
         use zayavka_codes::{check_joined_codes, check_stable_codes};
+        check_stable_codes::<ErrorKind>().unwrap();
         check_stable_codes::<crate::ConfigErrorCode>().unwrap();
         check_stable_codes::<crate::PathsErrorCode>().unwrap();
         check_stable_codes::<crate::ReadErrorCode>().unwrap();

@@ -12,11 +12,12 @@ use zayavka_store::{DraftId, Store};
 use crate::attachments::{AttachmentError, document_photos};
 use crate::document::{CoSigners, DocumentError, FiledDocument, RenderError, for_draft};
 use crate::drafts::{DraftsError, get};
+use crate::error::{EngineError, ErrorKind, full_sentence};
 use crate::paths::{Paths, io_error_ru, replace_file};
 use crate::profile::{ProfileError, load};
 
-/// Why a stored draft could not be made into a document or saved. Each front end words the
-/// next step; the messages say what happened.
+/// Why a stored draft could not be made into a document or saved. [`FilingError::message_ru`]
+/// says what happened; the [`EngineError`] sentence adds what to do.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum FilingError {
@@ -50,6 +51,44 @@ impl FilingError {
     /// What happened, in Russian, without a next step.
     pub fn message_ru(&self) -> String {
         self.to_string()
+    }
+}
+
+/// A front end shows a filing failure by its kind, with a sentence that says what to do
+/// instead: a draft without a request has nothing to save, a writer that refused one format
+/// leaves the others, and a file that cannot be written asks for another folder.
+impl EngineError for FilingError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            FilingError::Draft(error) => error.kind(),
+            FilingError::Profile(error) => error.kind(),
+            FilingError::Photos(error) => error.kind(),
+            FilingError::Document(DocumentError::NotAssembled(_)) => ErrorKind::NotReassemblable,
+            FilingError::Document(_) => ErrorKind::Damaged,
+            FilingError::Render(_) => ErrorKind::Internal,
+            FilingError::Write { .. } => ErrorKind::Write,
+        }
+    }
+
+    fn message_ru(&self) -> String {
+        match self {
+            FilingError::Draft(error) => EngineError::message_ru(error),
+            FilingError::Profile(error) => EngineError::message_ru(error),
+            FilingError::Photos(error) => EngineError::message_ru(error),
+            FilingError::Document(DocumentError::NotAssembled(_)) => {
+                "У этого черновика нет готовой заявки: сохранять и печатать нечего.".to_owned()
+            }
+            FilingError::Document(error) => error.message_ru(),
+            FilingError::Render(error) => format!(
+                "{} Сохраните заявку в другом формате или скопируйте её.",
+                full_sentence(&error.to_string())
+            ),
+            FilingError::Write { path, error } => format!(
+                "Не удалось сохранить файл «{}»: {}. Выберите другую папку.",
+                path.display(),
+                io_error_ru(error)
+            ),
+        }
     }
 }
 
@@ -104,5 +143,27 @@ mod tests {
             error.message_ru()
         );
         assert!(error.message_ru().contains("нет такой папки"));
+        assert_eq!(error.kind(), ErrorKind::Write);
+        let shown = EngineError::message_ru(&error);
+        assert!(
+            shown.starts_with("Не удалось сохранить файл «")
+                && shown.ends_with("Выберите другую папку."),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn a_draft_without_a_request_has_nothing_to_file() {
+        let id = DraftId::new(3).unwrap();
+        let error = FilingError::Document(DocumentError::NotAssembled(id));
+        assert_eq!(error.kind(), ErrorKind::NotReassemblable);
+        assert_eq!(
+            EngineError::message_ru(&error),
+            "У этого черновика нет готовой заявки: сохранять и печатать нечего."
+        );
+        assert_eq!(
+            error.message_ru(),
+            "в черновике № 3 нет заявки: она не была составлена"
+        );
     }
 }

@@ -36,7 +36,7 @@ mod stats;
 
 // The handle, and what every error it returns says about itself.
 pub use engine::{Engine, Environment, Notice};
-pub use error::{EngineError, ErrorKind};
+pub use error::{EngineError, ErrorKind, full_sentence};
 
 // Folders, files the resident names, and the keyring.
 pub use paths::{Paths, PathsError, PathsOrigin, io_error_ru, replace_file};
