@@ -231,15 +231,9 @@ pub fn print_failure_details(out: &mut dyn Write, failure: &Failure) -> std::io:
     Ok(())
 }
 
-/// A detail as a sentence: capitalised, with exactly one full stop at the end.
-pub fn sentence(detail: &str) -> String {
-    let detail = detail.trim().trim_end_matches('.');
-    let mut chars = detail.chars();
-    match chars.next() {
-        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
-        None => String::new(),
-    }
-}
+/// A detail as a sentence: capitalised, with one closing mark (the engine's rule for both front
+/// ends).
+pub use zayavka_engine::full_sentence as sentence;
 
 /// Prints «Что можно сделать:» and one line per step that has a wording here.
 pub fn print_next_steps(
