@@ -201,7 +201,7 @@ pub fn drafts_list(
         .subject
         .map(|kind| {
             kind.parse::<SubjectKind>()
-                .map(|kind| kind.as_str().to_owned())
+                .map(|kind| kind.code().to_owned())
                 .map_err(|_| CommandError::invalid_argument("вид проблемы"))
         })
         .transpose()?;
@@ -537,7 +537,7 @@ pub fn settings_get(state: &AppState) -> Result<SettingsView, CommandError> {
         profile: provider.profile.as_str().to_owned(),
         base_url: provider.base_url.as_str().to_owned(),
         model: provider.model.clone(),
-        schema_mode: provider.schema_mode.as_str(),
+        schema_mode: provider.schema_mode.code(),
         timeout_secs: provider
             .timeout_secs
             .unwrap_or(zayavka_engine::Budget::default().attempt_timeout.as_secs()),

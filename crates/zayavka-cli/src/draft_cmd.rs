@@ -101,7 +101,7 @@ impl ProviderArgs {
             ("--model", self.model.clone()),
             (
                 "--schema-mode",
-                self.schema_mode.map(|m| m.as_str().to_owned()),
+                self.schema_mode.map(|m| m.code().to_owned()),
             ),
             ("--timeout", self.timeout.map(|t| t.to_string())),
             ("--attempts", self.attempts.map(|a| a.to_string())),
@@ -133,7 +133,7 @@ fn progress_spinner() -> indicatif::ProgressBar {
 /// Parses a subject kind for clap, with the known kinds in the message.
 pub(crate) fn subject_kind(text: &str) -> Result<SubjectKind, String> {
     text.parse().map_err(|_| {
-        let kinds: Vec<&str> = SubjectKind::ALL.iter().map(|k| k.as_str()).collect();
+        let kinds: Vec<&str> = SubjectKind::ALL.iter().map(|k| k.code()).collect();
         format!("неизвестный вид проблемы; допустимы: {}", kinds.join(", "))
     })
 }
@@ -155,7 +155,7 @@ pub fn run(args: DraftArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
             location: args.location.clone(),
             consequences: args.consequences.clone(),
             desired_actions: args.desired_actions.clone(),
-            confirmed_subject: args.subject.map(|kind| kind.as_str().to_owned()),
+            confirmed_subject: args.subject.map(|kind| kind.code().to_owned()),
         }),
     };
     let command = DraftCommand {
@@ -301,7 +301,7 @@ fn typed_words(args: &DraftArgs) -> Vec<String> {
     }
     if let Some(subject) = args.subject {
         words.push("--subject".into());
-        words.push(subject.as_str().into());
+        words.push(subject.code().into());
     }
     words
 }

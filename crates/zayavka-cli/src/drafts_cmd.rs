@@ -305,7 +305,7 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         DraftsCommand::List(list) => {
             let filter = DraftFilter {
                 outcome: list.outcome,
-                subject: list.subject.map(|kind| kind.as_str().to_owned()),
+                subject: list.subject.map(|kind| kind.code().to_owned()),
                 since: list.since,
                 batch_id: None,
                 limit: list.limit,

@@ -34,43 +34,23 @@ pub mod limits {
     pub const DESIRED_ACTIONS_MAX: usize = 500;
 }
 
-/// The fields of the resident input, in the order the form shows them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum InputField {
-    /// What happened, in the resident's words.
-    Description,
-    /// Where it is.
-    Location,
-    /// What it leads to.
-    Consequences,
-    /// What the resident asks the management company to do.
-    DesiredActions,
-    /// The subject the resident confirmed independently of the model.
-    ConfirmedSubject,
+stable_codes! {
+    /// The fields of the resident input, in the order the form shows them.
+    pub enum InputField {
+        /// What happened, in the resident's words.
+        Description => "description",
+        /// Where it is.
+        Location => "location",
+        /// What it leads to.
+        Consequences => "consequences",
+        /// What the resident asks the management company to do.
+        DesiredActions => "desired_actions",
+        /// The subject the resident confirmed independently of the model.
+        ConfirmedSubject => "confirmed_subject",
+    }
 }
 
 impl InputField {
-    /// Every field.
-    pub const ALL: [InputField; 5] = [
-        InputField::Description,
-        InputField::Location,
-        InputField::Consequences,
-        InputField::DesiredActions,
-        InputField::ConfirmedSubject,
-    ];
-
-    /// The JSON name of the field.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            InputField::Description => "description",
-            InputField::Location => "location",
-            InputField::Consequences => "consequences",
-            InputField::DesiredActions => "desired_actions",
-            InputField::ConfirmedSubject => "confirmed_subject",
-        }
-    }
-
     /// The label the resident sees on the form.
     pub const fn label_ru(self) -> &'static str {
         match self {
@@ -80,16 +60,6 @@ impl InputField {
             InputField::DesiredActions => "Что вы просите сделать",
             InputField::ConfirmedSubject => "К чему относится проблема",
         }
-    }
-
-    fn from_name(name: &str) -> Option<InputField> {
-        InputField::ALL.into_iter().find(|f| f.as_str() == name)
-    }
-}
-
-impl fmt::Display for InputField {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -240,7 +210,7 @@ impl InputError {
     /// The name of the field as it appears in JSON (an unknown field keeps its own name).
     pub fn field_name(&self) -> String {
         match (&self.field, &self.kind) {
-            (Some(field), _) => field.as_str().to_owned(),
+            (Some(field), _) => field.code().to_owned(),
             (None, InputErrorKind::UnknownField { name })
             | (None, InputErrorKind::DuplicateField { name }) => name.clone(),
             (None, _) => String::new(),
@@ -338,7 +308,11 @@ impl InputError {
                 "Неизвестный вид проблемы «{}». Выберите один из списка: {} — или не \
                  выбирайте ничего.",
                 shown_name(value),
-                SubjectKind::ALL.map(SubjectKind::as_str).join(", ")
+                SubjectKind::ALL
+                    .iter()
+                    .map(|kind| kind.code())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }
@@ -438,7 +412,7 @@ impl RawInput {
         };
         let mut errors = Vec::new();
         for (name, value) in object {
-            let Some(field) = InputField::from_name(name) else {
+            let Some(field) = InputField::from_code(name) else {
                 errors.push(InputError {
                     field: None,
                     kind: InputErrorKind::UnknownField { name: name.clone() },
@@ -479,7 +453,7 @@ fn duplicate_field_errors(text: &str) -> Vec<InputError> {
     for name in names {
         if !seen.insert(name.clone()) && reported.insert(name.clone()) {
             errors.push(InputError {
-                field: InputField::from_name(&name),
+                field: InputField::from_code(&name),
                 kind: InputErrorKind::DuplicateField { name },
             });
         }
@@ -814,7 +788,7 @@ impl ResidentInput {
             location: self.location.clone(),
             consequences: self.consequences.clone(),
             desired_actions: self.desired_actions.clone(),
-            confirmed_subject: self.confirmed_subject.map(|kind| kind.as_str().to_owned()),
+            confirmed_subject: self.confirmed_subject.map(|kind| kind.code().to_owned()),
         }
     }
 
@@ -1174,6 +1148,9 @@ mod tests {
         assert_eq!(latin[0].code.code(), "not_in_russian_letters");
         zayavka_codes::check_stable_codes::<InputNoticeCode>().unwrap();
         zayavka_codes::check_stable_codes::<InputErrorCode>().unwrap();
+        zayavka_codes::check_stable_codes::<InputField>().unwrap();
+        zayavka_codes::check_stable_codes::<crate::SchemaMode>().unwrap();
+        zayavka_codes::check_stable_codes::<crate::ReviewStatus>().unwrap();
         assert_eq!(
             latin[0].message_ru(),
             "Поле «Описание проблемы» написано не русскими буквами. Заявку в управляющую \

@@ -17,6 +17,7 @@ use std::sync::LazyLock;
 
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
+use zayavka_codes::stable_codes;
 
 use crate::subject::SubjectKind;
 use crate::text::{contains_request_word, contains_url, is_line_break};
@@ -202,26 +203,15 @@ pub struct Review {
     pub note: String,
 }
 
-/// How far a module has been checked against the official texts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ReviewStatus {
-    /// Every provision and every edition was checked against the official text.
-    Verified,
-    /// Some provisions were checked, others still wait.
-    PartiallyVerified,
-    /// Nothing was checked against the official text yet.
-    AwaitingVerification,
-}
-
-impl ReviewStatus {
-    /// The stable machine name, as it appears in the data files and in JSON.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ReviewStatus::Verified => "verified",
-            ReviewStatus::PartiallyVerified => "partially_verified",
-            ReviewStatus::AwaitingVerification => "awaiting_verification",
-        }
+stable_codes! {
+    /// How far a module has been checked against the official texts.
+    pub enum ReviewStatus {
+        /// Every provision and every edition was checked against the official text.
+        Verified => "verified",
+        /// Some provisions were checked, others still wait.
+        PartiallyVerified => "partially_verified",
+        /// Nothing was checked against the official text yet.
+        AwaitingVerification => "awaiting_verification",
     }
 }
 
@@ -544,7 +534,7 @@ pub fn parse_catalogue(
         return Err(LegalCatalogueError::MissingCommon);
     };
     let mut subjects = Vec::with_capacity(SubjectKind::ALL.len());
-    for kind in SubjectKind::ALL {
+    for &kind in SubjectKind::ALL {
         let Some((_, module)) = by_kind.remove(&kind) else {
             return Err(LegalCatalogueError::MissingSubject { kind });
         };
@@ -726,10 +716,10 @@ mod tests {
         let catalogue = catalogue();
         assert_eq!(catalogue.common().paragraphs.len(), 2);
         assert_eq!(catalogue.common().subject, None);
-        for kind in SubjectKind::ALL {
+        for &kind in SubjectKind::ALL {
             let module = catalogue.subject(kind);
             assert_eq!(module.subject, Some(kind));
-            assert_eq!(module.id, kind.as_str());
+            assert_eq!(module.id, kind.code());
             assert_eq!(module.paragraphs.len(), 1, "{kind}");
         }
     }
@@ -741,7 +731,7 @@ mod tests {
             .map(|module| module.id.as_str())
             .collect();
         let mut expected = vec!["common"];
-        expected.extend(SubjectKind::ALL.map(SubjectKind::as_str));
+        expected.extend(SubjectKind::ALL.iter().map(|kind| kind.code()));
         assert_eq!(ids, expected);
     }
 
@@ -772,7 +762,7 @@ mod tests {
             "{housing_code}"
         );
         assert!(management_rules.contains("№ 416"), "{management_rules}");
-        for kind in SubjectKind::ALL {
+        for &kind in SubjectKind::ALL {
             for paragraph in &catalogue.subject(kind).paragraphs {
                 assert!(
                     paragraph.contains("№ 491"),
@@ -844,10 +834,10 @@ mod tests {
                 COMMON_FILE_NAME.to_owned(),
                 module_text("common", None, &[COMMON_PARAGRAPH_1, COMMON_PARAGRAPH_2]),
             )];
-            for kind in SubjectKind::ALL {
+            for &kind in SubjectKind::ALL {
                 files.push((
                     format!("{kind}.toml"),
-                    module_text(kind.as_str(), Some(kind), &[SUBJECT_PARAGRAPH]),
+                    module_text(kind.code(), Some(kind), &[SUBJECT_PARAGRAPH]),
                 ));
             }
             let mut fixture = Fixture {
@@ -941,7 +931,7 @@ mod tests {
         let kinds: Vec<Option<SubjectKind>> =
             catalogue.modules().map(|module| module.subject).collect();
         let mut expected = vec![None];
-        expected.extend(SubjectKind::ALL.map(Some));
+        expected.extend(SubjectKind::ALL.iter().copied().map(Some));
         assert_eq!(kinds, expected);
     }
 
@@ -1421,7 +1411,7 @@ mod tests {
             ReviewStatus::AwaitingVerification,
         ] {
             let json = serde_json::to_string(&status).unwrap();
-            assert_eq!(json, format!("\"{}\"", status.as_str()));
+            assert_eq!(json, format!("\"{}\"", status.code()));
         }
     }
 }

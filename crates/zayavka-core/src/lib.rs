@@ -63,5 +63,5 @@ pub use schema::{
     RegisteredSchema, SchemaViolation, find as find_schema, registry as schema_registry,
     request_draft as request_draft_schema, sha256_hex,
 };
-pub use subject::{SubjectKind, UnknownSubjectKind};
+pub use subject::SubjectKind;
 pub use text::{char_count, escape_invisible, json_error_ru};

@@ -149,7 +149,7 @@ mod tests {
             LIGHTING,
             &[(SourceField::Description, "неделю не горит свёт")],
         );
-        let decision = decide_legal_module(&input(Some(LIGHTING.as_str())), Some(&model));
+        let decision = decide_legal_module(&input(Some(LIGHTING.code())), Some(&model));
         assert_eq!(decision, LegalDecision::Included(LIGHTING));
     }
 
@@ -164,7 +164,7 @@ mod tests {
             LegalDecision::Omitted(OmissionReason::NotConfirmed)
         );
         assert_eq!(
-            decide_legal_module(&input(Some(LIGHTING.as_str())), None),
+            decide_legal_module(&input(Some(LIGHTING.code())), None),
             LegalDecision::Omitted(OmissionReason::NoModelSubject)
         );
         assert_eq!(
@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn evidence_must_be_verbatim_in_the_named_field() {
-        let confirmed = input(Some(LIGHTING.as_str()));
+        let confirmed = input(Some(LIGHTING.code()));
         for quotes in [
             vec![(SourceField::Location, "неделю не горит свёт")],
             vec![(SourceField::Description, "неделю не горит свет")],
@@ -217,7 +217,7 @@ mod tests {
 
     #[test]
     fn a_decomposed_quote_matches_its_composed_field() {
-        let confirmed = input(Some(LIGHTING.as_str()));
+        let confirmed = input(Some(LIGHTING.code()));
         let model = subject(
             LIGHTING,
             &[(SourceField::Description, "не горит све\u{308}т")],

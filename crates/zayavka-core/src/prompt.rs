@@ -6,56 +6,36 @@
 
 use std::sync::LazyLock;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use zayavka_codes::stable_codes;
 
 use crate::finding::Finding;
 use crate::input::ResidentInput;
 use crate::schema::{RegisteredSchema, sha256_hex};
 
-/// How the provider is asked for structured output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SchemaMode {
-    /// `response_format: json_schema` with `strict: true`: the provider enforces the transport
-    /// schema while generating.
-    JsonSchema,
-    /// `response_format: json_object`: the schema travels in the system prompt and only local
-    /// validation enforces it.
-    JsonObject,
-    /// Forced function calling: the schema travels as the one function's parameters, the model
-    /// must call it, and local validation enforces the arguments. GigaChat's default on every
-    /// tier (ADR 21).
-    FunctionCall,
+stable_codes! {
+    /// How the provider is asked for structured output.
+    pub enum SchemaMode {
+        /// `response_format: json_schema` with `strict: true`: the provider enforces the transport
+        /// schema while generating.
+        JsonSchema => "json_schema",
+        /// `response_format: json_object`: the schema travels in the system prompt and only local
+        /// validation enforces it.
+        JsonObject => "json_object",
+        /// Forced function calling: the schema travels as the one function's parameters, the model
+        /// must call it, and local validation enforces the arguments. GigaChat's default on every
+        /// tier (ADR 21).
+        FunctionCall => "function_call",
+    }
 }
 
 impl SchemaMode {
-    /// Every mode.
-    pub const ALL: [SchemaMode; 3] = [
-        SchemaMode::JsonSchema,
-        SchemaMode::JsonObject,
-        SchemaMode::FunctionCall,
-    ];
-
-    /// The stable name used in configuration and on the command line.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            SchemaMode::JsonSchema => "json_schema",
-            SchemaMode::JsonObject => "json_object",
-            SchemaMode::FunctionCall => "function_call",
-        }
-    }
-
     /// The mode with this name, if any.
     pub fn parse(text: &str) -> Option<SchemaMode> {
         SchemaMode::ALL
-            .into_iter()
-            .find(|mode| mode.as_str() == text)
-    }
-}
-
-impl std::fmt::Display for SchemaMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+            .iter()
+            .copied()
+            .find(|mode| mode.code() == text)
     }
 }
 
@@ -199,7 +179,7 @@ mod tests {
 
     #[test]
     fn the_confirmed_subject_never_reaches_the_model() {
-        for mode in SchemaMode::ALL {
+        for &mode in SchemaMode::ALL {
             let prompt = render(&input(), mode, request_draft());
             assert!(!prompt.user.contains("confirmed_subject"));
             assert!(!prompt.system.contains("confirmed_subject"));
@@ -215,9 +195,9 @@ mod tests {
     #[test]
     fn every_released_prompt_names_every_subject_kind_and_its_own_version_and_is_hashed() {
         for prompt in prompt_registry() {
-            for kind in SubjectKind::ALL {
+            for &kind in SubjectKind::ALL {
                 assert!(
-                    prompt.text.contains(kind.as_str()),
+                    prompt.text.contains(kind.code()),
                     "{}: {kind}",
                     prompt.version
                 );

@@ -180,7 +180,7 @@ fn every_case_follows_the_format_and_its_input_keeps_the_contract() {
         if expect.module_included == Some(true) {
             assert_eq!(
                 expect.subject.clone().flatten(),
-                input.confirmed_subject().map(|k| k.as_str().to_owned()),
+                input.confirmed_subject().map(|k| k.code().to_owned()),
                 "{id}: a module is included only for the subject the resident confirmed"
             );
         }
@@ -226,7 +226,7 @@ fn every_case_has_a_faithful_answer_that_meets_its_expectations() {
         if let Some(kind) = &expect.outcome {
             assert_eq!(outcome.kind().code(), kind, "{id}: {outcome:?}");
         }
-        let model_subject = draft.subject.as_ref().map(|s| s.kind.as_str().to_owned());
+        let model_subject = draft.subject.as_ref().map(|s| s.kind.code().to_owned());
         if let Some(subject) = &expect.subject {
             assert_eq!(&model_subject, subject, "{id}: the answer's subject");
         }

@@ -520,7 +520,7 @@ fn legal_modules(today: jiff::civil::Date) -> Vec<Check> {
     let awaiting: Vec<String> = catalogue
         .awaiting_verification()
         .iter()
-        .map(|m| format!("{} ({})", m.id, m.review.status.as_str()))
+        .map(|m| format!("{} ({})", m.id, m.review.status.code()))
         .collect();
     let mut checks = Vec::new();
     checks.push(if expired.is_empty() {

@@ -475,7 +475,7 @@ pub fn reassemble(
         _ => return Err(DraftsError::NotReassemblable(id)),
     };
     let mut raw = stored_input(&draft);
-    raw.confirmed_subject = Some(subject.as_str().to_owned());
+    raw.confirmed_subject = Some(subject.code().to_owned());
     let json = serde_json::to_string_pretty(&raw).expect("a raw input serialises");
     let checked = ResidentInput::parse(&raw).map_err(|errors| {
         let messages: Vec<String> = errors.iter().map(|e| e.message_ru()).collect();

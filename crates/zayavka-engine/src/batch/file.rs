@@ -819,7 +819,7 @@ fn jsonl_row(line_number: u32, line: &str) -> BatchRow {
         object.remove(name);
         *slot = value.filter(|text| !text.is_empty());
     }
-    let text_of = |field: InputField| match object.get(field.as_str()) {
+    let text_of = |field: InputField| match object.get(field.code()) {
         Some(serde_json::Value::String(text)) => Some(text.clone()),
         _ => None,
     };
@@ -918,9 +918,10 @@ fn fold(text: &str) -> String {
 fn subject_cell(cell: &str) -> String {
     let key = fold(&cell.split_whitespace().collect::<Vec<_>>().join(" "));
     SubjectKind::ALL
-        .into_iter()
-        .find(|kind| key == kind.as_str() || key == fold(kind.title_ru()))
-        .map_or_else(|| cell.to_owned(), |kind| kind.as_str().to_owned())
+        .iter()
+        .copied()
+        .find(|kind| key == kind.code() || key == fold(kind.title_ru()))
+        .map_or_else(|| cell.to_owned(), |kind| kind.code().to_owned())
 }
 
 /// A column's letters as a spreadsheet shows them: A, …, Z, AA, AB, ….

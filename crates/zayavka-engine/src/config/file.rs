@@ -185,7 +185,7 @@ impl FieldValue {
             FieldValue::Kind(kind) => kind.as_str().into(),
             FieldValue::BaseUrl(url) => url.as_str().into(),
             FieldValue::Model(model) => model.as_str().into(),
-            FieldValue::SchemaMode(mode) => mode.as_str().into(),
+            FieldValue::SchemaMode(mode) => mode.code().into(),
             FieldValue::NeedsApiKey(flag) => (*flag).into(),
             FieldValue::Price(price) => (*price).into(),
             FieldValue::Currency(currency) => currency.as_str().into(),

@@ -94,7 +94,7 @@ pub(crate) fn finished_draft(outcome: &Outcome, model_used: bool) -> FinishedDra
             .expect("warnings serialise"),
         subject_module: request
             .and_then(Request::subject_module)
-            .map(|kind| kind.as_str().to_owned()),
+            .map(|kind| kind.code().to_owned()),
         legal_omission: request
             .and_then(Request::legal_omission)
             .map(|reason| reason.code().to_owned()),

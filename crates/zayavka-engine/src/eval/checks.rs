@@ -89,10 +89,7 @@ fn result(check: &'static str, passed: bool, detail: Option<String>) -> CheckRes
 }
 
 fn subject_name(subject: Option<SubjectKind>) -> String {
-    subject.map_or_else(
-        || "без предмета".to_owned(),
-        |kind| kind.as_str().to_owned(),
-    )
+    subject.map_or_else(|| "без предмета".to_owned(), |kind| kind.code().to_owned())
 }
 
 /// The model's own text: its title and descriptive fields, each a line.
