@@ -36,6 +36,9 @@ pub struct FieldError {
     pub code: &'static str,
     /// The Russian message.
     pub message: String,
+    /// The field's label on the form («Описание проблемы»), for a field of the resident's input
+    /// that was refused; null for any other error.
+    pub label: Option<&'static str>,
 }
 
 /// How a draft came out, for the result card or panel.
@@ -118,10 +121,14 @@ impl DraftResult {
             errors: report
                 .errors
                 .into_iter()
-                .map(|error| FieldError {
-                    field: error.field.trim_start_matches('/').to_owned(),
-                    code: error.code,
-                    message: error.message,
+                .map(|error| {
+                    let field = error.field.trim_start_matches('/').to_owned();
+                    FieldError {
+                        label: input_label(outcome, &field),
+                        field,
+                        code: error.code,
+                        message: error.message,
+                    }
                 })
                 .collect(),
             hints: report.hints,
@@ -168,6 +175,18 @@ impl DraftResult {
             },
         })
     }
+}
+
+/// The form's label of `field` when `outcome` refused the resident's input in that field.
+fn input_label(outcome: &Outcome, field: &str) -> Option<&'static str> {
+    let Outcome::InvalidInput(errors) = outcome else {
+        return None;
+    };
+    errors
+        .iter()
+        .filter_map(|error| error.field)
+        .find(|input_field| input_field.code() == field)
+        .map(|input_field| input_field.label_ru())
 }
 
 /// One version of the request text.
@@ -467,6 +486,34 @@ mod tests {
                 .get("details")
                 .is_none()
         );
+    }
+
+    /// Issue 18: a refused field comes with its label on the form, so the page names it in the
+    /// engine's words instead of keeping a copy; an error that names no form field has none.
+    #[test]
+    fn issue_18_refused_input_names_each_field_by_its_label_on_the_form() {
+        let errors = zayavka_core::ResidentInput::from_json_str(
+            r#"{"description": "Темно", "confirmed_subject": "yard", "colour": "красный"}"#,
+        )
+        .expect_err("the input is refused");
+        let result =
+            DraftResult::from_outcome(&Outcome::InvalidInput(errors), None, 0, false, false, None);
+        let labels: Vec<(&str, Option<&str>)> = result
+            .errors
+            .iter()
+            .map(|error| (error.field.as_str(), error.label))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("description", Some("Описание проблемы")),
+                ("confirmed_subject", Some("К чему относится проблема")),
+                ("colour", None),
+            ]
+        );
+        let json = serde_json::to_value(&result).unwrap();
+        assert_eq!(json["errors"][0]["label"], "Описание проблемы");
+        assert_eq!(json["errors"][2]["label"], serde_json::Value::Null);
     }
 
     /// Regression (issue 14): «Проверить подключение» spoke to residents in internal module ids

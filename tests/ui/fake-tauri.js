@@ -64,6 +64,13 @@
     return errors;
   }
 
+  // A draft's refused fields as the app sends them (view.rs `FieldError`): each with its label
+  // on the form. A batch plan's invalid rows come from the engine without one.
+  function invalidInput(errors) {
+    const labelled = errors.map((error) => ({ ...error, label: LABELS[error.field] ?? null }));
+    return base('invalid_input', { reason: 'invalid_input', message: 'Заявку нельзя составить, пока не исправлены поля.', next_steps: ['fix_input'], errors: labelled, model_used: false, attempts: 0 });
+  }
+
   function presentItem(desired) {
     if (!desired || desired.trim() === '') return { text: 'Устранить наблюдаемую проблему.', source: 'generic' };
     let text = desired.trim().replace(/^прошу:?\s*/i, '').replace(/\s*\n\s*/g, ' ');
@@ -716,16 +723,7 @@
   const handlers = {
     async draft_run({ input, taskId, onProgress }) {
       const errors = validate(input);
-      if (errors.length > 0) {
-        return base('invalid_input', {
-          reason: 'invalid_input',
-          message: 'Заявку нельзя составить, пока не исправлены поля.',
-          next_steps: ['fix_input'],
-          errors,
-          model_used: false,
-          attempts: 0,
-        });
-      }
+      if (errors.length > 0) return invalidInput(errors);
       send(onProgress, 0, {
         attempt: 1, elapsed_ms: 0, state: 'sending', wait_ms: null, message: 'Модель составляет описание…',
       });
@@ -763,9 +761,7 @@
     },
     async draft_offline({ input }) {
       const errors = validate(input);
-      if (errors.length > 0) {
-        return base('invalid_input', { reason: 'invalid_input', message: 'Заявку нельзя составить, пока не исправлены поля.', next_steps: ['fix_input'], errors, model_used: false, attempts: 0 });
-      }
+      if (errors.length > 0) return invalidInput(errors);
       return store(offlineResult(input), input);
     },
     async draft_reassemble({ draftId, subject }) {
