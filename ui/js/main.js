@@ -9,7 +9,7 @@ import { setUpDrafts } from './drafts.js';
 import { setUpBatch } from './batch.js';
 import { setUpSettings } from './settings.js';
 import { setUpSetup } from './setup.js';
-import { watchPhotoDrops } from './result.js';
+import { watchPhotoDrops } from './photos.js';
 
 // «setup» is the first-run setup (issue 15): no link of its own, reached from «Настройки».
 const SCREENS = ['new', 'drafts', 'batch', 'settings', 'setup'];

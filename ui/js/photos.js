@@ -1,0 +1,80 @@
+// «Фотографии к заявке»: a draft's photos, attached from the open dialog or by dropping files on
+// the window, each removable. Each photo is named as Rust names it in the document; the files'
+// paths never reach the page (the window's own drag and drop keeps them in Rust).
+
+import * as ipc from './ipc.js';
+import { freshId, h, replace } from './dom.js';
+
+/** The photos section of draft `draftId`. The list loads after the card is shown. */
+export function photosSection(draftId) {
+  const headingId = freshId('photos-heading');
+  const list = h('ul', { class: 'photo-list' });
+  const status = h('p', { role: 'status', class: 'photo-status' });
+  const section = h(
+    'section',
+    { class: 'photos', 'aria-labelledby': headingId },
+    h('h3', { id: headingId }, 'Фотографии к заявке'),
+    h('p', { class: 'hint' }, 'Фотографии войдут в документ: в список «Приложения» и по одной на страницу в PDF. Модели они не отправляются, а место съёмки и модель камеры из файлов удаляются.'),
+    list,
+  );
+  const show = (photos) => {
+    replace(
+      list,
+      photos.length === 0 ? h('li', { class: 'quiet' }, 'Фотографий пока нет.') : null,
+      photos.map((photo) =>
+        h(
+          'li',
+          {},
+          h('span', {}, `${photo.label}, ${photo.width} × ${photo.height}`),
+          h('button', { type: 'button', class: 'link-button', 'aria-label': `Убрать ${photo.label}`, onclick: () => detach(photo) }, 'Убрать'),
+        ),
+      ),
+    );
+  };
+  const attempt = async (work, done) => {
+    try {
+      const photos = await work();
+      if (photos === null) return;
+      show(photos);
+      status.textContent = done(photos);
+    } catch (failure) {
+      status.textContent = failure.message;
+    }
+  };
+  const attached = (photos) => `Фотографии приложены. Всего: ${photos.length}.`;
+  const detach = (photo) =>
+    attempt(() => ipc.draftDetach(draftId, photo.number), () => `${photo.label.split(' (')[0]} убрано.`);
+  const choose = h('button', { type: 'button', onclick: () => attempt(() => ipc.draftAttachChosen(draftId), attached) }, 'Приложить фотографии…');
+  section.append(h('div', { class: 'actions' }, choose, h('span', { class: 'quiet' }, 'или перетащите файлы в окно')), status);
+  dropTargets.push({ section, attach: () => attempt(() => ipc.draftAttachDropped(draftId), attached) });
+  attempt(() => ipc.draftPhotos(draftId), () => '');
+  return section;
+}
+
+// The photos sections files dropped on the window may go to: the one on screen (each screen may
+// show a result; sections no longer in the page are forgotten).
+let dropTargets = [];
+
+function visibleDropTarget() {
+  dropTargets = dropTargets.filter((target) => target.section.isConnected);
+  return dropTargets.findLast((target) => target.section.offsetParent !== null) ?? null;
+}
+
+/**
+ * Listens for files dragged onto the window. A drop attaches them to the draft whose result is
+ * on screen; with none, the resident is told how to attach photos.
+ */
+export function watchPhotoDrops(onNoTarget) {
+  return ipc.photosDropWatch((event) => {
+    const target = visibleDropTarget();
+    document.body.classList.toggle('files-over', event.kind === 'over' && target !== null);
+    if (event.kind !== 'dropped') return;
+    document.body.classList.remove('files-over');
+    if (target !== null) {
+      target.section.scrollIntoView({ block: 'nearest' });
+      target.attach();
+    } else {
+      onNoTarget('Чтобы приложить фотографии, сначала составьте заявку или откройте черновик, затем перетащите файлы на окно ещё раз.');
+    }
+  });
+}
