@@ -1141,7 +1141,7 @@ pub fn profile_get(state: &AppState) -> Result<Profile, CommandError> {
 
 /// Sets one field; an empty value removes it. A refused value changes nothing.
 pub fn profile_set(state: &AppState, field: &str, value: &str) -> Result<Profile, CommandError> {
-    let field = ProfileField::from_name(field)
+    let field = ProfileField::from_code(field)
         .ok_or_else(|| CommandError::invalid_argument("поле профиля"))?;
     Ok(state.engine.set_profile_field(field, value)?)
 }

@@ -77,12 +77,12 @@ pub fn run(args: ProfileArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
 }
 
 fn print_profile(profile: &Profile, output: &mut impl Write) -> std::io::Result<()> {
-    for field in ProfileField::ALL {
+    for &field in ProfileField::ALL {
         writeln!(
             output,
             "{} ({}): {}",
             field.label_ru(),
-            field.as_str(),
+            field.code(),
             profile.get(field).unwrap_or("не указано")
         )?;
     }

@@ -2,52 +2,29 @@
 //! and the values. Reading, checking and storing a profile are the engine's.
 
 use serde::Serialize;
+use zayavka_codes::stable_codes;
 
-/// One field of the profile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProfileField {
-    /// The resident's full name (фамилия, имя, отчество).
-    FullName,
-    /// The resident's address: the building.
-    Address,
-    /// The apartment number.
-    Apartment,
-    /// A phone number for the management company to call back.
-    Phone,
-    /// An e-mail address for the answer.
-    Email,
-    /// The management company's name.
-    CompanyName,
-    /// The management company's address.
-    CompanyAddress,
+stable_codes! {
+    /// One field of the profile.
+    pub enum ProfileField {
+        /// The resident's full name (фамилия, имя, отчество).
+        FullName => "full_name",
+        /// The resident's address: the building.
+        Address => "address",
+        /// The apartment number.
+        Apartment => "apartment",
+        /// A phone number for the management company to call back.
+        Phone => "phone",
+        /// An e-mail address for the answer.
+        Email => "email",
+        /// The management company's name.
+        CompanyName => "company_name",
+        /// The management company's address.
+        CompanyAddress => "company_address",
+    }
 }
 
 impl ProfileField {
-    /// Every field, in the order the profile shows them.
-    pub const ALL: [ProfileField; 7] = [
-        ProfileField::FullName,
-        ProfileField::Address,
-        ProfileField::Apartment,
-        ProfileField::Phone,
-        ProfileField::Email,
-        ProfileField::CompanyName,
-        ProfileField::CompanyAddress,
-    ];
-
-    /// The field's stable name, as the file, `--json` and `profile set` spell it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProfileField::FullName => "full_name",
-            ProfileField::Address => "address",
-            ProfileField::Apartment => "apartment",
-            ProfileField::Phone => "phone",
-            ProfileField::Email => "email",
-            ProfileField::CompanyName => "company_name",
-            ProfileField::CompanyAddress => "company_address",
-        }
-    }
-
     /// The field's name for the resident.
     pub fn label_ru(self) -> &'static str {
         match self {
@@ -72,19 +49,6 @@ impl ProfileField {
             ProfileField::CompanyName => 200,
             ProfileField::CompanyAddress => 300,
         }
-    }
-
-    /// The field with this stable name.
-    pub fn from_name(name: &str) -> Option<ProfileField> {
-        ProfileField::ALL
-            .into_iter()
-            .find(|field| field.as_str() == name)
-    }
-}
-
-impl std::fmt::Display for ProfileField {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -146,5 +110,15 @@ impl Profile {
             ProfileField::CompanyName => &mut self.company_name,
             ProfileField::CompanyAddress => &mut self.company_address,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_field_names_pass_the_shared_check() {
+        zayavka_codes::check_stable_codes::<ProfileField>().unwrap();
     }
 }

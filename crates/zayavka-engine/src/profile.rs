@@ -27,7 +27,7 @@ pub const PROFILE_MAX_BYTES: u64 = 64 * 1024;
 
 /// The field called `name` (`full_name`, `address`, …), as `profile set` and the page name it.
 pub fn field_named(name: &str) -> Result<ProfileField, ProfileError> {
-    ProfileField::from_name(name).ok_or_else(|| ProfileError::UnknownField {
+    ProfileField::from_code(name).ok_or_else(|| ProfileError::UnknownField {
         name: zayavka_core::escape_invisible(name),
     })
 }
@@ -177,9 +177,9 @@ pub fn with_field(
 /// The profile as TOML, fields in their fixed order.
 fn to_toml(profile: &Profile) -> String {
     let mut document = DocumentMut::new();
-    for field in ProfileField::ALL {
+    for &field in ProfileField::ALL {
         if let Some(value) = profile.get(field) {
-            document[field.as_str()] = toml_edit::value(value);
+            document[field.code()] = toml_edit::value(value);
         }
     }
     document.to_string()
@@ -192,7 +192,7 @@ fn from_toml(text: &str) -> Result<Profile, String> {
         .map_err(|error: toml_edit::TomlError| format!("это не TOML ({})", error.message()))?;
     let mut profile = Profile::default();
     for (key, item) in document.iter() {
-        let field = ProfileField::from_name(key).ok_or_else(|| {
+        let field = ProfileField::from_code(key).ok_or_else(|| {
             format!(
                 "поле «{}» не предусмотрено",
                 zayavka_core::escape_invisible(key)
@@ -429,7 +429,7 @@ mod tests {
 
     #[test]
     fn every_field_has_a_limit_counted_in_characters() {
-        for field in ProfileField::ALL {
+        for &field in ProfileField::ALL {
             let at_limit = if field == ProfileField::Email {
                 format!("{}@d.ru", "ё".repeat(field.max_chars() - 5))
             } else {

@@ -27,6 +27,7 @@ use std::collections::{BTreeMap, HashMap};
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use serde::Serialize;
+use zayavka_codes::stable_codes;
 use zayavka_store::{DraftFacts, DraftOutcome, FactsPeriod, Store, StoreError};
 
 use crate::config::{Config, ProfileName, ProviderKind};
@@ -39,40 +40,23 @@ pub const ATTENTION_SHARE: f64 = 0.3;
 /// …and at least this many drafts were sent, so that one unlucky draft is not an alarm.
 pub const ATTENTION_MIN_DRAFTS: u32 = 3;
 
-/// How drafts are grouped in time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Period {
-    /// By calendar day.
-    Day,
-    /// By ISO week, Monday to Sunday.
-    Week,
-    /// By calendar month.
-    #[default]
-    Month,
-    /// One group per profile over the whole period.
-    All,
+stable_codes! {
+    /// How drafts are grouped in time.
+    #[derive(Default)]
+    pub enum Period {
+        /// By calendar day.
+        Day => "day",
+        /// By ISO week, Monday to Sunday.
+        Week => "week",
+        /// By calendar month.
+        #[default]
+        Month => "month",
+        /// One group per profile over the whole period.
+        All => "all",
+    }
 }
 
 impl Period {
-    /// Every period, in the order a front end offers them.
-    pub const ALL: [Period; 4] = [Period::Day, Period::Week, Period::Month, Period::All];
-
-    /// The stable code: `day`, `week`, `month` or `all`.
-    pub const fn code(self) -> &'static str {
-        match self {
-            Period::Day => "day",
-            Period::Week => "week",
-            Period::Month => "month",
-            Period::All => "all",
-        }
-    }
-
-    /// The period with this code.
-    pub fn from_code(code: &str) -> Option<Period> {
-        Period::ALL.into_iter().find(|period| period.code() == code)
-    }
-
     /// The bucket a local date falls in; `None` for [`Period::All`].
     fn bucket(self, date: Date) -> Option<Bucket> {
         let (label, start) = match self {
@@ -674,6 +658,11 @@ mod tests {
     use super::*;
     use zayavka_store::{FinalOutcome, FinishedDraft, NewAttempt, NewContextRecord, NewDraft};
 
+    #[test]
+    fn the_periods_pass_the_shared_check() {
+        zayavka_codes::check_stable_codes::<Period>().unwrap();
+    }
+
     fn open() -> (tempfile::TempDir, Store) {
         let folder = tempfile::tempdir().unwrap();
         let store = Store::open(&folder.path().join("z.sqlite3")).unwrap();
@@ -1080,7 +1069,7 @@ mod tests {
             Some(("2026-12".to_owned(), "2026-12-01".to_owned()))
         );
         assert_eq!(bucket(Period::All), None);
-        for period in Period::ALL {
+        for &period in Period::ALL {
             assert_eq!(Period::from_code(period.code()), Some(period));
         }
     }

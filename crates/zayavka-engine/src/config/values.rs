@@ -117,7 +117,8 @@ impl ProfileField {
     /// Finds a field by its name in the file.
     pub fn parse(name: &str) -> Option<ProfileField> {
         ProfileField::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|field| field.as_str() == name)
     }
 
