@@ -12,17 +12,17 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use zayavka_engine::{
-    ApiKey, ApiKeySource, AttachmentSummary, BatchError, BatchFile, BatchProgress, BatchRowReport,
-    BatchSettings, CoSigners, Config, ConfigError, DocumentFormat, DocumentsExport, DraftCommand,
-    DraftEvent, DraftFilter, DraftId, DraftListItem, DraftOutcome, ExportFormat, FiledDocument,
-    FilingError, InputSource, InvalidRow, KeptInput, PlanCost, Profile, ProfileField, ProfileName,
+    ApiKey, ApiKeySource, BatchError, BatchFile, BatchProgress, BatchRowReport, BatchSettings,
+    CoSigners, Config, ConfigError, DocumentFormat, DocumentsExport, DraftCommand, DraftEvent,
+    DraftFilter, DraftId, DraftListItem, DraftOutcome, ExportFormat, FiledDocument, FilingError,
+    InputSource, InvalidRow, KeptInput, PlanCost, Profile, ProfileField, ProfileName,
     ProviderField, ProviderKind, ProviderOverrides, RawInput, RowPlan, StopReason, StoredKeyState,
     SubjectKind, save_document,
 };
 
 use crate::error::{CommandError, ErrorKind, sentence};
 use crate::state::{AppState, CheckedBatch};
-use crate::view::{DoctorReport, DocumentView, DraftDetail, DraftResult};
+use crate::view::{DoctorReport, DocumentView, DraftDetail, DraftResult, PhotoView};
 
 /// The draft the page names: ids are positive, and the page only sends ids it was given.
 fn checked_id(id: i64) -> Result<DraftId, CommandError> {
@@ -304,8 +304,8 @@ pub fn draft_document(
 }
 
 /// The photos attached to a draft, in their order.
-pub fn draft_photos(state: &AppState, id: i64) -> Result<Vec<AttachmentSummary>, CommandError> {
-    Ok(state.engine.photos(checked_id(id)?)?)
+pub fn draft_photos(state: &AppState, id: i64) -> Result<Vec<PhotoView>, CommandError> {
+    Ok(PhotoView::list(state.engine.photos(checked_id(id)?)?))
 }
 
 /// Attaches photos to a draft, all or none: a file that is not a JPEG or PNG photo, is damaged
@@ -315,9 +315,9 @@ pub fn draft_attach(
     state: &AppState,
     id: i64,
     files: &[PathBuf],
-) -> Result<Vec<AttachmentSummary>, CommandError> {
+) -> Result<Vec<PhotoView>, CommandError> {
     state.engine.attach_photos(checked_id(id)?, files)?;
-    Ok(state.engine.photos(checked_id(id)?)?)
+    Ok(PhotoView::list(state.engine.photos(checked_id(id)?)?))
 }
 
 /// Removes photo `number` from a draft; the ones after it move up. Gives the photos left.
@@ -325,11 +325,13 @@ pub fn draft_detach(
     state: &AppState,
     id: i64,
     number: u32,
-) -> Result<Vec<AttachmentSummary>, CommandError> {
-    Ok(state
-        .engine
-        .detach_photo(checked_id(id)?, number)?
-        .remaining)
+) -> Result<Vec<PhotoView>, CommandError> {
+    Ok(PhotoView::list(
+        state
+            .engine
+            .detach_photo(checked_id(id)?, number)?
+            .remaining,
+    ))
 }
 
 /// What a draft saved as a file holds, made before the dialog opens, so that the resident is

@@ -18,8 +18,8 @@ use crate::commands::{
 };
 use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
-use crate::view::{DoctorReport, DocumentView, DraftDetail, DraftResult};
-use zayavka_engine::{AttachmentSummary, DraftListItem, Profile};
+use crate::view::{DoctorReport, DocumentView, DraftDetail, DraftResult, PhotoView};
+use zayavka_engine::{DraftListItem, Profile};
 
 type Answer<T> = Result<T, CommandError>;
 
@@ -177,17 +177,14 @@ pub async fn print_page(window: WebviewWindow) -> Answer<()> {
 }
 
 #[tauri::command]
-pub async fn draft_photos(app: AppHandle, id: i64) -> Answer<Vec<AttachmentSummary>> {
+pub async fn draft_photos(app: AppHandle, id: i64) -> Answer<Vec<PhotoView>> {
     blocking(app, move |state| commands::draft_photos(state, id)).await
 }
 
 /// Asks for photos in the open dialog (several at once) and attaches them to the draft;
 /// `null` when the resident cancelled.
 #[tauri::command]
-pub async fn draft_attach_chosen(
-    app: AppHandle,
-    id: i64,
-) -> Answer<Option<Vec<AttachmentSummary>>> {
+pub async fn draft_attach_chosen(app: AppHandle, id: i64) -> Answer<Option<Vec<PhotoView>>> {
     let dialogs = app.clone();
     blocking(app, move |state| {
         let Some(chosen) = dialogs
@@ -213,7 +210,7 @@ pub async fn draft_attach_chosen(
 
 /// Attaches the files last dropped on the window to the draft.
 #[tauri::command]
-pub async fn draft_attach_dropped(app: AppHandle, id: i64) -> Answer<Vec<AttachmentSummary>> {
+pub async fn draft_attach_dropped(app: AppHandle, id: i64) -> Answer<Vec<PhotoView>> {
     blocking(app, move |state| {
         let files = state.take_dropped();
         if files.is_empty() {
@@ -229,7 +226,7 @@ pub async fn draft_attach_dropped(app: AppHandle, id: i64) -> Answer<Vec<Attachm
 }
 
 #[tauri::command]
-pub async fn draft_detach(app: AppHandle, id: i64, number: u32) -> Answer<Vec<AttachmentSummary>> {
+pub async fn draft_detach(app: AppHandle, id: i64, number: u32) -> Answer<Vec<PhotoView>> {
     blocking(app, move |state| commands::draft_detach(state, id, number)).await
 }
 

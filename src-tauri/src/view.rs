@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 use zayavka_engine::{
-    CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, Check, CheckName, CheckStatus,
-    DraftListItem, DraftOutcome, DraftsError, FiledDocument, HeaderLine, NextStep, Outcome,
-    Request, StoredDraft, stored_outcome, stored_record,
+    AttachmentSummary, CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, Check,
+    CheckName, CheckStatus, DraftListItem, DraftOutcome, DraftsError, FiledDocument, HeaderLine,
+    NextStep, Outcome, Request, StoredDraft, stored_outcome, stored_record,
 };
 
 /// A request as the page renders it: the engine's request with the resident's latest edit.
@@ -354,6 +354,30 @@ impl From<Check> for CheckView {
 pub struct DoctorReport {
     /// In the order they ran.
     pub checks: Vec<CheckView>,
+}
+
+/// A photo of a draft as the page lists it: the engine's summary, and the photo's short name.
+#[derive(Debug, Serialize)]
+pub struct PhotoView {
+    /// Number, format, size, hash and label («Фото 1 (JPEG, 1,2 МБ)»), as the engine
+    /// serialises them.
+    #[serde(flatten)]
+    pub photo: AttachmentSummary,
+    /// How the document names the photo in short, the start of its label: «Фото 1».
+    pub name: String,
+}
+
+impl PhotoView {
+    /// A draft's photos, in their order.
+    pub fn list(photos: Vec<AttachmentSummary>) -> Vec<PhotoView> {
+        photos
+            .into_iter()
+            .map(|photo| PhotoView {
+                name: zayavka_engine::photo_name(photo.number),
+                photo,
+            })
+            .collect()
+    }
 }
 
 /// One line of a document's header as printed: its label and the value or the marked blank.

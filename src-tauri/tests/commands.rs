@@ -533,6 +533,7 @@ fn photos_are_attached_stripped_listed_printed_and_removed() {
     let photos = serde_json::to_value(photos).unwrap();
     assert_eq!(photos.as_array().unwrap().len(), 2);
     assert_eq!(photos[0]["number"], 1);
+    assert_eq!(photos[0]["name"], "Фото 1");
     assert!(
         photos[0]["label"]
             .as_str()
@@ -587,7 +588,8 @@ fn photos_are_attached_stripped_listed_printed_and_removed() {
 
     let left = commands::draft_detach(&app.state, id, 1).unwrap();
     assert_eq!(left.len(), 1);
-    assert_eq!(left[0].number, 1, "the photos after it move up");
+    assert_eq!(left[0].photo.number, 1, "the photos after it move up");
+    assert_eq!(left[0].name, "Фото 1");
     assert_eq!(
         commands::draft_detach(&app.state, id, 5).unwrap_err().kind,
         ErrorKind::NotFound

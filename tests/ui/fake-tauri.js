@@ -462,7 +462,7 @@
   const cancelledTasks = new Set();
   // Photos by draft id; a fake photo is a JPEG of 1,2 MB.
   const photos = new Map();
-  const fakePhoto = (number) => ({ number, format: 'jpeg', width: 4000, height: 3000, byte_size: 1_200_000, sha256: '0'.repeat(64), label: `Фото ${number} (JPEG, 1,2 МБ)` });
+  const fakePhoto = (number) => ({ number, format: 'jpeg', width: 4000, height: 3000, byte_size: 1_200_000, sha256: '0'.repeat(64), label: `Фото ${number} (JPEG, 1,2 МБ)`, name: `Фото ${number}` });
 
   const batchRowNumber = (index) => index + 2; // the header is row 1
   const batchInvalid = () => BATCH_ROWS.map((row, index) => [index, validate(row)]).filter(([, errors]) => errors.length > 0);

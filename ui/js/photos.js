@@ -43,7 +43,7 @@ export function photosSection(draftId) {
   };
   const attached = (photos) => `Фотографии приложены. Всего: ${photos.length}.`;
   const detach = (photo) =>
-    attempt(() => ipc.draftDetach(draftId, photo.number), () => `${photo.label.split(' (')[0]} убрано.`);
+    attempt(() => ipc.draftDetach(draftId, photo.number), () => `${photo.name} убрано.`);
   const choose = h('button', { type: 'button', onclick: () => attempt(() => ipc.draftAttachChosen(draftId), attached) }, 'Приложить фотографии…');
   section.append(h('div', { class: 'actions' }, choose, h('span', { class: 'quiet' }, 'или перетащите файлы в окно')), status);
   dropTargets.push({ section, attach: () => attempt(() => ipc.draftAttachDropped(draftId), attached) });

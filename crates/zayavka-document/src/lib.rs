@@ -28,6 +28,6 @@ pub use document::{
 };
 pub use photo::{
     DocumentPhoto, PHOTO_MAX_PIXELS, PHOTO_MAX_SIDE, PHOTOS_PER_DRAFT, PhotoFormat, PhotoProblem,
-    PreparedPhoto, metadata_left, photo_label, prepare_photo, size_ru,
+    PreparedPhoto, metadata_left, photo_label, photo_name, prepare_photo, size_ru,
 };
 pub use profile::{Profile, ProfileField};

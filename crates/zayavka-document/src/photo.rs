@@ -577,10 +577,20 @@ pub fn size_ru(bytes: u64) -> String {
     }
 }
 
+/// How a document names photo `number` in short, the start of its label: «Фото 1».
+pub fn photo_name(number: u32) -> String {
+    format!("Фото {number}")
+}
+
 /// How a document names photo `number`: «Фото 1 (JPEG, 1,2 МБ)». Never the file's name, which
 /// may carry a name, an address or a place.
 pub fn photo_label(number: u32, format: PhotoFormat, byte_size: u64) -> String {
-    format!("Фото {number} ({}, {})", format.label(), size_ru(byte_size))
+    format!(
+        "{} ({}, {})",
+        photo_name(number),
+        format.label(),
+        size_ru(byte_size)
+    )
 }
 
 #[cfg(test)]

@@ -76,7 +76,7 @@ pub use drafts::{
 pub use explain::{Explanation, explanation};
 
 // Documents, photos and the resident's profile for the header.
-pub use attachments::{AttachmentError, AttachmentSummary, Detached, metadata_left};
+pub use attachments::{AttachmentError, AttachmentSummary, Detached, metadata_left, photo_name};
 pub use document::{
     CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, CoSigners, DocumentError,
     DocumentFormat, FiledDocument, HeaderLine, date_ru,

@@ -18,7 +18,7 @@ use crate::read::{DisplayPath, FileRole, ReadError, ReadErrorCode, read_file_byt
 
 pub use zayavka_document::{
     DocumentPhoto, PHOTO_MAX_PIXELS, PHOTO_MAX_SIDE, PHOTOS_PER_DRAFT, PhotoFormat, PhotoProblem,
-    metadata_left, photo_label, prepare_photo,
+    metadata_left, photo_label, photo_name, prepare_photo,
 };
 
 /// One attached photo as a front end lists it.
