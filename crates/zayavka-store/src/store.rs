@@ -14,6 +14,8 @@ use crate::migrations;
 /// program's: about one second in all.
 const OPEN_RETRIES: u32 = 20;
 const OPEN_RETRY_PAUSE: Duration = Duration::from_millis(50);
+/// How long to wait before asking again to switch to write-ahead logging.
+const WAL_RETRY_PAUSE: Duration = Duration::from_millis(10);
 
 /// The database: one connection to one file.
 ///
@@ -65,8 +67,7 @@ impl Store {
         // Everything up to here only reads, so a database this version must not touch is
         // refused with its bytes unchanged: switching to WAL would already rewrite the header.
         migrations::check_version(&conn, path).map_err(|e| refine(e, path))?;
-        conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))
-            .map_err(|e| refine(e.into(), path))?;
+        switch_to_wal(&conn).map_err(|e| refine(e.into(), path))?;
         conn.execute_batch(
             "PRAGMA synchronous = NORMAL;
              PRAGMA foreign_keys = ON;
@@ -384,6 +385,25 @@ pub(crate) fn io_error(source: std::io::Error, path: &Path) -> StoreError {
     StoreError::Io {
         path: path.to_owned(),
         source,
+    }
+}
+
+/// Switches the database to write-ahead logging, waiting as long as any other lock would be
+/// waited for. SQLite answers «busy» at once, without calling the busy handler, when another
+/// connection is switching the same new file at that moment (the app and the command line
+/// started together, or several runs at once), so the wait is done here.
+fn switch_to_wal(conn: &Connection) -> Result<(), rusqlite::Error> {
+    let started = std::time::Instant::now();
+    loop {
+        match conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(())) {
+            Err(rusqlite::Error::SqliteFailure(failure, _))
+                if failure.code == rusqlite::ErrorCode::DatabaseBusy
+                    && started.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(WAL_RETRY_PAUSE);
+            }
+            result => return result,
+        }
     }
 }
 
