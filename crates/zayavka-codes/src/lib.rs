@@ -14,6 +14,36 @@
 #[doc(hidden)]
 pub use serde as __serde;
 
+/// What both macros give a set: serde, `Display` and comparison with a string, all as the
+/// code. Not for use outside them.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __code_as_text {
+    ($name:ident) => {
+        impl $crate::__serde::Serialize for $name {
+            fn serialize<S: $crate::__serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.code())
+            }
+        }
+
+        /// A code compares equal to its string, so that a test can pin the string itself.
+        impl ::core::cmp::PartialEq<&str> for $name {
+            fn eq(&self, code: &&str) -> bool {
+                self.code() == *code
+            }
+        }
+
+        impl ::core::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.code())
+            }
+        }
+    };
+}
+
 /// Declares a fieldless enum with a stable code per variant: `ALL`, `code()`, `from_code()`,
 /// `Display`, `FromStr` (with [`UnknownCode`]), [`StableCode`], and serde as the code.
 ///
@@ -64,14 +94,7 @@ macro_rules! stable_codes {
             }
         }
 
-        impl $crate::__serde::Serialize for $name {
-            fn serialize<S: $crate::__serde::Serializer>(
-                &self,
-                serializer: S,
-            ) -> ::core::result::Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.code())
-            }
-        }
+        $crate::__code_as_text!($name);
 
         impl<'de> $crate::__serde::Deserialize<'de> for $name {
             fn deserialize<D: $crate::__serde::Deserializer<'de>>(
@@ -86,22 +109,9 @@ macro_rules! stable_codes {
             }
         }
 
-        /// A code compares equal to its string, so that a test can pin the string itself.
-        impl ::core::cmp::PartialEq<&str> for $name {
-            fn eq(&self, code: &&str) -> bool {
-                self.code() == *code
-            }
-        }
-
         impl ::core::cmp::PartialEq<$name> for &str {
             fn eq(&self, value: &$name) -> bool {
                 *self == value.code()
-            }
-        }
-
-        impl ::core::fmt::Display for $name {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.write_str(self.code())
             }
         }
 
@@ -176,6 +186,8 @@ macro_rules! joined_codes {
             }
         }
 
+        $crate::__code_as_text!($name);
+
         $(
             impl ::core::convert::From<$inner> for $name {
                 fn from(code: $inner) -> $name {
@@ -184,27 +196,6 @@ macro_rules! joined_codes {
             }
         )+
 
-        impl $crate::__serde::Serialize for $name {
-            fn serialize<S: $crate::__serde::Serializer>(
-                &self,
-                serializer: S,
-            ) -> ::core::result::Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.code())
-            }
-        }
-
-        /// A code compares equal to its string, so that a test can pin the string itself.
-        impl ::core::cmp::PartialEq<&str> for $name {
-            fn eq(&self, code: &&str) -> bool {
-                self.code() == *code
-            }
-        }
-
-        impl ::core::fmt::Display for $name {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.write_str(self.code())
-            }
-        }
     };
 }
 

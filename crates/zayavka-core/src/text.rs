@@ -228,6 +228,14 @@ pub fn end_as_sentence(mut text: String) -> String {
     text
 }
 
+/// `text` as a sentence that can stand on its own: trimmed, its first letter upper-cased
+/// ([`capitalise_first`]) and one closing mark ([`end_as_sentence`]; several full stops become
+/// one). The engine's inner messages and a service's details are clauses, lower case and
+/// unpunctuated, so that they can be joined; both front ends show them with this.
+pub fn full_sentence(text: &str) -> String {
+    end_as_sentence(capitalise_first(text.trim().trim_end_matches('.')))
+}
+
 /// Upper-cases the first letter of `text`, but only where the upper case is exactly one
 /// character (so «ß» or a ligature is left alone rather than changed into something longer).
 ///
@@ -408,6 +416,16 @@ mod tests {
         assert_eq!(end_as_sentence("Свет не горит?".into()), "Свет не горит?");
         assert_eq!(end_as_sentence("Свет не горит…".into()), "Свет не горит…");
         assert_eq!(end_as_sentence(String::new()), "");
+    }
+
+    #[test]
+    fn a_clause_becomes_one_sentence() {
+        assert_eq!(full_sentence(" файл не найден "), "Файл не найден.");
+        assert_eq!(full_sentence("сервис ответил..."), "Сервис ответил.");
+        assert_eq!(full_sentence("Готово!"), "Готово!");
+        assert_eq!(full_sentence("ждём…"), "Ждём…");
+        assert_eq!(full_sentence("«срочно»: заменить"), "«Срочно»: заменить.");
+        assert_eq!(full_sentence(" . "), "");
     }
 
     #[test]

@@ -65,23 +65,6 @@ pub trait EngineError: std::error::Error {
     }
 }
 
-/// `text` as a sentence that can stand on its own: a capital first letter and one closing mark
-/// (a full stop, unless it ends with «!», «?» or «…»; several full stops become one). The
-/// engine's inner messages and a service's details are clauses, lower case and unpunctuated, so
-/// that they can be joined; both front ends show them with this.
-pub fn full_sentence(text: &str) -> String {
-    let text = text.trim().trim_end_matches('.');
-    let mut chars = text.chars();
-    let mut out = match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
-        None => return String::new(),
-    };
-    if !out.ends_with(['!', '?', '…']) {
-        out.push('.');
-    }
-    out
-}
-
 impl EngineError for StoreError {
     fn kind(&self) -> ErrorKind {
         ErrorKind::Store
@@ -95,15 +78,6 @@ impl EngineError for StoreError {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_clause_becomes_one_sentence() {
-        assert_eq!(full_sentence(" файл не найден "), "Файл не найден.");
-        assert_eq!(full_sentence("сервис ответил..."), "Сервис ответил.");
-        assert_eq!(full_sentence("Готово!"), "Готово!");
-        assert_eq!(full_sentence("ждём…"), "Ждём…");
-        assert_eq!(full_sentence(" . "), "");
-    }
 
     /// Every set of error codes the engine declares is unique and round-trips, and the joined
     /// sets repeat no code across the sets they join.

@@ -7,12 +7,13 @@
 use std::path::{Path, PathBuf};
 
 use jiff::civil::Date;
+use zayavka_core::full_sentence;
 use zayavka_store::{DraftId, Store};
 
 use crate::attachments::{AttachmentError, document_photos};
 use crate::document::{CoSigners, DocumentError, FiledDocument, RenderError, for_draft};
 use crate::drafts::{DraftsError, get};
-use crate::error::{EngineError, ErrorKind, full_sentence};
+use crate::error::{EngineError, ErrorKind};
 use crate::paths::{Paths, io_error_ru, replace_file};
 use crate::profile::{ProfileError, load};
 

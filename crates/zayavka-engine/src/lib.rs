@@ -36,7 +36,7 @@ mod stats;
 
 // The handle, and what every error it returns says about itself.
 pub use engine::{Engine, Environment, Notice};
-pub use error::{EngineError, ErrorKind, full_sentence};
+pub use error::{EngineError, ErrorKind};
 
 // Folders, files the resident names, and the keyring.
 pub use paths::{Paths, PathsError, PathsOrigin, io_error_ru, replace_file};
@@ -119,8 +119,8 @@ pub use zayavka_store::StoreErrorCode;
 // depends on this crate alone (an architecture test holds it).
 pub use zayavka_core::{
     BODY_LIMIT, Failure, FailureAdvice, FailureReason, NextStep, Outcome, OutcomeKind, RawInput,
-    Report, Request, SubjectKind, Verdict, escape_invisible, input_limits, json_error_ru,
-    legal_catalogue,
+    Report, Request, SubjectKind, Verdict, escape_invisible, full_sentence, input_limits,
+    json_error_ru, legal_catalogue,
 };
 pub use zayavka_llm::{Budget, CancellationToken, Role};
 pub use zayavka_store::{Batch, DraftFilter, DraftId, DraftOutcome, StoreError, StoredDraft};
