@@ -12,13 +12,14 @@ use tauri_plugin_clipboard_manager::ClipboardExt;
 use tauri_plugin_dialog::{DialogExt, MessageDialogButtons, MessageDialogKind};
 use zayavka_engine::RawInput;
 
-use crate::commands::{
-    self, BatchExportView, BatchListView, BatchPlanView, BatchProgressView, BatchRowView,
-    BatchSummaryView, DraftProgress, KeyStatusView, ListFilter, SaveFormat, SettingsView,
-};
+use crate::commands::{self, ListFilter, SaveFormat};
 use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
-use crate::view::{DoctorReport, DocumentView, DraftDetail, DraftResult, PhotoView};
+use crate::view::{
+    BatchExportView, BatchListView, BatchPlanView, BatchProgressView, BatchRowView,
+    BatchSummaryView, DoctorReport, DocumentView, DraftDetail, DraftProgress, DraftResult,
+    KeyStatusView, PhotoView, SettingsView,
+};
 use zayavka_engine::{DraftListItem, Profile};
 
 type Answer<T> = Result<T, CommandError>;

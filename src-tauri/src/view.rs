@@ -1,12 +1,66 @@
 //! The values the page receives, shaped exactly as docs/desktop-ipc.md says, built from the
 //! engine's typed values. Nothing here decides anything: each field is read from the engine.
+//! This module holds a draft's views; «Настройки» and «Пакет» have their own.
+
+mod batch;
+mod settings;
+
+pub use batch::{
+    BatchExportView, BatchListView, BatchPlanView, BatchProgressView, BatchRowView,
+    BatchSummaryView, SkippedRowView,
+};
+pub use settings::{EffectiveView, KeyStatusView, PresetView, ServiceFieldsView, SettingsView};
 
 use serde::Serialize;
 use zayavka_engine::{
     AttachmentSummary, CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, Check,
-    CheckName, CheckStatus, DraftListItem, DraftOutcome, DraftsError, FiledDocument, HeaderLine,
-    NextStep, Outcome, Request, StoredDraft, stored_outcome, stored_record,
+    CheckName, CheckStatus, DraftEvent, DraftListItem, DraftOutcome, DraftsError, FiledDocument,
+    HeaderLine, NextStep, Outcome, Request, StoredDraft, stored_outcome, stored_record,
 };
+
+/// What the page hears while a model call is under way.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct DraftProgress {
+    /// The attempt under way, or the one that follows the wait.
+    pub attempt: u32,
+    /// Since the draft started.
+    pub elapsed_ms: u64,
+    /// `sending`, `waiting_retry` (the service did not answer; another attempt follows after
+    /// `wait_ms`) or `reasking` (the model's answer did not pass the checks and it is asked
+    /// again).
+    pub state: &'static str,
+    /// The pause before the next attempt, while `waiting_retry`.
+    pub wait_ms: Option<u64>,
+    /// The step in one Russian sentence, the same the command-line tool shows, such as
+    /// «Сервис модели занят (HTTP 503), пробуем ещё раз через 2 с…».
+    pub message: String,
+}
+
+impl DraftProgress {
+    /// The message for an engine event; `None` for a kind this page contract does not know,
+    /// which the page then does not hear about.
+    pub fn of(event: DraftEvent, elapsed: std::time::Duration) -> Option<DraftProgress> {
+        let elapsed_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+        let message = event.message_ru();
+        Some(match event {
+            DraftEvent::Sending { attempt, reask } => DraftProgress {
+                attempt,
+                elapsed_ms,
+                state: if reask { "reasking" } else { "sending" },
+                wait_ms: None,
+                message,
+            },
+            DraftEvent::Waiting { attempt, wait, .. } => DraftProgress {
+                attempt: attempt + 1,
+                elapsed_ms,
+                state: "waiting_retry",
+                wait_ms: Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)),
+                message,
+            },
+            _ => return None,
+        })
+    }
+}
 
 /// A request as the page renders it: the engine's request with the resident's latest edit.
 #[derive(Debug, Serialize)]

@@ -26,7 +26,8 @@ use crate::batch::run::{
     ExportFormat, ExportReport,
 };
 use crate::batch::{
-    BatchFile, BatchPlan, BatchRowReport, DocumentsError, DocumentsExport, DocumentsReport,
+    BatchFile, BatchPlan, BatchPreview, BatchRowReport, DocumentsError, DocumentsExport,
+    DocumentsReport,
 };
 use crate::config::{Config, ConfigError, ProfileName, ProviderOverrides};
 use crate::database::{open_store, open_store_to_read};
@@ -42,7 +43,7 @@ use crate::form::FormError;
 use crate::paths::Paths;
 use crate::profile::ProfileError;
 use crate::secrets::{ApiKey, KeyStatus, SecretError, SecretStore};
-use crate::settings::{KeyStatusReport, SettingsOverview};
+use crate::settings::{KeyStatusReport, ScreenSetting, SettingError, SettingsOverview};
 use crate::stats::{Stats, StatsError, StatsQuery};
 
 /// Something a front end should tell its user that is not an error: the operation went on.
@@ -320,6 +321,26 @@ impl Engine {
         crate::batch::plan_batch(file, settings, &self.paths, self.secrets(), environment)
     }
 
+    /// Plans a run of `file` as the desktop shows it before anything is sent: the model's plan
+    /// when one is set up, otherwise the plan without a model with why
+    /// ([`crate::batch::preview_batch`]).
+    pub fn preview_batch(
+        &self,
+        file: &BatchFile,
+        batch_number: Option<u32>,
+        environment: EnvironmentOverrides,
+    ) -> Result<BatchPreview, BatchError> {
+        crate::batch::preview_batch(file, batch_number, &self.paths, self.secrets(), environment)
+    }
+
+    /// Batch `number` and the file it was last run from, when that file is still there (so that
+    /// the batch can be continued without choosing the file again).
+    pub fn batch_source(&self, number: u32) -> Result<(Batch, Option<PathBuf>), BatchError> {
+        let batch = self.find_batch(&number.to_string())?;
+        let file = crate::batch::run::existing_file(batch.source_path.as_deref());
+        Ok((batch, file))
+    }
+
     /// Runs (or resumes) the batch of `file`; `progress` hears each row's outcome with the
     /// run's counts and, once decided, why it stops.
     pub async fn run_batch(
@@ -423,6 +444,16 @@ impl Engine {
     /// removes it); gives the settings as stored.
     pub fn set_setting(&self, key: &str, value: &str) -> Result<Config, ConfigError> {
         crate::config::set_value(&self.paths.config_file(), key, value)
+    }
+
+    /// Changes one setting as the settings screen does, choosing «Свой сервер» included
+    /// ([`crate::settings::change_setting`]); gives the settings as stored.
+    pub fn change_setting(
+        &self,
+        setting: ScreenSetting,
+        value: &str,
+    ) -> Result<Config, SettingError> {
+        crate::settings::change_setting(&self.paths, setting, value)
     }
 
     /// The settings as `config show` and the settings screen present them: the profiles, the

@@ -55,7 +55,8 @@ pub use config::{
     resolve_provider, set_value as set_config_value,
 };
 pub use settings::{
-    KeyStatusReport, SETUP_SKIPPED_MARKER, SettingsOverview, money_text, pricing_text_ru,
+    KeyStatusReport, SETUP_SKIPPED_MARKER, ScreenSetting, SettingError, SettingsOverview,
+    money_text, pricing_text_ru,
 };
 
 // A draft: the command, its events and result, the context record and its offline replay.
@@ -90,9 +91,9 @@ pub use batch::run::{
     ExportFormat, ExportReport, RATE_LIMIT_PAUSE, StopReason,
 };
 pub use batch::{
-    BatchFile, BatchFileError, BatchPlan, BatchRowReport, DEFAULT_MAX_ROWS, DocumentsError,
-    DocumentsExport, DocumentsReport, InvalidRow, MAX_ROWS, PlanCost, RowPlan, RowStatus,
-    SkipReason, SkippedRow, WriteStatus, WrittenDocument,
+    BatchFile, BatchFileError, BatchPlan, BatchPreview, BatchRowReport, DEFAULT_MAX_ROWS,
+    DocumentsError, DocumentsExport, DocumentsReport, InvalidRow, MAX_ROWS, PlanCost, RowPlan,
+    RowStatus, SkipReason, SkippedRow, WriteStatus, WrittenDocument,
 };
 
 // The doctor's checks, statistics and the evaluation harness.

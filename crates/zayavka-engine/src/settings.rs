@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use serde::{Serialize, Serializer};
 
 use crate::config::{
-    self, Config, ConfigError, ConfigErrorCode, Pricing, ProfileName, ProviderOverrides,
-    ProviderSettings,
+    self, Config, ConfigError, ConfigErrorCode, Pricing, ProfileField, ProfileName, ProviderKind,
+    ProviderOverrides, ProviderSettings,
 };
 use crate::paths::{Paths, PathsOrigin};
 use crate::secrets::{
@@ -315,9 +315,129 @@ pub fn first_run(paths: &Paths, has_active_profile: bool, overrides: &ProviderOv
     !has_active_profile && !environment_names_a_service && !setup_skipped(paths)
 }
 
+zayavka_codes::stable_codes! {
+    /// A setting the desktop settings screen changes: the chosen service, or one field of it
+    /// (`profiles.<chosen>.<field>` in the file).
+    pub enum ScreenSetting {
+        /// Which profile is in use.
+        ActiveProfile => "active_profile",
+        /// The chosen profile's server.
+        BaseUrl => "base_url",
+        /// The chosen profile's model.
+        Model => "model",
+        /// `json_schema` or `json_object`.
+        SchemaMode => "schema_mode",
+        /// The Yandex Cloud folder (yandex only).
+        FolderId => "folder_id",
+        /// Whose GigaChat access the key opens (gigachat only).
+        Scope => "scope",
+        /// The OpenAI-compatible protocol (yandex, openai, custom).
+        Protocol => "protocol",
+    }
+}
+
+impl ScreenSetting {
+    /// The profile field this setting writes, for a setting only some services use.
+    fn service_field(self) -> Option<ProfileField> {
+        match self {
+            ScreenSetting::FolderId => Some(ProfileField::FolderId),
+            ScreenSetting::Scope => Some(ProfileField::Scope),
+            ScreenSetting::Protocol => Some(ProfileField::Protocol),
+            ScreenSetting::ActiveProfile
+            | ScreenSetting::BaseUrl
+            | ScreenSetting::Model
+            | ScreenSetting::SchemaMode => None,
+        }
+    }
+}
+
+/// A setting the settings screen could not change; nothing changed. Its message goes beside
+/// the field, so a wrong value says only what a right one looks like, never the file's dotted
+/// path.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingError {
+    /// A service's own setting was given before any service was chosen.
+    #[error("no service is chosen")]
+    NoServiceChosen,
+    /// The setting belongs to services of another kind than the chosen one.
+    #[error("{0} does not apply to the chosen service")]
+    NotForService(ScreenSetting),
+    /// The settings file could not be read.
+    #[error(transparent)]
+    Unreadable(ConfigError),
+    /// The value was refused, or the file could not be written.
+    #[error(transparent)]
+    Refused(ConfigError),
+}
+
+impl crate::error::EngineError for SettingError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            SettingError::Unreadable(error) => error.kind(),
+            SettingError::NoServiceChosen
+            | SettingError::NotForService(_)
+            | SettingError::Refused(_) => crate::error::ErrorKind::InvalidValue,
+        }
+    }
+
+    fn message_ru(&self) -> String {
+        match self {
+            SettingError::NoServiceChosen => {
+                "Сначала выберите сервис модели в списке выше.".to_owned()
+            }
+            SettingError::NotForService(_) => {
+                "Эта настройка не относится к выбранному сервису модели.".to_owned()
+            }
+            SettingError::Refused(ConfigError::InvalidValue { expected, .. }) => {
+                format!("Ожидается {expected}.")
+            }
+            SettingError::Unreadable(error) | SettingError::Refused(error) => error.message_ru(),
+        }
+    }
+}
+
+/// Changes one setting as the settings screen does: choosing «Свой сервер», which is a preset
+/// on the screen but not a built-in profile, first makes a profile of that kind (whose address
+/// the resident then gives); a service's own setting is refused for a profile whose kind does
+/// not use it, as the profile would be refused when used. Gives the settings as stored.
+pub fn change_setting(
+    paths: &Paths,
+    setting: ScreenSetting,
+    value: &str,
+) -> Result<Config, SettingError> {
+    let file = paths.config_file();
+    let load = || Config::load(&file).map_err(SettingError::Unreadable);
+    let key = match setting {
+        ScreenSetting::ActiveProfile => {
+            let custom = ProviderKind::Custom.as_str();
+            if value == custom && !load()?.profiles.keys().any(|p| p.as_str() == custom) {
+                config::set_value(&file, &format!("profiles.{custom}.kind"), custom)
+                    .map_err(SettingError::Refused)?;
+            }
+            setting.code().to_owned()
+        }
+        _ => {
+            let config = load()?;
+            let Some(profile) = config.active_profile.clone() else {
+                return Err(SettingError::NoServiceChosen);
+            };
+            if let Some(field) = setting.service_field()
+                && !config
+                    .profile_kind(&profile)
+                    .is_some_and(|kind| kind.accepts(field))
+            {
+                return Err(SettingError::NotForService(setting));
+            }
+            format!("profiles.{profile}.{}", setting.code())
+        }
+    };
+    config::set_value(&file, &key, value).map_err(SettingError::Refused)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::EngineError;
 
     #[test]
     fn issue_15_money_is_printed_in_the_profile_s_currency() {
@@ -342,5 +462,91 @@ mod tests {
         );
         pricing.defaults_as_of = None;
         assert!(!pricing_text_ru(&pricing).contains("по умолчанию"));
+    }
+
+    fn home() -> (tempfile::TempDir, Paths) {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths::under(dir.path());
+        (dir, paths)
+    }
+
+    #[test]
+    fn the_screen_s_settings_are_the_file_s_field_names() {
+        zayavka_codes::check_stable_codes::<ScreenSetting>().unwrap();
+        for &setting in ScreenSetting::ALL {
+            let dotted = format!("profiles.p.{}", setting.code());
+            let key = if setting == ScreenSetting::ActiveProfile {
+                setting.code()
+            } else {
+                &dotted
+            };
+            assert!(config::SettingKey::parse(key).is_ok(), "{key}");
+        }
+    }
+
+    #[test]
+    fn choosing_custom_makes_a_profile_of_that_kind_once() {
+        let (_dir, paths) = home();
+        let config = change_setting(&paths, ScreenSetting::ActiveProfile, "custom").unwrap();
+        let custom = ProfileName::parse("custom").unwrap();
+        assert_eq!(config.active_profile.as_ref(), Some(&custom));
+        assert_eq!(
+            config.profiles.get(&custom).and_then(|p| p.kind),
+            Some(ProviderKind::Custom)
+        );
+        // Its address is then the resident's to give, under the chosen profile.
+        let config =
+            change_setting(&paths, ScreenSetting::BaseUrl, "https://example.com/v1").unwrap();
+        assert!(config.profiles.get(&custom).unwrap().base_url.is_some());
+        // Choosing it again keeps what was given.
+        let config = change_setting(&paths, ScreenSetting::ActiveProfile, "custom").unwrap();
+        assert!(config.profiles.get(&custom).unwrap().base_url.is_some());
+    }
+
+    #[test]
+    fn a_service_s_own_setting_needs_a_chosen_service_of_its_kind() {
+        let (_dir, paths) = home();
+        let refused = change_setting(&paths, ScreenSetting::Model, "m").unwrap_err();
+        assert!(matches!(refused, SettingError::NoServiceChosen));
+        assert_eq!(refused.kind(), crate::error::ErrorKind::InvalidValue);
+
+        change_setting(&paths, ScreenSetting::ActiveProfile, "gigachat").unwrap();
+        let refused =
+            change_setting(&paths, ScreenSetting::FolderId, "b1g2345678901234abcd").unwrap_err();
+        assert!(matches!(
+            refused,
+            SettingError::NotForService(ScreenSetting::FolderId)
+        ));
+        assert_eq!(
+            refused.message_ru(),
+            "Эта настройка не относится к выбранному сервису модели."
+        );
+        let config = change_setting(&paths, ScreenSetting::Scope, "GIGACHAT_API_CORP").unwrap();
+        let gigachat = ProfileName::parse("gigachat").unwrap();
+        assert_eq!(
+            config.profiles.get(&gigachat).and_then(|p| p.scope),
+            Some(config::GigaChatScope::Corporate)
+        );
+    }
+
+    #[test]
+    fn a_refused_value_says_what_a_right_one_looks_like_without_the_dotted_path() {
+        let (_dir, paths) = home();
+        change_setting(&paths, ScreenSetting::ActiveProfile, "ollama").unwrap();
+        let refused = change_setting(&paths, ScreenSetting::BaseUrl, "not a url").unwrap_err();
+        let message = refused.message_ru();
+        assert!(message.starts_with("Ожидается "), "{message}");
+        assert!(!message.contains("profiles."), "{message}");
+        assert_eq!(refused.kind(), crate::error::ErrorKind::InvalidValue);
+    }
+
+    #[test]
+    fn an_unreadable_file_is_a_settings_failure_not_a_refused_value() {
+        let (_dir, paths) = home();
+        std::fs::create_dir_all(paths.config_dir()).unwrap();
+        std::fs::write(paths.config_file(), "active_profile = [").unwrap();
+        let error = change_setting(&paths, ScreenSetting::Model, "m").unwrap_err();
+        assert!(matches!(error, SettingError::Unreadable(_)));
+        assert_eq!(error.kind(), crate::error::ErrorKind::Config);
     }
 }

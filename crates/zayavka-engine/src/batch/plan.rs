@@ -242,6 +242,47 @@ pub fn plan_batch(
     Ok(plan)
 }
 
+/// A plan as the desktop's «Пакет» shows it before anything is sent: the model's plan when one
+/// is set up, and otherwise the plan without a model, with why.
+#[derive(Debug, Clone)]
+pub struct BatchPreview {
+    /// The plan.
+    pub plan: BatchPlan,
+    /// Why the rows cannot go to a model now, as a Russian sentence; `None` when they can (the
+    /// plan is then the model's).
+    pub model_problem: Option<String>,
+}
+
+/// Plans a run of `file` that continues batch `batch_number` (or, when `None`, the batch last
+/// run from the same file): with the model and `environment` when the settings allow, and
+/// otherwise without a model ([`BatchPreview`]). Nothing is stored or sent.
+pub fn preview_batch(
+    file: &BatchFile,
+    batch_number: Option<u32>,
+    paths: &Paths,
+    secrets: &dyn SecretStore,
+    environment: EnvironmentOverrides,
+) -> Result<BatchPreview, BatchError> {
+    let settings = |offline| BatchSettings {
+        batch_number,
+        ..BatchSettings::new(offline)
+    };
+    match plan_batch(file, &settings(false), paths, secrets, environment) {
+        Ok(plan) => Ok(BatchPreview {
+            plan,
+            model_problem: None,
+        }),
+        Err(BatchError::Settings(problem)) => {
+            let offline = EnvironmentOverrides::default();
+            Ok(BatchPreview {
+                plan: plan_batch(file, &settings(true), paths, secrets, offline)?,
+                model_problem: Some(zayavka_core::full_sentence(&problem)),
+            })
+        }
+        Err(error) => Err(error),
+    }
+}
+
 /// A batch as a person names it: its short number (or, for scripts written earlier, its id
 /// or the first characters of it, at least eight).
 pub fn find_batch(store: &Store, name: &str) -> Result<Batch, BatchError> {

@@ -17,6 +17,7 @@
 //! | done or failed     | any          | not run                                         |
 
 use std::num::{NonZeroU32, NonZeroUsize};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -901,6 +902,17 @@ impl BatchListItem {
     pub fn complete(&self) -> bool {
         self.failed == 0 && self.unfinished == 0
     }
+
+    /// The file the batch was last run from, when it is still there, so that the batch can be
+    /// continued from it without choosing it again.
+    pub fn source_file(&self) -> Option<PathBuf> {
+        existing_file(self.source_path.as_deref())
+    }
+}
+
+/// `path` when it names a file that is there.
+pub(crate) fn existing_file(path: Option<&str>) -> Option<PathBuf> {
+    path.map(PathBuf::from).filter(|path| path.is_file())
 }
 
 /// Every stored batch, the most recently created first, with its totals.

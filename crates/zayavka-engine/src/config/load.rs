@@ -60,6 +60,15 @@ impl Config {
             .unwrap_or_else(ProfileName::default_profile)
     }
 
+    /// The kind of profile `name`: the one written in its table, else the built-in profile's
+    /// own (a profile named `custom` is of that kind even before its table says so).
+    pub fn profile_kind(&self, name: &ProfileName) -> Option<ProviderKind> {
+        self.profiles
+            .get(name)
+            .and_then(|written| written.kind)
+            .or_else(|| ProviderKind::parse(name.as_str()))
+    }
+
     /// The complete settings of one profile, without overrides.
     pub fn profile_settings(&self, name: &ProfileName) -> Result<ProviderSettings, ConfigError> {
         self.settings_with(name, &ProviderOverrides::default())
