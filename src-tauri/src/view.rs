@@ -3,6 +3,7 @@
 //! This module holds a draft's views; «Настройки» and «Пакет» have their own.
 
 mod batch;
+mod page_words;
 mod settings;
 
 pub use batch::{
@@ -70,6 +71,9 @@ pub struct RequestView {
     pub request: Request,
     /// The resident's latest edit, if any.
     pub edited: Option<Edited>,
+    /// The legal paragraph's status in one Russian sentence, the same «Как получен результат»
+    /// and the command-line tool give ([`Request::legal_status_ru`]).
+    pub legal_status: String,
 }
 
 /// The resident's own text of a request.
@@ -169,6 +173,7 @@ impl DraftResult {
             message: outcome.message_ru(),
             next_steps: outcome.next_steps(),
             request: outcome.request().map(|request| RequestView {
+                legal_status: request.legal_status_ru(),
                 request: request.clone(),
                 edited,
             }),

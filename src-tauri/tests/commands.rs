@@ -375,11 +375,16 @@ fn drafts_are_listed_searched_opened_edited_and_deleted() {
     assert_eq!(explain["provider_host"], "127.0.0.1");
     assert_eq!(explain["attempts"][0]["status"], 200);
     assert_eq!(explain["messages"][0]["role"], "system");
+    // One sentence for the legal paragraph: the result card's and «Как получен результат»'s.
     assert!(
         explain["legal_decision"]
             .as_str()
             .unwrap()
-            .contains("добавлен")
+            .contains("нормативный абзац")
+    );
+    assert_eq!(
+        explain["legal_decision"],
+        detail["result"]["request"]["legal_status"]
     );
     let offline_detail = commands::draft_open(&app.state, offline.draft_id.unwrap()).unwrap();
     assert!(offline_detail.explain.is_none());

@@ -12,9 +12,12 @@
 //! - `tauri` and `tauri-*` crates appear only in a package whose manifest lives under
 //!   `src-tauri/`;
 //! - the command-line tool depends on no HTTP crate and no SQL crate directly;
-//! - `zayavka-document` depends on no other Zayavka crate and on nothing that does IO, and its
-//!   sources read no file, no environment and no clock: it is pure;
-//! - only `zayavka-document` depends on an image crate: it alone decodes photos.
+//! - `zayavka-core` and `zayavka-document` depend on nothing that does IO or draws randomness
+//!   (the document crate on no other Zayavka crate either), and their sources read no file, no
+//!   environment, no clock and no randomness: they are pure;
+//! - only `zayavka-document` depends on an image crate: it alone decodes photos;
+//! - the drafts database's handle never leaves the engine: its root re-exports no `Store` and
+//!   no public method of `Engine` gives or takes one.
 //!
 //! The dependency rules read the normal and build dependencies of every workspace member from
 //! `cargo metadata`; dev-dependencies are free, because tests may start servers and open
@@ -72,8 +75,9 @@ const IMAGE_CRATES: &[&str] = &[
     "img-parts",
 ];
 
-/// Crates that do IO or keep state outside a value — files, sockets, processes, the keyring, a
-/// runtime — which the pure `zayavka-document` may not depend on.
+/// Crates that do IO, keep state outside a value or draw randomness — files, sockets,
+/// processes, the keyring, a runtime, random numbers — which the pure `zayavka-core` and
+/// `zayavka-document` may not depend on.
 const IO_CRATES: &[&str] = &[
     "tokio",
     "keyring",
@@ -81,10 +85,13 @@ const IO_CRATES: &[&str] = &[
     "tempfile",
     "tracing",
     "governor",
+    "rand",
+    "getrandom",
+    "fastrand",
 ];
 
 /// What a pure crate's sources may not name: the file system, the network, processes, the
-/// environment and the clock.
+/// environment, the clock and randomness.
 const IMPURE_NAMES: &[&str] = &[
     "std::fs",
     "std::net",
@@ -97,6 +104,8 @@ const IMPURE_NAMES: &[&str] = &[
     "Timestamp::now",
     "Date::today",
     "File::",
+    "rand::",
+    "getrandom",
 ];
 
 /// `ZAYAVKA_*` names that only tests and test scripts read, never the binary, so the integration
@@ -186,6 +195,10 @@ const RULES: &[Rule] = &[
             matches!(package.name.as_str(), "zayavka-core" | "zayavka-llm")
                 && is_zayavka_crate_with_behaviour(dependency)
         },
+    },
+    Rule {
+        statement: "zayavka-core is pure: nothing that does IO",
+        breaks: |package, dependency| package.name == "zayavka-core" && is_io_crate(dependency),
     },
     Rule {
         statement: "zayavka-store depends on no other Zayavka crate but zayavka-codes",
@@ -377,7 +390,7 @@ fn each_dependency_rule_names_the_rule_and_the_edge_it_breaks() {
         Package::new(
             "zayavka-core",
             "crates/zayavka-core/Cargo.toml",
-            &["zayavka-engine"],
+            &["zayavka-engine", "rand"],
         ),
         Package::new(
             "zayavka-llm",
@@ -437,6 +450,8 @@ fn each_dependency_rule_names_the_rule_and_the_edge_it_breaks() {
             "rule «zayavka-core and zayavka-llm depend on no other Zayavka crate but \
              zayavka-codes» broken by zayavka-core → zayavka-engine \
              (in crates/zayavka-core/Cargo.toml)",
+            "rule «zayavka-core is pure: nothing that does IO» broken by zayavka-core → rand \
+             (in crates/zayavka-core/Cargo.toml)",
             "rule «zayavka-core and zayavka-llm depend on no other Zayavka crate but \
              zayavka-codes» broken by zayavka-llm → zayavka-core \
              (in crates/zayavka-llm/Cargo.toml)",
@@ -487,33 +502,35 @@ fn impure_names_in(text: &str) -> Vec<String> {
 }
 
 #[test]
-fn the_document_crate_reads_no_file_no_environment_and_no_clock() {
+fn the_pure_crates_read_no_file_no_environment_no_clock_and_no_randomness() {
     let root = workspace_root();
     let mut offenders = Vec::new();
-    let sources = files_under(&root.join("crates/zayavka-document/src"));
-    assert!(
-        sources.len() >= 5,
-        "the crate's sources are found: {sources:?}"
-    );
-    for file in sources {
-        if file.extension().is_none_or(|extension| extension != "rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&file).expect("a source file is UTF-8 text");
-        let relative = file
-            .strip_prefix(&root)
-            .unwrap_or(&file)
-            .display()
-            .to_string();
-        offenders.extend(
-            impure_names_in(&text)
-                .into_iter()
-                .map(|found| format!("{relative}:{found}")),
+    for krate in ["zayavka-core", "zayavka-document"] {
+        let sources = files_under(&root.join("crates").join(krate).join("src"));
+        assert!(
+            sources.len() >= 5,
+            "the crate's sources are found: {sources:?}"
         );
+        for file in sources {
+            if file.extension().is_none_or(|extension| extension != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).expect("a source file is UTF-8 text");
+            let relative = file
+                .strip_prefix(&root)
+                .unwrap_or(&file)
+                .display()
+                .to_string();
+            offenders.extend(
+                impure_names_in(&text)
+                    .into_iter()
+                    .map(|found| format!("{relative}:{found}")),
+            );
+        }
     }
     assert!(
         offenders.is_empty(),
-        "zayavka-document must stay pure (bytes and values in and out):\n{}",
+        "zayavka-core and zayavka-document must stay pure (values in, values out):\n{}",
         offenders.join("\n")
     );
 }
@@ -704,6 +721,302 @@ fn issue_6_the_test_binary_command_clears_every_zayavka_variable() {
             "{variable} is not removed"
         );
     }
+}
+
+/// The string literals of `code` (plain `"…"` ones, escapes kept as written), with their line.
+/// A `'"'` character literal starts none.
+fn string_literals(code: &str) -> Vec<(usize, String)> {
+    let chars: Vec<char> = code.chars().collect();
+    let mut found = Vec::new();
+    let mut line = 1;
+    let mut index = 0;
+    let mut current: Option<(usize, String)> = None;
+    while let Some(&c) = chars.get(index) {
+        index += 1;
+        if c == '\n' {
+            line += 1;
+        }
+        match &mut current {
+            None if c == '\'' && chars.get(index..index + 2) == Some(&['"', '\'']) => index += 2,
+            None if c == '"' => current = Some((line, String::new())),
+            None => {}
+            Some((_, text)) if c == '\\' => {
+                text.push(c);
+                if let Some(&next) = chars.get(index) {
+                    index += 1;
+                    if next == '\n' {
+                        line += 1;
+                    }
+                    text.push(next);
+                }
+            }
+            Some(_) if c == '"' => found.extend(current.take()),
+            Some((_, text)) => text.push(c),
+        }
+    }
+    found
+}
+
+/// Flags of the local model servers' own programs (llama-server, LM Studio's `lms`), which the
+/// advice on a context that is too small names (ADR 24): not Zayavka's.
+const THIRD_PARTY_FLAGS: &[&str] = &["--ctx-size", "--parallel", "--context-length"];
+
+/// A Russian sentence of `code` that names a command-line command or flag (`zayavka doctor`,
+/// `--force`), as `line: text`. Comments and test modules are left out.
+fn commands_in_messages(code: &str) -> Vec<String> {
+    let code = code.split("#[cfg(test)]").next().unwrap_or_default();
+    let code: String = code
+        .lines()
+        .map(|line| match line.trim_start().starts_with("//") {
+            true => "",
+            false => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    string_literals(&code)
+        .into_iter()
+        .filter(|(_, text)| {
+            text.chars()
+                .any(|c| ('а'..='я').contains(&c.to_lowercase().next().unwrap_or(c)))
+        })
+        .filter(|(_, text)| {
+            let words: Vec<&str> = text.split_whitespace().collect();
+            words.iter().any(|word| {
+                word.starts_with("--")
+                    && word[2..].starts_with(|c: char| c.is_ascii_lowercase())
+                    && !THIRD_PARTY_FLAGS.contains(&word.trim_end_matches([',', '.', ')']))
+            }) || words.windows(2).any(|pair| {
+                pair[0] == "zayavka" && pair[1].starts_with(|c: char| c.is_ascii_lowercase())
+            })
+        })
+        .map(|(line, text)| format!("{line}: {text}"))
+        .collect()
+}
+
+/// The core and the engine say what happened and what to do in words; the command or button
+/// is the front end's to name (a typed `NextStep`), so a message reads right on every front end.
+#[test]
+fn the_core_and_the_engine_name_no_command_or_flag_in_a_message() {
+    let root = workspace_root();
+    let mut offenders = Vec::new();
+    for krate in ["zayavka-core", "zayavka-engine"] {
+        for file in files_under(&root.join("crates").join(krate).join("src")) {
+            if file.extension().is_none_or(|extension| extension != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).expect("a source file is UTF-8 text");
+            let relative = file
+                .strip_prefix(&root)
+                .unwrap_or(&file)
+                .display()
+                .to_string();
+            offenders.extend(
+                commands_in_messages(&text)
+                    .into_iter()
+                    .map(|found| format!("{relative}:{found}")),
+            );
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "a message names a command or a flag:\n{}",
+        offenders.join("\n")
+    );
+}
+
+#[test]
+fn the_message_check_finds_commands_and_flags_in_russian_text_only() {
+    let code = "// \"Запустите zayavka doctor\" in a comment.\n\
+                let a = \"Проверьте: zayavka doctor\"; let q = '\"';\n\
+                let b = \"usage: zayavka --json\";\n\
+                let c = \"Повторите с \\\"--force\\\"\";\n\
+                let d = \"Повторите с --force\";\n\
+                let e = \"Сервис — Zayavka\";\n\
+                #[cfg(test)]\n\
+                mod tests { const T: &str = \"Запустите zayavka doctor\"; }\n";
+    assert_eq!(
+        commands_in_messages(code),
+        ["2: Проверьте: zayavka doctor", "5: Повторите с --force"]
+    );
+}
+
+/// What a front end's own code may not name: it reads and writes files through the engine.
+const FILE_NAMES: &[&str] = &["std::fs", "File::", "OpenOptions", "tokio::fs"];
+
+/// The file system names of [`FILE_NAMES`] in `text` as `line: name`, outside comments, test
+/// modules and files that are test code whole (`#![cfg(test)]`).
+fn file_access_in(text: &str) -> Vec<String> {
+    if text.contains("#![cfg(test)]") {
+        return Vec::new();
+    }
+    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let mut found = Vec::new();
+    for (index, line) in code.lines().enumerate() {
+        let line = line.split("//").next().unwrap_or_default();
+        for name in FILE_NAMES {
+            // `File::`, not `BatchFile::`.
+            let whole = line.match_indices(name).any(|(at, _)| {
+                !line[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            });
+            if whole {
+                found.push(format!("{}: {name}", index + 1));
+            }
+        }
+    }
+    found
+}
+
+/// One policy in one place (ADR 30): a document, an export, the settings file, a kept form are
+/// written whole by the engine (`replace_file`), and files the resident names are read by it
+/// (`read_text_file`, the batch reader), so a front end never opens a file itself.
+#[test]
+fn the_front_ends_read_and_write_files_only_through_the_engine() {
+    let root = workspace_root();
+    let mut offenders = Vec::new();
+    for dir in ["crates/zayavka-cli/src", "src-tauri/src"] {
+        let sources = files_under(&root.join(dir));
+        assert!(sources.len() >= 5, "the sources are found: {sources:?}");
+        for file in sources {
+            if file.extension().is_none_or(|extension| extension != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).expect("a source file is UTF-8 text");
+            let relative = file
+                .strip_prefix(&root)
+                .unwrap_or(&file)
+                .display()
+                .to_string();
+            offenders.extend(
+                file_access_in(&text)
+                    .into_iter()
+                    .map(|found| format!("{relative}:{found}")),
+            );
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "a front end touches files itself:\n{}",
+        offenders.join("\n")
+    );
+}
+
+#[test]
+fn the_file_check_skips_comments_and_test_code() {
+    assert_eq!(
+        file_access_in(
+            "// std::fs here\nlet f = std::fs::write(p, b)?;\n#[cfg(test)]\nstd::fs::read(p);"
+        ),
+        ["2: std::fs"]
+    );
+    assert!(file_access_in("#![cfg(test)]\nstd::fs::write(p, b);").is_empty());
+}
+
+/// Every exit code of `zayavka` is a named constant of `exit.rs`: elsewhere the tool's code
+/// names one (`ExitCode::from(exit::FAILED)`), never a number, and never ends the process
+/// early, which would skip the closed-pipe handling of `main` (ADR 19).
+#[test]
+fn every_exit_code_is_named_in_exit_rs() {
+    let root = workspace_root();
+    let mut offenders = Vec::new();
+    for file in files_under(&root.join("crates/zayavka-cli/src")) {
+        if file.extension().is_none_or(|extension| extension != "rs") || file.ends_with("exit.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("a source file is UTF-8 text");
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (index, line) in code.lines().enumerate() {
+            let line = line.split("//").next().unwrap_or_default();
+            let numbered = line.match_indices("ExitCode::from(").any(|(at, found)| {
+                line[at + found.len()..].starts_with(|c: char| c.is_ascii_digit())
+            });
+            if numbered || line.contains("process::exit") {
+                offenders.push(format!("{}:{}: {}", file.display(), index + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "an exit code outside exit.rs:\n{}",
+        offenders.join("\n")
+    );
+}
+
+/// Whether `word` occurs in `text` as a whole identifier (`Store`, not `StoreError`).
+fn names_identifier(text: &str, word: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|token| token == word)
+}
+
+/// The statements of `text` that start with `start` (`pub use`, `pub fn`), each up to its end:
+/// the `;` of a `use`, the `{` or `;` of a function's signature. Test modules are left out.
+fn statements(text: &str, start: &str) -> Vec<String> {
+    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let mut found = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find(start) {
+        let statement = &rest[at..];
+        let end = statement.find([';', '{']).unwrap_or(statement.len());
+        found.push(statement[..end].to_owned());
+        rest = &statement[end..];
+    }
+    found
+}
+
+/// The handle's promise (ADR 31): a front end reaches the drafts database only through the
+/// engine's methods, so the engine neither re-exports the store's handle nor takes or gives it
+/// in a public method of `Engine`.
+#[test]
+fn the_store_handle_never_leaves_the_engine() {
+    let root = workspace_root().join("crates/zayavka-engine/src");
+    let lib = std::fs::read_to_string(root.join("lib.rs")).unwrap();
+    let exports = statements(&lib, "pub use ");
+    assert!(exports.len() > 10, "the surface is read: {exports:?}");
+    let leaks: Vec<&String> = exports
+        .iter()
+        .filter(|export| names_identifier(export, "Store"))
+        .collect();
+    assert!(leaks.is_empty(), "the engine re-exports Store: {leaks:?}");
+
+    let engine = std::fs::read_to_string(root.join("engine.rs")).unwrap();
+    let methods: Vec<String> = statements(&engine, "pub fn ")
+        .into_iter()
+        .chain(statements(&engine, "pub async fn "))
+        .collect();
+    assert!(
+        methods.len() > 40,
+        "the handle's methods are read: {}",
+        methods.len()
+    );
+    let leaks: Vec<&String> = methods
+        .iter()
+        .filter(|method| names_identifier(method, "Store"))
+        .collect();
+    assert!(
+        leaks.is_empty(),
+        "a method of Engine gives or takes Store: {leaks:?}"
+    );
+}
+
+#[test]
+fn the_store_check_reads_whole_identifiers_and_whole_statements() {
+    assert!(names_identifier(
+        "pub use zayavka_store::{Batch, Store};",
+        "Store"
+    ));
+    assert!(!names_identifier(
+        "pub use zayavka_store::{StoreError, StoredDraft};",
+        "Store"
+    ));
+    let methods = statements(
+        "pub fn open(&self)\n    -> Result<Store, StoreError> {\n}\npub fn name(&self) -> &str { \"\" }",
+        "pub fn ",
+    );
+    assert_eq!(methods.len(), 2);
+    assert!(names_identifier(&methods[0], "Store"));
+    assert!(!names_identifier(&methods[1], "Store"));
 }
 
 /// `zayavka config show --json` with each provider variable and the key set on `command` first.

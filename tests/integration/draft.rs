@@ -663,7 +663,7 @@ fn every_draft_is_stored_searched_shown_replayed_and_deleted_offline() {
         "Как получен результат",
         "Модель: stand-in-model",
         "Попытка 1: HTTP 200",
-        "добавлен",
+        "Добавлен нормативный абзац о теме «Освещение в подъезде»",
         "[user]",
     ] {
         assert!(explained.contains(expected), "{expected:?} in {explained}");

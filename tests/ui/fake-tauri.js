@@ -96,6 +96,32 @@
     return `${kept}…`;
   }
 
+  // Rust's `Request::legal_status_ru`, which the real commands send as `legal_status`.
+  const SUBJECT_LABELS = {
+    common_area_entrance_door: 'Входная дверь или дверь общего помещения',
+    common_area_premises_lighting: 'Освещение в подъезде',
+    common_area_premises_cleaning: 'Уборка подъезда',
+    common_area_roof: 'Крыша',
+    common_area_ventilation: 'Общая вентиляция',
+    common_area_elevator: 'Лифт',
+  };
+  const OMISSION_SENTENCES = {
+    not_confirmed: 'Абзац с нормой о виде проблемы не добавлен: вы не выбрали, к чему относится проблема.',
+    no_model_subject: 'Абзац с нормой о виде проблемы не добавлен: по тексту нельзя однозначно понять, к чему относится проблема.',
+    subject_mismatch: 'Абзац с нормой о виде проблемы не добавлен: ваш выбор не совпал с тем, что следует из текста. Проверьте выбор.',
+    evidence_not_verbatim: 'Абзац с нормой о виде проблемы не добавлен: в вашем тексте не нашлось слов, которые прямо это подтверждают.',
+  };
+  function legalStatus(request) {
+    if (request.subject_module) {
+      return `Добавлен нормативный абзац о теме «${SUBJECT_LABELS[request.subject_module]}»: ваш выбор подтверждён текстом.`;
+    }
+    const byModel = request.sections.some((section) => section.source === 'model');
+    if (request.legal_omission === 'no_model_subject' && !byModel) {
+      return 'Заявка составлена без модели, поэтому абзац с нормой о виде проблемы не добавлен.';
+    }
+    return OMISSION_SENTENCES[request.legal_omission];
+  }
+
   function buildRequest(title, titleSource, descriptive, input, subjectModule, omission, warnings) {
     const sections = [...descriptive];
     sections.push({ kind: 'legal', source: 'legal_catalogue', module: 'common', text: COMMON_LEGAL[0] });
@@ -103,7 +129,9 @@
     if (subjectModule) sections.push({ kind: 'legal', source: 'legal_catalogue', module: subjectModule, text: LIGHTING_LEGAL });
     const item = presentItem(input.desired_actions);
     const body = `${sections.map((section) => section.text).join('\n\n')}\n\nПрошу:\n1. ${item.text}`;
-    return { title, title_source: titleSource, body, sections, item, items: [item.text], subject_module: subjectModule, legal_omission: omission, warnings, faithfulness: [], edited: null };
+    const request = { title, title_source: titleSource, body, sections, item, items: [item.text], subject_module: subjectModule, legal_omission: omission, warnings, faithfulness: [], edited: null };
+    request.legal_status = legalStatus(request);
+    return request;
   }
 
   const MODEL_SECTIONS = [
@@ -254,10 +282,9 @@
         { role: 'system', content: 'Ты помогаешь жильцу многоквартирного дома описать бытовую проблему для управляющей организации…' },
         { role: 'user', content: JSON.stringify({ description: input.description, location: input.location, consequences: input.consequences }, null, 2) },
       ],
-      legal_decision:
-        result.request?.subject_module
-          ? 'Абзац о составе общего имущества добавлен: вы подтвердили тему, модель определила ту же тему, цитаты найдены в тексте дословно.'
-          : 'Абзац с нормой о виде проблемы не добавлен: тема не подтверждена вами.',
+      legal_decision: result.request
+        ? legalStatus(result.request)
+        : 'Заявка не составлена, поэтому о нормативном абзаце решение не принималось.',
     };
   }
 
@@ -302,6 +329,7 @@
       if (kind !== LIGHTING) {
         result.request.subject_module = kind;
         result.request.legal_omission = null;
+        result.request.legal_status = legalStatus(result.request);
         result.next_steps = [];
       }
     }

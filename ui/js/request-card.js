@@ -4,7 +4,7 @@
 // card shows the typed parts; the copied text is Rust's `body`, never read back from here.
 
 import { h } from './dom.js';
-import { SOURCE_LABELS, TITLE_SOURCE_LABELS } from './words.js';
+import { REQUEST_HEADING, SOURCE_LABELS, TITLE_SOURCE_LABELS } from './words.js';
 import { faithfulnessNotes, findingsIn, markWords } from './faithfulness.js';
 
 /** The card of a ready request: its typed parts, or the resident's edit when there is one. */
@@ -41,7 +41,7 @@ function documentCard(request) {
       'div',
       { class: `doc-section source-${itemSource}` },
       marker(SOURCE_LABELS[itemSource] ?? itemSource),
-      h('p', {}, 'Прошу:'),
+      h('p', {}, REQUEST_HEADING),
       h('p', {}, `1. ${request.item.text}`),
     ),
   );

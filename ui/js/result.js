@@ -7,7 +7,6 @@
 // outcome-panel.js.
 
 import { freshId, h, replace } from './dom.js';
-import { legalStatusSentence } from './words.js';
 import { faithfulnessSummary } from './faithfulness.js';
 import { legend, requestCard } from './request-card.js';
 import { requestActions } from './request-actions.js';
@@ -90,7 +89,7 @@ class ResultView {
       h(
         'p',
         { class: 'legal-status' },
-        legalStatusSentence(request, result.model_used),
+        request.legal_status,
         offerSubject ? ' Выбрать вид проблемы можно под текстом заявки.' : null,
       ),
     );

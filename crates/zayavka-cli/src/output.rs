@@ -131,8 +131,8 @@ pub fn print_outcome(
                 writeln!(stderr, "Обратите внимание: {warning}")?;
             }
             print_faithfulness(&mut stderr, request)?;
-            if let Some(omission) = request.legal_omission() {
-                writeln!(stderr, "{}", omission.message_ru())?;
+            if request.legal_omission().is_some() {
+                writeln!(stderr, "{}", request.legal_status_ru())?;
             }
         }
         Outcome::NeedsUser { hints, .. } => {

@@ -215,6 +215,32 @@ impl Request {
         self.legal_omission
     }
 
+    /// Whether a model wrote the description (a request made without one is the resident's
+    /// words throughout).
+    pub fn written_by_model(&self) -> bool {
+        self.sections
+            .iter()
+            .any(|section| section.source == Provenance::Model)
+    }
+
+    /// The legal paragraph's status in one plain Russian sentence, the same on every screen
+    /// and in «Как получен результат».
+    pub fn legal_status_ru(&self) -> String {
+        match (self.subject_module, self.legal_omission) {
+            (Some(kind), _) => format!(
+                "Добавлен нормативный абзац о теме «{}»: ваш выбор подтверждён текстом.",
+                kind.label_ru()
+            ),
+            (None, Some(OmissionReason::NoModelSubject)) if !self.written_by_model() => {
+                "Заявка составлена без модели, поэтому абзац с нормой о виде проблемы не \
+                 добавлен."
+                    .to_owned()
+            }
+            (None, Some(reason)) => reason.message_ru().to_owned(),
+            (None, None) => "В заявку добавлены только общие нормы о содержании дома.".to_owned(),
+        }
+    }
+
     /// Notes for the resident; not part of the body.
     pub fn warnings(&self) -> &[String] {
         &self.warnings

@@ -278,6 +278,35 @@ mod tests {
     }
 
     #[test]
+    fn the_legal_status_is_one_sentence_that_says_whether_a_model_wrote_the_draft() {
+        let included = ready(evaluate(
+            &input(Some("Прошу: заменить лампы"), Some(LIGHTING)),
+            &draft_json(),
+        ));
+        assert!(included.written_by_model());
+        assert_eq!(
+            included.legal_status_ru(),
+            "Добавлен нормативный абзац о теме «Освещение в подъезде»: ваш выбор подтверждён \
+             текстом."
+        );
+        let not_confirmed = ready(evaluate(&input(None, None), &draft_json()));
+        assert_eq!(
+            not_confirmed.legal_status_ru(),
+            OmissionReason::NotConfirmed.message_ru()
+        );
+        let offline = ready(offline_request(&input(None, Some(LIGHTING)), catalogue()));
+        assert!(!offline.written_by_model());
+        assert_eq!(
+            offline.legal_status_ru(),
+            "Заявка составлена без модели, поэтому абзац с нормой о виде проблемы не добавлен."
+        );
+        for &reason in OmissionReason::ALL {
+            let sentence = reason.message_ru();
+            assert!(sentence.starts_with("Абзац с нормой") && sentence.ends_with('.'));
+        }
+    }
+
+    #[test]
     fn a_checked_draft_becomes_a_request_in_the_fixed_order() {
         let catalogue = catalogue();
         let request = ready(evaluate(

@@ -24,7 +24,50 @@ stable_codes! {
 }
 
 impl SubjectKind {
-    /// A short Russian name for the resident.
+    /// The short name every screen shows: the form's choice, a draft's chip, the legal
+    /// paragraph's status.
+    pub const fn label_ru(self) -> &'static str {
+        match self {
+            SubjectKind::CommonAreaEntranceDoor => "Входная дверь или дверь общего помещения",
+            SubjectKind::CommonAreaPremisesLighting => "Освещение в подъезде",
+            SubjectKind::CommonAreaPremisesCleaning => "Уборка подъезда",
+            SubjectKind::CommonAreaRoof => "Крыша",
+            SubjectKind::CommonAreaVentilation => "Общая вентиляция",
+            SubjectKind::CommonAreaElevator => "Лифт",
+        }
+    }
+
+    /// What the kind covers and what it does not, in one line for the resident choosing it
+    /// (LEGAL_FACTS.md's scope of the kind's module).
+    pub const fn scope_ru(self) -> &'static str {
+        match self {
+            SubjectKind::CommonAreaEntranceDoor => {
+                "Дверь подъезда или общего помещения, которым пользуются несколько квартир."
+            }
+            SubjectKind::CommonAreaPremisesLighting => {
+                "Свет на лестницах, в коридорах и холлах дома; не в квартире, не во дворе и не \
+                 на фасаде."
+            }
+            SubjectKind::CommonAreaPremisesCleaning => {
+                "Уборка лестниц, коридоров и других общих помещений; не двор, не контейнерная \
+                 площадка и не вывоз мусора."
+            }
+            SubjectKind::CommonAreaRoof => {
+                "Неисправность крыши, о которой вы знаете точно; мокрый потолок или пятно без \
+                 известной причины сюда не относятся."
+            }
+            SubjectKind::CommonAreaVentilation => {
+                "Вентиляция, которая служит нескольким квартирам; не вентиляция одной квартиры, \
+                 не дымоходы и не газ. Одной духоты или запаха мало."
+            }
+            SubjectKind::CommonAreaElevator => {
+                "Лифт, его шахта или оборудование; не лифтовый холл, не подъёмная платформа и \
+                 не эскалатор."
+            }
+        }
+    }
+
+    /// The kind's full Russian name, as a batch file's «Вид» column may also write it.
     pub const fn title_ru(self) -> &'static str {
         match self {
             SubjectKind::CommonAreaEntranceDoor => {

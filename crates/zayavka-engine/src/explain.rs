@@ -145,22 +145,18 @@ fn model_call(record: &ContextRecord) -> ModelCall {
     }
 }
 
-/// The legal decision of a request in one plain sentence, for «Как получен результат».
+/// The legal decision of a request in one plain sentence, for «Как получен результат»: the
+/// request's own status ([`Request::legal_status_ru`]), the same the result shows.
 pub fn legal_decision_ru(request: Option<&Request>) -> String {
     match request {
-        None => "Заявка не составлена, поэтому о правовом абзаце решение не принималось.".into(),
-        Some(request) => match (request.subject_module(), request.legal_omission()) {
-            (Some(kind), _) => format!(
-                "Правовой абзац о виде имущества «{}» добавлен: вы подтвердили вид проблемы, \
-                 модель независимо определила тот же вид, и её цитаты дословно есть в вашем \
-                 тексте.",
-                kind.title_ru()
-            ),
-            (None, Some(reason)) => reason.message_ru().to_owned(),
-            (None, None) => String::new(),
-        },
+        None => NO_DECISION.to_owned(),
+        Some(request) => request.legal_status_ru(),
     }
 }
+
+/// The legal decision of a draft that has no request.
+const NO_DECISION: &str =
+    "Заявка не составлена, поэтому о нормативном абзаце решение не принималось.";
 
 #[cfg(test)]
 mod tests {
@@ -215,7 +211,7 @@ mod tests {
         );
         assert_eq!(
             explained.legal_decision,
-            "Заявка не составлена, поэтому о правовом абзаце решение не принималось."
+            "Заявка не составлена, поэтому о нормативном абзаце решение не принималось."
         );
     }
 

@@ -119,9 +119,9 @@ pub use zayavka_store::StoreErrorCode;
 // What the front ends name from the crates below the engine, re-exported so that a front end
 // depends on this crate alone (an architecture test holds it).
 pub use zayavka_core::{
-    BODY_LIMIT, Failure, FailureAdvice, FailureReason, NextStep, Outcome, OutcomeKind, RawInput,
-    Report, Request, SubjectKind, Verdict, escape_invisible, full_sentence, input_limits,
-    json_error_ru, legal_catalogue,
+    BODY_LIMIT, Failure, FailureAdvice, FailureReason, InputField, NextStep, Outcome, OutcomeKind,
+    REQUEST_HEADING, RawInput, Report, Request, SubjectKind, Verdict, escape_invisible,
+    full_sentence, input_limits, json_error_ru, legal_catalogue,
 };
 pub use zayavka_llm::{Budget, CancellationToken, Role};
 pub use zayavka_store::{Batch, DraftFilter, DraftId, DraftOutcome, StoreError, StoredDraft};

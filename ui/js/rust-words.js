@@ -1,0 +1,49 @@
+// The Russian words the page shows that Rust decides. Generated from the Rust crates by
+// the test `view::page_words` of zayavka-desktop (`cargo test -p zayavka-desktop
+// page_words`), which rewrites this file when they change: do not edit it by hand.
+
+/** The subject kinds: the core's short names and scopes (`SubjectKind::label_ru`, `scope_ru`). */
+export const SUBJECTS = [
+  {
+    kind: "common_area_entrance_door",
+    label: "Входная дверь или дверь общего помещения",
+    hint: "Дверь подъезда или общего помещения, которым пользуются несколько квартир.",
+  },
+  {
+    kind: "common_area_premises_lighting",
+    label: "Освещение в подъезде",
+    hint: "Свет на лестницах, в коридорах и холлах дома; не в квартире, не во дворе и не на фасаде.",
+  },
+  {
+    kind: "common_area_premises_cleaning",
+    label: "Уборка подъезда",
+    hint: "Уборка лестниц, коридоров и других общих помещений; не двор, не контейнерная площадка и не вывоз мусора.",
+  },
+  {
+    kind: "common_area_roof",
+    label: "Крыша",
+    hint: "Неисправность крыши, о которой вы знаете точно; мокрый потолок или пятно без известной причины сюда не относятся.",
+  },
+  {
+    kind: "common_area_ventilation",
+    label: "Общая вентиляция",
+    hint: "Вентиляция, которая служит нескольким квартирам; не вентиляция одной квартиры, не дымоходы и не газ. Одной духоты или запаха мало.",
+  },
+  {
+    kind: "common_area_elevator",
+    label: "Лифт",
+    hint: "Лифт, его шахта или оборудование; не лифтовый холл, не подъёмная платформа и не эскалатор.",
+  },
+];
+
+/** The form's field labels (`InputField::label_ru`). */
+export const FIELD_LABELS = {
+  description: "Описание проблемы",
+  location: "Место",
+  consequences: "Последствия",
+  desired_actions: "Что вы просите сделать",
+  confirmed_subject: "К чему относится проблема",
+};
+
+/** The heading of a request's one item (`REQUEST_HEADING`). */
+export const REQUEST_HEADING = "Прошу:";
