@@ -111,8 +111,6 @@ const IMPURE_NAMES: &[&str] = &[
 /// `ZAYAVKA_*` names that only tests and test scripts read, never the binary, so the integration
 /// tests need not clear them.
 const READ_ONLY_BY_TESTS: &[&str] = &[
-    // Lets `scripts/test.sh` skip the engine's keyring unit test where no keyring can run.
-    "ZAYAVKA_NO_KEYRING_TEST",
     // Marks the child process of the engine's keyring unit test.
     "ZAYAVKA_TEST_CHILD_WITHOUT_DBUS",
     // Set by `keyring-session.sh`; `keyring.rs` runs only inside that throw-away session.
