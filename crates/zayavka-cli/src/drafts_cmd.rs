@@ -300,262 +300,320 @@ fn print_photos(
 
 /// Runs `zayavka drafts`.
 pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
-    let mut stdout = std::io::stdout().lock();
     match args.command {
-        DraftsCommand::List(list) => {
-            let filter = DraftFilter {
-                outcome: list.outcome,
-                subject: list.subject.map(|kind| kind.code().to_owned()),
-                since: list.since,
-                batch_id: None,
-                limit: list.limit,
-            };
-            let items = engine.drafts(&filter).map_err(drafts_error)?;
-            print_items(&mut stdout, &items, list.json)?;
-        }
-        DraftsCommand::Search(search) => {
-            let items = engine
-                .search_drafts(&search.text, search.limit)
-                .map_err(drafts_error)?;
-            print_items(&mut stdout, &items, search.json)?;
-        }
-        DraftsCommand::Show(show) => {
-            let draft = engine.draft(show.id).map_err(drafts_error)?;
-            let request = stored_request(&draft).map_err(drafts_error)?;
-            let item = DraftListItem::from(&draft.summary);
-            let record = stored_record(&draft).map_err(drafts_error)?;
-            if show.json {
-                let shown = shown_with_photos(engine, &draft, show.explain)?;
-                writeln!(stdout, "{}", serde_json::to_string_pretty(&shown)?)?;
-            } else {
-                writeln!(stdout, "{}", heading(&item, &jiff::tz::TimeZone::system()))?;
-                match &request {
-                    Some(request) => {
-                        writeln!(stdout, "\n{}", request.plain_text())?;
-                        if !request.faithfulness().is_empty() {
-                            writeln!(stdout)?;
-                            crate::output::print_faithfulness(&mut stdout, request)?;
-                        }
-                    }
-                    None => writeln!(
-                        stdout,
-                        "\nЗаявка не составлена. Текст, который вы ввели:\n{}",
-                        serde_json::to_string_pretty(&item.input)?
-                    )?,
-                }
-                if let Some(latest) = draft.versions.last() {
-                    writeln!(
-                        stdout,
-                        "\nВаша правка (версия {}):\n{}\n\n{}",
-                        latest.version, latest.title, latest.body
-                    )?;
-                }
-                let photos = engine.photos(show.id).map_err(attachment_error)?;
-                if !photos.is_empty() {
+        DraftsCommand::List(args) => list(args, engine),
+        DraftsCommand::Search(args) => search(args, engine),
+        DraftsCommand::Show(args) => show(args, engine),
+        DraftsCommand::Delete(args) => delete(args, engine),
+        DraftsCommand::Edit(args) => edit(args, engine),
+        DraftsCommand::Export(args) => export(args, engine),
+        DraftsCommand::Attach(args) => attach(args, engine),
+        DraftsCommand::Attachments(args) => attachments(args, engine),
+        DraftsCommand::Detach(args) => detach(args, engine),
+        DraftsCommand::Backup(args) => backup(args, engine),
+        DraftsCommand::Restore(args) => restore(args, engine),
+        DraftsCommand::Recover(args) => recover(args, engine),
+        DraftsCommand::Retry(args) => retry(&args, engine),
+    }
+}
+
+/// `drafts list`: the stored drafts, newest first.
+fn list(list: ListArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let filter = DraftFilter {
+        outcome: list.outcome,
+        subject: list.subject.map(|kind| kind.code().to_owned()),
+        since: list.since,
+        batch_id: None,
+        limit: list.limit,
+    };
+    let items = engine.drafts(&filter).map_err(drafts_error)?;
+    print_items(&mut stdout, &items, list.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts search`: the drafts whose words match.
+fn search(search: SearchArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let items = engine
+        .search_drafts(&search.text, search.limit)
+        .map_err(drafts_error)?;
+    print_items(&mut stdout, &items, search.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts show`: one draft, its edit, photos and, with `--explain`, how it was reached.
+fn show(show: ShowArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let draft = engine.draft(show.id).map_err(drafts_error)?;
+    let request = stored_request(&draft).map_err(drafts_error)?;
+    let item = DraftListItem::from(&draft.summary);
+    let record = stored_record(&draft).map_err(drafts_error)?;
+    if show.json {
+        let shown = shown_with_photos(engine, &draft, show.explain)?;
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&shown)?)?;
+    } else {
+        writeln!(stdout, "{}", heading(&item, &jiff::tz::TimeZone::system()))?;
+        match &request {
+            Some(request) => {
+                writeln!(stdout, "\n{}", request.plain_text())?;
+                if !request.faithfulness().is_empty() {
                     writeln!(stdout)?;
-                    print_photos(&mut stdout, show.id, &photos)?;
-                }
-                if show.explain {
-                    let explanation =
-                        explanation(request.as_ref(), record.as_ref(), draft.model_used);
-                    explain(&mut stdout, &explanation)?;
+                    crate::output::print_faithfulness(&mut stdout, request)?;
                 }
             }
+            None => writeln!(
+                stdout,
+                "\nЗаявка не составлена. Текст, который вы ввели:\n{}",
+                serde_json::to_string_pretty(&item.input)?
+            )?,
         }
-        DraftsCommand::Delete(delete) => {
-            engine.delete_draft(delete.id).map_err(drafts_error)?;
-            writeln!(stdout, "Черновик № {} удалён насовсем.", delete.id)?;
-        }
-        DraftsCommand::Edit(edit) => {
-            let draft = engine.draft(edit.id).map_err(drafts_error)?;
-            let text = match &edit.body_file {
-                Some(path) => crate::read_file(path, zayavka_engine::FileRole::Input)?,
-                None => edit_in_editor(&filed_text(&draft).map_err(drafts_error)?)?,
-            };
-            let (title, body) = split_title(&text);
-            let version = engine
-                .edit_draft(edit.id, title, body)
-                .map_err(drafts_error)?;
+        if let Some(latest) = draft.versions.last() {
             writeln!(
                 stdout,
-                "Правка сохранена как ваша версия {version} черновика № {}; составленный текст \
-                 остаётся в черновике.",
-                edit.id
+                "\nВаша правка (версия {}):\n{}\n\n{}",
+                latest.version, latest.title, latest.body
             )?;
         }
-        DraftsCommand::Export(export) => {
-            let format = DocumentFormat::from_extension(&export.format);
-            if export.collective && format.is_none() {
-                anyhow::bail!(
-                    "--collective добавляет таблицу подписей к документу, а json — не документ, а \
-                     все сведения о черновике. Уберите --collective или выберите --format txt, \
-                     pdf или docx"
-                );
-            }
-            let bytes = match format {
-                None => {
-                    let draft = engine.draft(export.id).map_err(drafts_error)?;
-                    let shown = shown_with_photos(engine, &draft, true)?;
-                    (serde_json::to_string_pretty(&shown)? + "\n").into_bytes()
-                }
-                Some(format) => {
-                    if format != DocumentFormat::Txt && export.out.is_none() {
-                        anyhow::bail!(
-                            "{} не выводится в терминал: укажите файл, например --out заявка.{}",
-                            export.format.to_uppercase(),
-                            export.format
-                        );
-                    }
-                    let date = export.date.unwrap_or_else(|| jiff::Zoned::now().date());
-                    engine
-                        .filed_document(export.id, date, export.collective)
-                        .and_then(|document| Ok(document.render(format)?))
-                        .map_err(|error| match error {
-                            FilingError::Document(error @ DocumentError::NotAssembled(_)) => {
-                                anyhow::anyhow!(
-                                    "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
-                                )
-                            }
-                            other => anyhow::anyhow!(other.message_ru()),
-                        })?
-                }
-            };
-            match &export.out {
-                Some(path) => {
-                    save_document(path, &bytes)
-                        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-                    writeln!(
-                        std::io::stderr(),
-                        "Черновик № {} записан в {}.",
-                        export.id,
-                        path.display()
-                    )?;
-                }
-                None => stdout.write_all(&bytes)?,
-            }
+        let photos = engine.photos(show.id).map_err(attachment_error)?;
+        if !photos.is_empty() {
+            writeln!(stdout)?;
+            print_photos(&mut stdout, show.id, &photos)?;
         }
-        DraftsCommand::Attach(attach) => {
-            let photos = engine
-                .attach_photos(attach.id, &attach.files)
-                .map_err(attachment_error)?;
-            writeln!(
-                stdout,
-                "Приложено фотографий: {}. Место съёмки, модель камеры и другие сведения из \
-                 файлов удалены; в документе фотографии идут приложениями после заявки.",
-                attach.files.len()
-            )?;
-            print_photos(&mut stdout, attach.id, &photos)?;
-        }
-        DraftsCommand::Attachments(list) => {
-            let photos = engine.photos(list.id).map_err(attachment_error)?;
-            if list.json {
-                writeln!(stdout, "{}", serde_json::to_string_pretty(&photos)?)?;
-            } else {
-                print_photos(&mut stdout, list.id, &photos)?;
-            }
-        }
-        DraftsCommand::Detach(detach) => {
-            let detached = engine
-                .detach_photo(detach.id, detach.number)
-                .map_err(attachment_error)?;
-            writeln!(
-                stdout,
-                "{} убрано из черновика № {} и удалено из базы.",
-                detached.removed.label, detach.id
-            )?;
-            print_photos(&mut stdout, detach.id, &detached.remaining)?;
-        }
-        DraftsCommand::Backup(backup) => {
-            engine.backup_drafts(&backup.file).map_err(drafts_error)?;
-            writeln!(
-                stdout,
-                "Копия базы черновиков записана в {}.",
-                backup.file.display()
-            )?;
-        }
-        DraftsCommand::Restore(restore) => {
-            let restored = engine
-                .restore_drafts(&restore.file, restore.replace)
-                .map_err(drafts_error)?;
-            if let Some(aside) = &restored.set_aside {
-                writeln!(
-                    stdout,
-                    "Прежняя база черновиков сохранена как {}.",
-                    aside.display()
-                )?;
-            }
-            writeln!(
-                stdout,
-                "Черновики восстановлены из {}: {} шт.",
-                restore.file.display(),
-                restored.drafts
-            )?;
-        }
-        DraftsCommand::Recover(recover) => {
-            // The damaged database is never opened here: the engine reads it as bytes only.
-            let recovered = engine
-                .recover_drafts(recover.out.as_deref())
-                .map_err(drafts_error)?;
-            writeln!(
-                stdout,
-                "Спасено черновиков: {}. Они записаны в новую базу {}.",
-                recovered.drafts,
-                recovered.file.display()
-            )?;
-            if recovered.drafts == 0 && recovered.damage_found {
-                writeln!(
-                    stdout,
-                    "Ни одного черновика из базы {} прочитать не удалось; она не изменена. \
-                     Восстановите черновики из резервной копии командой\n  zayavka drafts \
-                     restore КОПИЯ --replace",
-                    recovered.damaged.display()
-                )?;
-                return Ok(ExitCode::from(crate::exit::PROBLEM));
-            }
-            if recovered.damage_found {
-                writeln!(
-                    stdout,
-                    "В базе нашлись повреждённые места: записи, которые в них были, прочитать не \
-                     удалось. Если у вас есть резервная копия, сравните с ней."
-                )?;
-            }
-            writeln!(
-                stdout,
-                "База {} не изменена. Чтобы работать со спасёнными черновиками, закройте \
-                 приложение и поставьте их на место базы командой\n  zayavka drafts restore {} \
-                 --replace\nПовреждённая база при этом будет сохранена рядом под другим именем.",
-                recovered.damaged.display(),
-                recovered.file.display()
-            )?;
-        }
-        DraftsCommand::Retry(retry) => {
-            let draft = engine.draft(retry.id).map_err(drafts_error)?;
-            if !may_retry(&draft) {
-                anyhow::bail!(
-                    "черновик № {} уже составлен ({}); повторять его не нужно. Чтобы составить \
-                     заявку заново, начните новый черновик",
-                    retry.id,
-                    draft.summary.outcome.code()
-                );
-            }
-            let command = DraftCommand {
-                input: InputSource::Typed(stored_input(&draft)),
-                retry_of: Some(retry.id),
-                offline: retry.offline,
-                overrides: retry.provider.overrides(),
-            };
-            let options = RunOptions {
-                offline: retry.offline,
-                json: retry.json,
-                record: None,
-                provider: &retry.provider,
-                typed: &[],
-            };
-            drop(stdout);
-            return crate::draft_cmd::execute(command, &options, engine);
+        if show.explain {
+            let explanation = explanation(request.as_ref(), record.as_ref(), draft.model_used);
+            explain(&mut stdout, &explanation)?;
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts delete`: a draft removed for good.
+fn delete(delete: IdArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    engine.delete_draft(delete.id).map_err(drafts_error)?;
+    writeln!(stdout, "Черновик № {} удалён насовсем.", delete.id)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts edit`: the resident's own version of the request.
+fn edit(edit: EditArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let draft = engine.draft(edit.id).map_err(drafts_error)?;
+    let text = match &edit.body_file {
+        Some(path) => crate::read_file(path, zayavka_engine::FileRole::Input)?,
+        None => edit_in_editor(&filed_text(&draft).map_err(drafts_error)?)?,
+    };
+    let (title, body) = split_title(&text);
+    let version = engine
+        .edit_draft(edit.id, title, body)
+        .map_err(drafts_error)?;
+    writeln!(
+        stdout,
+        "Правка сохранена как ваша версия {version} черновика № {}; составленный текст \
+         остаётся в черновике.",
+        edit.id
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts export`: the filed document (txt, pdf, docx) or everything about the draft (json).
+fn export(export: ExportArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let format = DocumentFormat::from_extension(&export.format);
+    if export.collective && format.is_none() {
+        anyhow::bail!(
+            "--collective добавляет таблицу подписей к документу, а json — не документ, а \
+             все сведения о черновике. Уберите --collective или выберите --format txt, \
+             pdf или docx"
+        );
+    }
+    let bytes = match format {
+        None => {
+            let draft = engine.draft(export.id).map_err(drafts_error)?;
+            let shown = shown_with_photos(engine, &draft, true)?;
+            (serde_json::to_string_pretty(&shown)? + "\n").into_bytes()
+        }
+        Some(format) => {
+            if format != DocumentFormat::Txt && export.out.is_none() {
+                anyhow::bail!(
+                    "{} не выводится в терминал: укажите файл, например --out заявка.{}",
+                    export.format.to_uppercase(),
+                    export.format
+                );
+            }
+            let date = export.date.unwrap_or_else(|| jiff::Zoned::now().date());
+            engine
+                .filed_document(export.id, date, export.collective)
+                .and_then(|document| Ok(document.render(format)?))
+                .map_err(|error| match error {
+                    FilingError::Document(error @ DocumentError::NotAssembled(_)) => {
+                        anyhow::anyhow!(
+                            "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
+                        )
+                    }
+                    other => anyhow::anyhow!(other.message_ru()),
+                })?
+        }
+    };
+    match &export.out {
+        Some(path) => {
+            save_document(path, &bytes).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+            writeln!(
+                std::io::stderr(),
+                "Черновик № {} записан в {}.",
+                export.id,
+                path.display()
+            )?;
+        }
+        None => stdout.write_all(&bytes)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts attach`: photos added, all or none.
+fn attach(attach: AttachArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let photos = engine
+        .attach_photos(attach.id, &attach.files)
+        .map_err(attachment_error)?;
+    writeln!(
+        stdout,
+        "Приложено фотографий: {}. Место съёмки, модель камеры и другие сведения из \
+         файлов удалены; в документе фотографии идут приложениями после заявки.",
+        attach.files.len()
+    )?;
+    print_photos(&mut stdout, attach.id, &photos)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts attachments`: the draft's photos by number.
+fn attachments(list: AttachmentsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let photos = engine.photos(list.id).map_err(attachment_error)?;
+    if list.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&photos)?)?;
+    } else {
+        print_photos(&mut stdout, list.id, &photos)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts detach`: one photo removed.
+fn detach(detach: DetachArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let detached = engine
+        .detach_photo(detach.id, detach.number)
+        .map_err(attachment_error)?;
+    writeln!(
+        stdout,
+        "{} убрано из черновика № {} и удалено из базы.",
+        detached.removed.label, detach.id
+    )?;
+    print_photos(&mut stdout, detach.id, &detached.remaining)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts backup`: a consistent copy of the drafts database.
+fn backup(backup: BackupArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    engine.backup_drafts(&backup.file).map_err(drafts_error)?;
+    writeln!(
+        stdout,
+        "Копия базы черновиков записана в {}.",
+        backup.file.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts restore`: the drafts put back from a copy.
+fn restore(restore: RestoreArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let restored = engine
+        .restore_drafts(&restore.file, restore.replace)
+        .map_err(drafts_error)?;
+    if let Some(aside) = &restored.set_aside {
+        writeln!(
+            stdout,
+            "Прежняя база черновиков сохранена как {}.",
+            aside.display()
+        )?;
+    }
+    writeln!(
+        stdout,
+        "Черновики восстановлены из {}: {} шт.",
+        restore.file.display(),
+        restored.drafts
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts recover`: what still reads of a damaged database, in a new one.
+fn recover(recover: RecoverArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    // The damaged database is never opened here: the engine reads it as bytes only.
+    let recovered = engine
+        .recover_drafts(recover.out.as_deref())
+        .map_err(drafts_error)?;
+    writeln!(
+        stdout,
+        "Спасено черновиков: {}. Они записаны в новую базу {}.",
+        recovered.drafts,
+        recovered.file.display()
+    )?;
+    if recovered.drafts == 0 && recovered.damage_found {
+        writeln!(
+            stdout,
+            "Ни одного черновика из базы {} прочитать не удалось; она не изменена. \
+             Восстановите черновики из резервной копии командой\n  zayavka drafts \
+             restore КОПИЯ --replace",
+            recovered.damaged.display()
+        )?;
+        return Ok(ExitCode::from(crate::exit::PROBLEM));
+    }
+    if recovered.damage_found {
+        writeln!(
+            stdout,
+            "В базе нашлись повреждённые места: записи, которые в них были, прочитать не \
+             удалось. Если у вас есть резервная копия, сравните с ней."
+        )?;
+    }
+    writeln!(
+        stdout,
+        "База {} не изменена. Чтобы работать со спасёнными черновиками, закройте \
+         приложение и поставьте их на место базы командой\n  zayavka drafts restore {} \
+         --replace\nПовреждённая база при этом будет сохранена рядом под другим именем.",
+        recovered.damaged.display(),
+        recovered.file.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts retry`: a draft that did not come out sent to the model again.
+fn retry(retry: &RetryArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let draft = engine.draft(retry.id).map_err(drafts_error)?;
+    if !may_retry(&draft) {
+        anyhow::bail!(
+            "черновик № {} уже составлен ({}); повторять его не нужно. Чтобы составить \
+             заявку заново, начните новый черновик",
+            retry.id,
+            draft.summary.outcome.code()
+        );
+    }
+    let command = DraftCommand {
+        input: InputSource::Typed(stored_input(&draft)),
+        retry_of: Some(retry.id),
+        offline: retry.offline,
+        overrides: retry.provider.overrides(),
+    };
+    let options = RunOptions {
+        offline: retry.offline,
+        json: retry.json,
+        record: None,
+        provider: &retry.provider,
+        typed: &[],
+    };
+    crate::draft_cmd::execute(command, &options, engine)
 }
 
 /// How a stored draft was reached, for `show --explain`: the engine's explanation as lines.
