@@ -499,33 +499,44 @@ fn impure_names_in(text: &str) -> Vec<String> {
     found
 }
 
-#[test]
-fn the_pure_crates_read_no_file_no_environment_no_clock_and_no_randomness() {
+/// What `check` finds in each Rust source file under `dirs` (folders of the workspace), each
+/// finding prefixed with the file's path. Every folder must hold sources, so a moved folder
+/// cannot make a check pass by finding nothing.
+fn findings_in_sources(dirs: &[&str], check: impl Fn(&str) -> Vec<String>) -> Vec<String> {
     let root = workspace_root();
-    let mut offenders = Vec::new();
-    for krate in ["zayavka-core", "zayavka-document"] {
-        let sources = files_under(&root.join("crates").join(krate).join("src"));
+    let mut findings = Vec::new();
+    for dir in dirs {
+        let sources: Vec<PathBuf> = files_under(&root.join(dir))
+            .into_iter()
+            .filter(|file| file.extension().is_some_and(|extension| extension == "rs"))
+            .collect();
         assert!(
             sources.len() >= 5,
-            "the crate's sources are found: {sources:?}"
+            "the sources of {dir} are found: {sources:?}"
         );
         for file in sources {
-            if file.extension().is_none_or(|extension| extension != "rs") {
-                continue;
-            }
             let text = std::fs::read_to_string(&file).expect("a source file is UTF-8 text");
             let relative = file
                 .strip_prefix(&root)
                 .unwrap_or(&file)
                 .display()
                 .to_string();
-            offenders.extend(
-                impure_names_in(&text)
+            findings.extend(
+                check(&text)
                     .into_iter()
                     .map(|found| format!("{relative}:{found}")),
             );
         }
     }
+    findings
+}
+
+#[test]
+fn the_pure_crates_read_no_file_no_environment_no_clock_and_no_randomness() {
+    let offenders = findings_in_sources(
+        &["crates/zayavka-core/src", "crates/zayavka-document/src"],
+        impure_names_in,
+    );
     assert!(
         offenders.is_empty(),
         "zayavka-core and zayavka-document must stay pure (values in, values out):\n{}",
@@ -795,26 +806,10 @@ fn commands_in_messages(code: &str) -> Vec<String> {
 /// is the front end's to name (a typed `NextStep`), so a message reads right on every front end.
 #[test]
 fn the_core_and_the_engine_name_no_command_or_flag_in_a_message() {
-    let root = workspace_root();
-    let mut offenders = Vec::new();
-    for krate in ["zayavka-core", "zayavka-engine"] {
-        for file in files_under(&root.join("crates").join(krate).join("src")) {
-            if file.extension().is_none_or(|extension| extension != "rs") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&file).expect("a source file is UTF-8 text");
-            let relative = file
-                .strip_prefix(&root)
-                .unwrap_or(&file)
-                .display()
-                .to_string();
-            offenders.extend(
-                commands_in_messages(&text)
-                    .into_iter()
-                    .map(|found| format!("{relative}:{found}")),
-            );
-        }
-    }
+    let offenders = findings_in_sources(
+        &["crates/zayavka-core/src", "crates/zayavka-engine/src"],
+        commands_in_messages,
+    );
     assert!(
         offenders.is_empty(),
         "a message names a command or a flag:\n{}",
@@ -872,28 +867,8 @@ fn file_access_in(text: &str) -> Vec<String> {
 /// (`read_text_file`, the batch reader), so a front end never opens a file itself.
 #[test]
 fn the_front_ends_read_and_write_files_only_through_the_engine() {
-    let root = workspace_root();
-    let mut offenders = Vec::new();
-    for dir in ["crates/zayavka-cli/src", "src-tauri/src"] {
-        let sources = files_under(&root.join(dir));
-        assert!(sources.len() >= 5, "the sources are found: {sources:?}");
-        for file in sources {
-            if file.extension().is_none_or(|extension| extension != "rs") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&file).expect("a source file is UTF-8 text");
-            let relative = file
-                .strip_prefix(&root)
-                .unwrap_or(&file)
-                .display()
-                .to_string();
-            offenders.extend(
-                file_access_in(&text)
-                    .into_iter()
-                    .map(|found| format!("{relative}:{found}")),
-            );
-        }
-    }
+    let offenders =
+        findings_in_sources(&["crates/zayavka-cli/src", "src-tauri/src"], file_access_in);
     assert!(
         offenders.is_empty(),
         "a front end touches files itself:\n{}",
@@ -912,33 +887,47 @@ fn the_file_check_skips_comments_and_test_code() {
     assert!(file_access_in("#![cfg(test)]\nstd::fs::write(p, b);").is_empty());
 }
 
+/// Each line of `text` that gives the process a numbered exit code or ends it early, as
+/// `line: code`, outside comments and test modules.
+fn numbered_exits_in(text: &str) -> Vec<String> {
+    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let mut found = Vec::new();
+    for (index, line) in code.lines().enumerate() {
+        let line = line.split("//").next().unwrap_or_default();
+        let numbered = line
+            .match_indices("ExitCode::from(")
+            .any(|(at, call)| line[at + call.len()..].starts_with(|c: char| c.is_ascii_digit()));
+        if numbered || line.contains("process::exit") {
+            found.push(format!("{}: {}", index + 1, line.trim()));
+        }
+    }
+    found
+}
+
 /// Every exit code of `zayavka` is a named constant of `exit.rs`: elsewhere the tool's code
 /// names one (`ExitCode::from(exit::FAILED)`), never a number, and never ends the process
 /// early, which would skip the closed-pipe handling of `main` (ADR 19).
 #[test]
 fn every_exit_code_is_named_in_exit_rs() {
-    let root = workspace_root();
-    let mut offenders = Vec::new();
-    for file in files_under(&root.join("crates/zayavka-cli/src")) {
-        if file.extension().is_none_or(|extension| extension != "rs") || file.ends_with("exit.rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&file).expect("a source file is UTF-8 text");
-        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-        for (index, line) in code.lines().enumerate() {
-            let line = line.split("//").next().unwrap_or_default();
-            let numbered = line.match_indices("ExitCode::from(").any(|(at, found)| {
-                line[at + found.len()..].starts_with(|c: char| c.is_ascii_digit())
-            });
-            if numbered || line.contains("process::exit") {
-                offenders.push(format!("{}:{}: {}", file.display(), index + 1, line.trim()));
-            }
-        }
-    }
+    let offenders = findings_in_sources(&["crates/zayavka-cli/src"], numbered_exits_in);
     assert!(
         offenders.is_empty(),
         "an exit code outside exit.rs:\n{}",
         offenders.join("\n")
+    );
+}
+
+#[test]
+fn the_exit_check_finds_numbers_and_early_exits_only() {
+    let code = "Ok(ExitCode::from(exit::FAILED))\n\
+                Ok(ExitCode::from(3))\n\
+                // ExitCode::from(4) in a comment\n\
+                std::process::exit(1);\n\
+                #[cfg(test)]\n\
+                mod tests { const C: ExitCode = ExitCode::from(2); }\n";
+    assert_eq!(
+        numbered_exits_in(code),
+        ["2: Ok(ExitCode::from(3))", "4: std::process::exit(1);"]
     );
 }
 
