@@ -44,6 +44,8 @@ pub enum ErrorKind {
     Batch,
     /// Writing a file the resident chose failed.
     Write,
+    /// A file the resident named could not be read, or is not what it should be.
+    Read,
     /// Files with the documents' names and other contents are already in the chosen folder;
     /// nothing was written.
     FilesExist,
@@ -121,6 +123,7 @@ impl From<EngineErrorKind> for ErrorKind {
             EngineErrorKind::Photo => ErrorKind::Photo,
             EngineErrorKind::FilesExist => ErrorKind::FilesExist,
             EngineErrorKind::Write => ErrorKind::Write,
+            EngineErrorKind::Read => ErrorKind::Read,
             EngineErrorKind::InvalidValue => ErrorKind::InvalidSetting,
             EngineErrorKind::InvalidRequest => ErrorKind::InvalidArgument,
             EngineErrorKind::Internal => ErrorKind::Internal,
@@ -167,6 +170,7 @@ mod tests {
             (ErrorKind::BatchTooLarge, "batch_too_large"),
             (ErrorKind::Batch, "batch"),
             (ErrorKind::Write, "write"),
+            (ErrorKind::Read, "read"),
             (ErrorKind::FilesExist, "files_exist"),
             (ErrorKind::System, "system"),
             (ErrorKind::EmptyEdit, "empty_edit"),

@@ -10,7 +10,7 @@
 use serde::Serialize;
 use zayavka_engine::{CheckName, CheckStatus};
 
-use crate::error::{CommandError, ErrorKind};
+use crate::error::CommandError;
 use crate::state::AppState;
 use crate::view::CheckView;
 
@@ -20,17 +20,7 @@ pub use zayavka_engine::SETUP_SKIPPED_MARKER as SKIP_MARKER;
 /// Remembers «Пока без модели» durably: the marker is written whole, in the configuration
 /// folder, so that the setup does not come back on the next start. Writing it again is harmless.
 pub fn setup_skip(state: &AppState) -> Result<(), CommandError> {
-    let fail = |error: std::io::Error| {
-        CommandError::new(
-            ErrorKind::Write,
-            format!(
-                "Не удалось запомнить выбор «Пока без модели»: {}. Заявку можно составлять и \
-                 так; при следующем запуске приложение снова предложит подключить модель.",
-                zayavka_engine::io_error_ru(&error)
-            ),
-        )
-    };
-    state.engine.skip_setup().map_err(fail)
+    Ok(state.engine.skip_setup()?)
 }
 
 /// What «Проверить подключение» on the setup screen receives.

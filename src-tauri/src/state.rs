@@ -49,12 +49,7 @@ impl AppState {
     /// The environment's provider overrides and key for one run; a run without a model reads
     /// none.
     pub fn environment(&self, offline: bool) -> Result<EnvironmentOverrides, CommandError> {
-        self.engine.environment(offline).map_err(|error| {
-            CommandError::new(
-                crate::error::ErrorKind::Config,
-                crate::error::sentence(&error.to_string()),
-            )
-        })
+        Ok(self.engine.environment(offline)?)
     }
 
     /// Registers a long task; the guard forgets it when the task ends however it ends.

@@ -375,6 +375,10 @@ fn a_data_folder_turned_read_only_refuses_writes_plainly_and_loses_nothing() {
     assert_eq!(integrity(&rescue), "ok");
     let (output, _, stderr) = home.run(&["drafts", "search", "Черновик", "--json"]);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
+    // Statistics only read, so they are counted on a read-only disk too.
+    let (output, stdout, stderr) = home.run(&["stats", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("\"drafts\""), "{stdout}");
 
     mount.remount("rw");
     assert_eq!(snapshot(&home), before);

@@ -32,6 +32,19 @@ impl DocumentError {
     }
 }
 
+impl crate::error::EngineError for DocumentError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            DocumentError::NotAssembled(_) => crate::error::ErrorKind::NotReassemblable,
+            DocumentError::Drafts(error) => error.kind(),
+        }
+    }
+
+    fn message_ru(&self) -> String {
+        DocumentError::message_ru(self)
+    }
+}
+
 /// The document of a stored draft: the resident's latest edit if they made one, else the
 /// assembled request, under the profile's header and dated `date`.
 pub fn for_draft(

@@ -43,7 +43,7 @@ use crate::form::FormError;
 use crate::paths::Paths;
 use crate::profile::ProfileError;
 use crate::secrets::{ApiKey, KeyStatus, SecretError, SecretStore};
-use crate::settings::{KeyStatusReport, ScreenSetting, SettingError, SettingsOverview};
+use crate::settings::{KeyStatusReport, ScreenSetting, SettingError, SettingsOverview, SetupError};
 use crate::stats::{Stats, StatsError, StatsQuery};
 
 /// Something a front end should tell its user that is not an error: the operation went on.
@@ -318,7 +318,15 @@ impl Engine {
         settings: &BatchSettings,
         environment: EnvironmentOverrides,
     ) -> Result<BatchPlan, BatchError> {
-        crate::batch::plan_batch(file, settings, &self.paths, self.secrets(), environment)
+        let store = self.read()?;
+        crate::batch::plan_batch(
+            &store,
+            file,
+            settings,
+            &self.paths,
+            self.secrets(),
+            environment,
+        )
     }
 
     /// Plans a run of `file` as the desktop shows it before anything is sent: the model's plan
@@ -330,7 +338,15 @@ impl Engine {
         batch_number: Option<u32>,
         environment: EnvironmentOverrides,
     ) -> Result<BatchPreview, BatchError> {
-        crate::batch::preview_batch(file, batch_number, &self.paths, self.secrets(), environment)
+        let store = self.read()?;
+        crate::batch::preview_batch(
+            &store,
+            file,
+            batch_number,
+            &self.paths,
+            self.secrets(),
+            environment,
+        )
     }
 
     /// Batch `number` and the file it was last run from, when that file is still there (so that
@@ -478,7 +494,7 @@ impl Engine {
 
     /// Remembers that the resident chose to go on without a model, so that the first-run setup
     /// does not come back.
-    pub fn skip_setup(&self) -> std::io::Result<()> {
+    pub fn skip_setup(&self) -> Result<(), SetupError> {
         crate::settings::skip_setup(&self.paths)
     }
 
@@ -576,13 +592,13 @@ impl Engine {
         cases_dir: &Path,
         case_ids: &[String],
     ) -> Result<EvalReport, EvalError> {
-        crate::eval::replay_eval(run_id, cases_dir, case_ids, &self.paths)
+        crate::eval::replay_eval(&self.read()?, run_id, cases_dir, case_ids)
     }
 
     /// How the model behaved on the stored drafts: outcomes, reasons, waiting and cost by
     /// period and profile. From the database only.
     pub fn stats(&self, query: &StatsQuery) -> Result<Stats, StatsError> {
-        crate::stats::stats(&self.paths, query)
+        crate::stats::stats(&self.paths, query, || self.read())
     }
 }
 

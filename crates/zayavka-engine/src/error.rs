@@ -40,6 +40,9 @@ stable_codes! {
         FilesExist => "files_exist",
         /// A file could not be written.
         Write => "write",
+        /// A file or folder the resident named could not be read, or is not what it should be
+        /// (an evaluation's cases, a file given to a command); nothing changed.
+        Read => "read",
         /// A value was refused (a profile field too long, an e-mail address that is not one); the
         /// message says what a right one looks like, and nothing changed.
         InvalidValue => "invalid_value",
@@ -78,6 +81,50 @@ impl EngineError for StoreError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Compiles only for an error that says its kind, its sentence and its next step.
+    fn says_what_it_is<E: EngineError>() -> &'static str {
+        let name = std::any::type_name::<E>();
+        name.rsplit("::").next().unwrap_or(name)
+    }
+
+    /// Every error type the engine's root hands a front end implements [`EngineError`], so that
+    /// a front end maps any failure by its kind, never by matching variants or text; a new error
+    /// re-exported without it fails here.
+    #[test]
+    fn every_error_a_front_end_receives_is_an_engine_error() {
+        let implemented = [
+            says_what_it_is::<crate::AttachmentError>(),
+            says_what_it_is::<crate::BatchError>(),
+            says_what_it_is::<crate::BatchFileError>(),
+            says_what_it_is::<crate::ConfigError>(),
+            says_what_it_is::<crate::DocumentError>(),
+            says_what_it_is::<crate::DocumentsError>(),
+            says_what_it_is::<crate::DraftsError>(),
+            says_what_it_is::<crate::EnvironmentError>(),
+            says_what_it_is::<crate::EvalError>(),
+            says_what_it_is::<crate::ExportError>(),
+            says_what_it_is::<crate::FilingError>(),
+            says_what_it_is::<crate::FormError>(),
+            says_what_it_is::<crate::PathsError>(),
+            says_what_it_is::<crate::ProfileError>(),
+            says_what_it_is::<crate::ReadError>(),
+            says_what_it_is::<crate::ReplayError>(),
+            says_what_it_is::<crate::SecretError>(),
+            says_what_it_is::<crate::SettingError>(),
+            says_what_it_is::<crate::SetupError>(),
+            says_what_it_is::<crate::StatsError>(),
+            says_what_it_is::<crate::StoreError>(),
+        ];
+        let root = include_str!("lib.rs");
+        let mut exported: Vec<&str> = root
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|word| word.ends_with("Error") && *word != "EngineError")
+            .collect();
+        exported.sort_unstable();
+        exported.dedup();
+        assert_eq!(exported, implemented);
+    }
 
     /// Every set of error codes the engine declares is unique and round-trips, and the joined
     /// sets repeat no code across the sets they join.

@@ -56,7 +56,7 @@ pub use config::{
 };
 pub use settings::{
     KeyStatusReport, SETUP_SKIPPED_MARKER, ScreenSetting, SettingError, SettingsOverview,
-    money_text, pricing_text_ru,
+    SetupError, money_text, pricing_text_ru,
 };
 
 // A draft: the command, its events and result, the context record and its offline replay.

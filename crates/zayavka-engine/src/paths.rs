@@ -326,6 +326,22 @@ impl PathsError {
     }
 }
 
+impl crate::error::EngineError for PathsError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            // The data folder could not be made: a full or read-only disk, a refused folder.
+            PathsError::CreateDir { .. } => crate::error::ErrorKind::Write,
+            PathsError::NoHomeDirectory | PathsError::InvalidHome { .. } => {
+                crate::error::ErrorKind::Config
+            }
+        }
+    }
+
+    fn message_ru(&self) -> String {
+        PathsError::message_ru(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

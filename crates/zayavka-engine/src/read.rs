@@ -320,6 +320,16 @@ impl ReadError {
     }
 }
 
+impl crate::error::EngineError for ReadError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        crate::error::ErrorKind::Read
+    }
+
+    fn message_ru(&self) -> String {
+        ReadError::message_ru(self)
+    }
+}
+
 /// The advice for a file in the wrong encoding; it ends without a full stop, like every reason.
 const SAVE_AS_UTF8: &str =
     "Сохраните его как UTF-8: в Блокноте «Файл» → «Сохранить как» → «Кодировка: UTF-8»";

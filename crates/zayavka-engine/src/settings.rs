@@ -298,13 +298,34 @@ pub fn setup_skipped(paths: &Paths) -> bool {
 
 /// Remembers «Пока без модели» durably, whole, in the configuration folder, so that the setup
 /// does not come back on the next start. Writing it again is harmless.
-pub fn skip_setup(paths: &Paths) -> std::io::Result<()> {
+pub fn skip_setup(paths: &Paths) -> Result<(), SetupError> {
     let dir = paths.config_dir();
-    std::fs::create_dir_all(dir)?;
+    std::fs::create_dir_all(dir).map_err(SetupError)?;
     crate::paths::replace_file(
         &dir.join(SETUP_SKIPPED_MARKER),
         SETUP_SKIPPED_TEXT.as_bytes(),
     )
+    .map_err(SetupError)
+}
+
+/// «Пока без модели» could not be remembered (a full or read-only disk): drafting works all
+/// the same, and the setup comes back at the next start.
+#[derive(Debug, thiserror::Error)]
+#[error("the first-run choice could not be written: {0}")]
+pub struct SetupError(std::io::Error);
+
+impl crate::error::EngineError for SetupError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        crate::error::ErrorKind::Write
+    }
+
+    fn message_ru(&self) -> String {
+        format!(
+            "Не удалось запомнить выбор «Пока без модели»: {}. Заявку можно составлять и так; \
+             при следующем запуске приложение снова предложит подключить модель.",
+            crate::paths::io_error_ru(&self.0)
+        )
+    }
 }
 
 /// Whether the desktop app opens on its first-run setup: no service chosen in the file, none

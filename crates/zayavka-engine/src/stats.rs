@@ -308,12 +308,16 @@ impl StatsError {
     }
 }
 
-/// The statistics of the drafts in the data folder, in the computer's time zone, with the
-/// currencies of the configured profiles. Opens the database (creating an empty one on a fresh
-/// install, as every drafts command does).
-pub fn stats(paths: &Paths, query: &StatsQuery) -> Result<Stats, StatsError> {
+/// The statistics of the drafts in `store`, in the computer's time zone, with the currencies of
+/// the configured profiles. The database is opened by `open` (to read: the handle's) only once
+/// the period is known to be a period.
+pub fn stats(
+    paths: &Paths,
+    query: &StatsQuery,
+    open: impl FnOnce() -> Result<Store, StoreError>,
+) -> Result<Stats, StatsError> {
     check_period(query)?;
-    let store = crate::database::open_store(paths)?;
+    let store = open()?;
     // A missing or broken configuration only costs the currency's name.
     let config = Config::load(&paths.config_file()).ok();
     collect(&store, query, &TimeZone::system(), config.as_ref())

@@ -166,6 +166,7 @@ pub(super) fn existing_batch(
 /// rows it sends may cost at most. Nothing is stored or sent. A file over the row limit is
 /// refused here, and so are provider settings that cannot work, before anyone is asked.
 pub fn plan_batch(
+    store: &Store,
     file: &BatchFile,
     settings: &BatchSettings,
     paths: &Paths,
@@ -173,8 +174,7 @@ pub fn plan_batch(
     environment: EnvironmentOverrides,
 ) -> Result<BatchPlan, BatchError> {
     check_row_limit(file, settings)?;
-    let store = crate::database::open_store(paths)?;
-    let existing = existing_batch(&store, file, settings)?;
+    let existing = existing_batch(store, file, settings)?;
     let rows = new_rows(file);
     let (matches, removed) = match &existing {
         Some(batch) => {
@@ -257,6 +257,7 @@ pub struct BatchPreview {
 /// run from the same file): with the model and `environment` when the settings allow, and
 /// otherwise without a model ([`BatchPreview`]). Nothing is stored or sent.
 pub fn preview_batch(
+    store: &Store,
     file: &BatchFile,
     batch_number: Option<u32>,
     paths: &Paths,
@@ -267,7 +268,7 @@ pub fn preview_batch(
         batch_number,
         ..BatchSettings::new(offline)
     };
-    match plan_batch(file, &settings(false), paths, secrets, environment) {
+    match plan_batch(store, file, &settings(false), paths, secrets, environment) {
         Ok(plan) => Ok(BatchPreview {
             plan,
             model_problem: None,
@@ -275,7 +276,7 @@ pub fn preview_batch(
         Err(BatchError::Settings(problem)) => {
             let offline = EnvironmentOverrides::default();
             Ok(BatchPreview {
-                plan: plan_batch(file, &settings(true), paths, secrets, offline)?,
+                plan: plan_batch(store, file, &settings(true), paths, secrets, offline)?,
                 model_problem: Some(zayavka_core::full_sentence(&problem)),
             })
         }

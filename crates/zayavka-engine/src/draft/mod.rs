@@ -230,6 +230,23 @@ pub enum EnvironmentError {
     ApiKey(#[from] crate::secrets::SecretError),
 }
 
+impl crate::error::EngineError for EnvironmentError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        crate::error::ErrorKind::Config
+    }
+
+    fn message_ru(&self) -> String {
+        self.to_string()
+    }
+
+    fn next_step(&self) -> Option<zayavka_core::NextStep> {
+        match self {
+            EnvironmentError::Provider(error) => error.next_step(),
+            EnvironmentError::ApiKey(_) => None,
+        }
+    }
+}
+
 impl EnvironmentOverrides {
     /// Reads the provider overrides and the key from the environment, once per command. A run
     /// without a model reads neither, so a broken variable cannot stop it.

@@ -39,6 +39,18 @@ pub enum ReplayError {
     NewerFormat(u32),
 }
 
+/// A replay that cannot be done: the record holds nothing to evaluate again, or this version
+/// cannot read it; nothing was sent or stored.
+impl crate::error::EngineError for ReplayError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        crate::error::ErrorKind::InvalidRequest
+    }
+
+    fn message_ru(&self) -> String {
+        self.to_string()
+    }
+}
+
 /// Replays a recorded draft offline: the last recorded response, evaluated again against the
 /// recorded input. With the same schema and catalogue it reproduces the recorded request
 /// byte for byte.

@@ -154,3 +154,28 @@ impl EvalError {
         self.to_string()
     }
 }
+
+impl crate::error::EngineError for EvalError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        use crate::error::ErrorKind;
+        match self {
+            EvalError::CasesNotFound { .. }
+            | EvalError::NoCases { .. }
+            | EvalError::InvalidCase { .. } => ErrorKind::Read,
+            EvalError::UnknownCase { .. }
+            | EvalError::UnknownPrompt { .. }
+            | EvalError::OverCostCap { .. }
+            | EvalError::NoPrices { .. } => ErrorKind::InvalidRequest,
+            EvalError::Settings { .. } | EvalError::NoProfile => ErrorKind::Config,
+            EvalError::NoApiKey { .. } => ErrorKind::Key,
+            EvalError::RunNotFound { .. } => ErrorKind::NotFound,
+            EvalError::Store(_) => ErrorKind::Store,
+            EvalError::BadCassette { .. } => ErrorKind::Damaged,
+            EvalError::Sheet { .. } => ErrorKind::Write,
+        }
+    }
+
+    fn message_ru(&self) -> String {
+        EvalError::message_ru(self)
+    }
+}

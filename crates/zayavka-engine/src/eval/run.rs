@@ -421,12 +421,11 @@ fn evaluate_cassette(case: &Case, cassette: &EvalCassette) -> CaseResult {
 /// case files in `cases_dir` (only `case_ids`, when given). A cassette whose case file is gone
 /// is listed, not checked.
 pub fn replay_eval(
+    store: &Store,
     run_id: &str,
     cases_dir: &std::path::Path,
     case_ids: &[String],
-    paths: &Paths,
 ) -> Result<EvalReport, EvalError> {
-    let store = crate::database::open_store(paths)?;
     let Some(run) = store.eval_run(run_id)? else {
         let latest = store.eval_runs(5)?.into_iter().map(|run| run.id).collect();
         return Err(EvalError::RunNotFound {
