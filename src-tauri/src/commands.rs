@@ -384,10 +384,6 @@ pub fn connection_check(state: &AppState) -> Result<DoctorReport, CommandError> 
 // ---------------------------------------------------------------------------------------------
 // «Пакет»
 
-fn not_checked(message: &str) -> CommandError {
-    CommandError::new(ErrorKind::BatchNotChecked, message)
-}
-
 /// Plans a run of the file at `path` ([`Engine::preview_batch`]) and remembers the plan under a
 /// new token.
 ///
@@ -465,32 +461,7 @@ pub fn batch_run(
     task_id: &str,
     progress: &(dyn Fn(BatchProgressView) + Sync),
 ) -> Result<BatchSummaryView, CommandError> {
-    let check = state.checked(check_token).ok_or_else(|| {
-        not_checked(
-            "Выберите файл пакета снова или продолжите пакет из списка: перед отправкой \
-             приложение заново проверяет строки.",
-        )
-    })?;
-    if !offline && check.offline_only {
-        return Err(not_checked(
-            "Сервис модели не был настроен, когда файл проверяли. Проверьте файл снова, чтобы \
-             увидеть план отправки, или составьте заявки без модели.",
-        ));
-    }
-    if !offline && check.needs_confirmation && !confirmed {
-        return Err(CommandError::new(
-            ErrorKind::BatchNotConfirmed,
-            "Ничего не отправлено: подтвердите отправку кнопкой под планом пакета.",
-        ));
-    }
-    let file = BatchFile::read(&check.path)?;
-    if file.content_sha256() != check.content_sha256 {
-        return Err(not_checked(&format!(
-            "Файл «{}» изменился после проверки, поэтому ничего не отправлено. Проверьте его \
-             снова: план покажет новые и изменённые строки.",
-            file.file_name()
-        )));
-    }
+    let (check, file) = state.planned_file(check_token, offline, confirmed)?;
     let environment = state.environment(offline)?;
     let task = state.start_task(task_id);
     let last = std::sync::Mutex::new(BatchProgress::default());

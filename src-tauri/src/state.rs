@@ -7,9 +7,11 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use zayavka_engine::{CancellationToken, Engine, EnvironmentOverrides, Paths, SecretStore};
+use zayavka_engine::{
+    BatchFile, CancellationToken, Engine, EnvironmentOverrides, Paths, SecretStore,
+};
 
-use crate::error::CommandError;
+use crate::error::{CommandError, ErrorKind};
 
 pub use zayavka_engine::Environment;
 
@@ -139,6 +141,45 @@ impl AppState {
             .unwrap_or_else(PoisonError::into_inner)
             .get(token)
             .cloned()
+    }
+
+    /// The plan `token` stands for and its file read again, when a run may go ahead: the plan
+    /// was shown this session, a run with the model was planned with one and, when it sends
+    /// rows, `confirmed`, and the file is still the one planned. Nothing is sent otherwise.
+    pub fn planned_file(
+        &self,
+        token: &str,
+        offline: bool,
+        confirmed: bool,
+    ) -> Result<(CheckedBatch, BatchFile), CommandError> {
+        let not_checked = |message: &str| CommandError::new(ErrorKind::BatchNotChecked, message);
+        let check = self.checked(token).ok_or_else(|| {
+            not_checked(
+                "Выберите файл пакета снова или продолжите пакет из списка: перед отправкой \
+                 приложение заново проверяет строки.",
+            )
+        })?;
+        if !offline && check.offline_only {
+            return Err(not_checked(
+                "Сервис модели не был настроен, когда файл проверяли. Проверьте файл снова, \
+                 чтобы увидеть план отправки, или составьте заявки без модели.",
+            ));
+        }
+        if !offline && check.needs_confirmation && !confirmed {
+            return Err(CommandError::new(
+                ErrorKind::BatchNotConfirmed,
+                "Ничего не отправлено: подтвердите отправку кнопкой под планом пакета.",
+            ));
+        }
+        let file = BatchFile::read(&check.path)?;
+        if file.content_sha256() != check.content_sha256 {
+            return Err(not_checked(&format!(
+                "Файл «{}» изменился после проверки, поэтому ничего не отправлено. Проверьте \
+                 его снова: план покажет новые и изменённые строки.",
+                file.file_name()
+            )));
+        }
+        Ok((check, file))
     }
 }
 
