@@ -135,7 +135,7 @@ impl AppState {
     }
 
     /// The plan a token stands for, when it was shown this session.
-    pub fn checked(&self, token: &str) -> Option<CheckedBatch> {
+    fn checked(&self, token: &str) -> Option<CheckedBatch> {
         self.checks
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -784,10 +784,8 @@ fn commands_in_messages(code: &str) -> Vec<String> {
         .join("\n");
     string_literals(&code)
         .into_iter()
-        .filter(|(_, text)| {
-            text.chars()
-                .any(|c| ('а'..='я').contains(&c.to_lowercase().next().unwrap_or(c)))
-        })
+        // A Russian sentence: Cyrillic letters in it.
+        .filter(|(_, text)| text.chars().any(|c| ('\u{0400}'..='\u{04FF}').contains(&c)))
         .filter(|(_, text)| {
             let words: Vec<&str> = text.split_whitespace().collect();
             words.iter().any(|word| {
