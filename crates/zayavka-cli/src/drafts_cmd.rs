@@ -157,7 +157,7 @@ struct EditArgs {
     #[arg(value_name = "НОМЕР")]
     id: DraftId,
     /// Файл с новым текстом: первая строка — заголовок, после пустой строки — текст заявки.
-    /// Без него откроется редактор из переменной EDITOR.
+    /// Без него откроется редактор из переменной EDITOR (в Windows, если она не задана, — Блокнот).
     #[arg(long, value_name = "ФАЙЛ")]
     body_file: Option<std::path::PathBuf>,
 }
@@ -695,12 +695,13 @@ fn split_title(text: &str) -> (&str, &str) {
     }
 }
 
-/// Opens the resident's editor (`VISUAL`, else `EDITOR`) on the current text and returns what
-/// they saved.
+/// Opens the resident's editor (`VISUAL`, else `EDITOR`; on Windows Notepad when neither is
+/// set) on the current text and returns what they saved.
 fn edit_in_editor(current: &Option<String>) -> anyhow::Result<String> {
     let editor = std::env::var_os("VISUAL")
         .or_else(|| std::env::var_os("EDITOR"))
         .filter(|e| !e.is_empty())
+        .or_else(|| cfg!(windows).then(|| "notepad.exe".into()))
         .ok_or_else(|| {
             anyhow::anyhow!(
                 "не задан редактор: укажите его в переменной EDITOR (например EDITOR=nano) или \
@@ -712,8 +713,8 @@ fn edit_in_editor(current: &Option<String>) -> anyhow::Result<String> {
         .suffix(".txt")
         .tempfile()?;
     std::io::Write::write_all(&mut file, current.clone().unwrap_or_default().as_bytes())?;
-    let words = shell_words::split(&editor.to_string_lossy())
-        .map_err(|_| anyhow::anyhow!("переменная EDITOR не читается как команда"))?;
+    let words = crate::command_line::split(&editor.to_string_lossy())
+        .ok_or_else(|| anyhow::anyhow!("переменная EDITOR не читается как команда"))?;
     let (program, arguments) = words
         .split_first()
         .ok_or_else(|| anyhow::anyhow!("переменная EDITOR пуста"))?;
@@ -722,10 +723,14 @@ fn edit_in_editor(current: &Option<String>) -> anyhow::Result<String> {
         .arg(file.path())
         .status()
         .map_err(|error| {
-            anyhow::anyhow!(
-                "не удалось запустить редактор «{program}»: {}",
+            let reason = if error.kind() == std::io::ErrorKind::NotFound {
+                "такой программы нет; укажите в переменной EDITOR редактор, который установлен, \
+                 или передайте текст файлом: --body-file ФАЙЛ"
+                    .to_owned()
+            } else {
                 zayavka_engine::io_error_ru(&error)
-            )
+            };
+            anyhow::anyhow!("не удалось запустить редактор «{program}»: {reason}")
         })?;
     if !status.success() {
         anyhow::bail!("редактор завершился с ошибкой; черновик не изменён");

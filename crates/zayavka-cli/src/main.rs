@@ -8,6 +8,7 @@
 
 mod batch_cmd;
 mod clap_ru;
+mod command_line;
 mod config_cmd;
 mod config_init;
 mod doctor_cmd;

@@ -44,7 +44,7 @@ pub struct Rerun {
 
 impl Rerun {
     fn line(&self) -> String {
-        shell_words::join(&self.words)
+        crate::command_line::join(&self.words)
     }
 
     fn offline_line(&self) -> String {
@@ -55,12 +55,14 @@ impl Rerun {
         if !words.iter().any(|w| w == "--offline") {
             words.push("--offline".to_owned());
         }
-        shell_words::join(&words)
+        crate::command_line::join(&words)
     }
 
     fn key_set_line(&self) -> String {
         match &self.profile {
-            Some(profile) => shell_words::join(["zayavka", "key", "set", "--profile", profile]),
+            Some(profile) => {
+                crate::command_line::join(["zayavka", "key", "set", "--profile", profile])
+            }
             None => "zayavka key set".to_owned(),
         }
     }
@@ -260,7 +262,7 @@ pub fn print_next_steps(
 pub fn config_error_hint(error: &ConfigError) -> Option<String> {
     let key_set = |profile: &Option<ProfileName>| match profile {
         Some(profile) => {
-            shell_words::join(["zayavka", "key", "set", "--profile", profile.as_str()])
+            crate::command_line::join(["zayavka", "key", "set", "--profile", profile.as_str()])
         }
         None => "zayavka key set".to_owned(),
     };
@@ -291,7 +293,7 @@ pub fn secret_error_hint(error: &SecretError) -> Option<String> {
     match error {
         SecretError::StoredKeyUnreadable { profile } => Some(format!(
             "сохранить ключ заново: {}",
-            shell_words::join(["zayavka", "key", "set", "--profile", profile.as_str()])
+            crate::command_line::join(["zayavka", "key", "set", "--profile", profile.as_str()])
         )),
         _ => None,
     }

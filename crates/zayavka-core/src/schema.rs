@@ -395,12 +395,13 @@ mod tests {
             if family.is_dir() {
                 for file in std::fs::read_dir(&family).unwrap() {
                     let file = file.unwrap().path();
-                    files.push(
-                        file.strip_prefix(&root)
-                            .unwrap()
-                            .to_string_lossy()
-                            .into_owned(),
-                    );
+                    // The lock file names files with `/`, whatever the platform's separator.
+                    let relative = file.strip_prefix(&root).unwrap();
+                    let parts: Vec<_> = relative
+                        .components()
+                        .map(|part| part.as_os_str().to_string_lossy().into_owned())
+                        .collect();
+                    files.push(parts.join("/"));
                 }
             }
         }

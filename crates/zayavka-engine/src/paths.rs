@@ -169,8 +169,23 @@ impl Paths {
 /// renamed over the old one, and the folder is flushed so that the rename survives a power cut.
 /// An existing file keeps its permissions; a new one is readable by its owner only. The folder
 /// must exist.
+///
+/// On Windows a name that Windows would not keep as typed is refused before anything is written
+/// ([`windows_name_problem`]), and a file that another program holds open (a document open in
+/// Word, say) is reported as busy ([`std::io::ErrorKind::ResourceBusy`]): the old file stays whole
+/// and no temporary file is left behind.
 pub fn replace_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     use std::io::Write as _;
+    if cfg!(windows)
+        && let Some(problem) = path
+            .file_name()
+            .and_then(|name| windows_name_problem(&name.to_string_lossy()))
+    {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidFilename,
+            problem,
+        ));
+    }
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -187,7 +202,9 @@ pub fn replace_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
         std::fs::set_permissions(temporary.path(), metadata.permissions())?;
     }
     temporary.as_file().sync_all()?;
-    temporary.persist(path).map_err(|error| error.error)?;
+    temporary
+        .persist(path)
+        .map_err(|error| held_by_another_program(path, error.error))?;
     // Windows has no call to flush a folder; its rename is already durable.
     #[cfg(unix)]
     if let Ok(folder) = std::fs::File::open(dir) {
@@ -196,10 +213,89 @@ pub fn replace_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Windows refuses to replace a file that another program has open without sharing it for
+/// deletion (Word, Excel, many PDF viewers) with «access denied», «sharing violation» or «lock
+/// violation». The temporary file was just written in the same folder, so the folder itself
+/// takes writes: the file is busy, or marked read-only.
+fn held_by_another_program(path: &Path, error: std::io::Error) -> std::io::Error {
+    const ACCESS_DENIED: i32 = 5;
+    const SHARING_VIOLATION: i32 = 32;
+    const LOCK_VIOLATION: i32 = 33;
+    const USER_MAPPED_FILE: i32 = 1224;
+    let held = cfg!(windows)
+        && path.exists()
+        && matches!(
+            error.raw_os_error(),
+            Some(ACCESS_DENIED | SHARING_VIOLATION | LOCK_VIOLATION | USER_MAPPED_FILE)
+        );
+    if !held {
+        return error;
+    }
+    let code = error.raw_os_error().unwrap_or_default();
+    std::io::Error::new(
+        std::io::ErrorKind::ResourceBusy,
+        format!(
+            "файл открыт в другой программе (например, в Word или в программе просмотра PDF) \
+             или помечен «только для чтения»: закройте его там или снимите этот флажок в его \
+             свойствах и повторите; прежний файл не изменён (код ошибки системы: {code})"
+        ),
+    )
+}
+
+/// Why Windows would not keep a file under `name` as typed, in Russian, or `None`: a device
+/// name (`CON`, `PRN`, `AUX`, `NUL`, `COM1`–`COM9`, `LPT1`–`LPT9`, with any extension), a
+/// character Windows forbids in names (`<>:"/\|?*` and control characters), or a trailing dot or
+/// space, which Windows silently drops (the resident would find the file under another name).
+pub fn windows_name_problem(name: &str) -> Option<String> {
+    const FORBIDDEN: &[char] = &['<', '>', ':', '"', '/', '\\', '|', '?', '*'];
+    if let Some(c) = name
+        .chars()
+        .find(|c| FORBIDDEN.contains(c) || c.is_control())
+    {
+        let shown = if c.is_control() {
+            "управляющий символ".to_owned()
+        } else {
+            format!("«{c}»")
+        };
+        return Some(format!(
+            "в имени файла «{name}» есть {shown}, а Windows не разрешает в именах символы \
+             < > : \" / \\ | ? * — выберите другое имя"
+        ));
+    }
+    if name.ends_with(['.', ' ']) {
+        return Some(format!(
+            "имя файла «{name}» кончается точкой или пробелом, которые Windows отбрасывает — \
+             уберите их или допишите расширение, например .pdf"
+        ));
+    }
+    let stem = name.split('.').next().unwrap_or(name).trim_end();
+    let upper = stem.to_uppercase();
+    let device = matches!(upper.as_str(), "CON" | "PRN" | "AUX" | "NUL")
+        || ((upper.starts_with("COM") || upper.starts_with("LPT"))
+            && upper.len() == 4
+            && upper[3..].chars().all(|c| ('1'..='9').contains(&c)));
+    device.then(|| {
+        format!(
+            "имя «{name}» Windows оставляет за устройством {upper} и не даёт так назвать файл — \
+             выберите другое имя, например «заявка-{stem}»"
+        )
+    })
+}
+
 /// What an operating-system error while creating or writing something means, in Russian, by
 /// its cause: a read-only or full disk, missing rights, a file where a folder should be.
 pub fn io_error_ru(error: &std::io::Error) -> String {
     use std::io::ErrorKind;
+    // An error this module made has its Russian reason inside (a busy file, a Windows name).
+    if error.raw_os_error().is_none()
+        && matches!(
+            error.kind(),
+            ErrorKind::ResourceBusy | ErrorKind::InvalidFilename
+        )
+        && let Some(reason) = error.get_ref()
+    {
+        return reason.to_string();
+    }
     if error.raw_os_error() == Some(crate::read::ELOOP) {
         return format!(
             "путь ведёт по кругу через символические ссылки; укажите саму папку, а не ссылку \
@@ -416,5 +512,80 @@ mod tests {
         assert_eq!(error.code(), "paths.create_dir");
         assert!(error.to_string().contains("Не удалось создать папку"));
         assert!(error.to_string().contains(&blocker.display().to_string()));
+    }
+
+    #[test]
+    fn names_windows_would_not_keep_are_explained() {
+        for name in ["CON", "con.pdf", "Nul.txt", "COM1.docx", "lpt9", "aux .pdf"] {
+            let problem = windows_name_problem(name).unwrap_or_else(|| panic!("{name}"));
+            assert!(problem.contains("устройством"), "{problem}");
+        }
+        for name in [
+            "заявка?.pdf",
+            "a<b.txt",
+            "двоеточие:.pdf",
+            "кавычка\".txt",
+            "tab\t.txt",
+        ] {
+            let problem = windows_name_problem(name).unwrap_or_else(|| panic!("{name}"));
+            assert!(problem.contains("не разрешает"), "{problem}");
+        }
+        for name in ["заявка.", "заявка.pdf ", "заявка..."] {
+            let problem = windows_name_problem(name).unwrap_or_else(|| panic!("{name}"));
+            assert!(problem.contains("точкой или пробелом"), "{problem}");
+        }
+        for name in [
+            "заявка.pdf",
+            "CONSOLE.pdf",
+            "COM10.txt",
+            "Заявка-12.docx",
+            ".config",
+            "nul-и-ноль.txt",
+        ] {
+            assert_eq!(windows_name_problem(name), None, "{name}");
+        }
+    }
+
+    /// Windows only: a file another program holds open without sharing it for deletion, as
+    /// Word does, is reported as busy in Russian; the old file stays whole and no temporary
+    /// file is left beside it.
+    #[cfg(windows)]
+    #[test]
+    fn a_file_another_program_holds_open_is_reported_as_busy_and_kept_whole() {
+        use std::os::windows::fs::OpenOptionsExt as _;
+        const FILE_SHARE_READ: u32 = 1;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("заявка.txt");
+        std::fs::write(&path, "прежний текст").unwrap();
+        let held = std::fs::OpenOptions::new()
+            .read(true)
+            .share_mode(FILE_SHARE_READ)
+            .open(&path)
+            .unwrap();
+        let error = replace_file(&path, b"new").unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::ResourceBusy, "{error:?}");
+        let message = io_error_ru(&error);
+        assert!(message.contains("открыт в другой программе"), "{message}");
+        assert!(message.contains("прежний файл не изменён"), "{message}");
+        drop(held);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "прежний текст");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "{left:?}");
+        replace_file(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+    }
+
+    /// Windows only: a device name or a trailing dot is refused before anything is written.
+    #[cfg(windows)]
+    #[test]
+    fn a_name_windows_would_not_keep_is_refused_before_writing() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["CON.txt", "заявка.", "NUL"] {
+            let error = replace_file(&dir.path().join(name), b"text").unwrap_err();
+            assert_eq!(error.kind(), std::io::ErrorKind::InvalidFilename, "{name}");
+            let message = io_error_ru(&error);
+            assert!(message.contains(name), "{message}");
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

@@ -388,6 +388,13 @@ fn from_io_error(path: &Path, role: FileRole, error: &std::io::Error) -> ReadErr
     use std::io::ErrorKind;
     let path = path.to_path_buf();
     match error.kind() {
+        // Windows answers «path not found» where Unix says «not a directory».
+        ErrorKind::NotFound if runs_through_a_file(&path) => ReadError::Os {
+            path,
+            role,
+            kind: ErrorKind::NotADirectory,
+            code: error.raw_os_error(),
+        },
         ErrorKind::NotFound => ReadError::NotFound { path, role },
         ErrorKind::PermissionDenied => ReadError::PermissionDenied { path, role },
         ErrorKind::IsADirectory => ReadError::IsDirectory { path, role },
@@ -398,6 +405,11 @@ fn from_io_error(path: &Path, role: FileRole, error: &std::io::Error) -> ReadErr
             code: error.raw_os_error(),
         },
     }
+}
+
+/// Whether a folder on the way to `path` is a file.
+fn runs_through_a_file(path: &Path) -> bool {
+    path.ancestors().skip(1).any(Path::is_file)
 }
 
 /// Refuses anything but a regular file, by its metadata.
@@ -720,11 +732,20 @@ mod tests {
         let message = denied.message_ru();
         assert_clean_russian(&message);
         assert!(message.contains("нет прав на чтение"), "{message}");
-        let busy = from_io_error(path, FileRole::Input, &std::io::Error::from_raw_os_error(5));
+        // An input/output error: EIO on Unix, ERROR_CRC («data error») on Windows.
+        let code = if cfg!(windows) { 23 } else { 5 };
+        let busy = from_io_error(
+            path,
+            FileRole::Input,
+            &std::io::Error::from_raw_os_error(code),
+        );
         assert_eq!(busy.code(), "os_error");
         let message = busy.message_ru();
         assert_clean_russian(&message);
-        assert!(message.contains("код ошибки системы: 5"), "{message}");
+        assert!(
+            message.contains(&format!("код ошибки системы: {code}")),
+            "{message}"
+        );
         assert!(!message.contains("прав"), "{message}");
     }
 
