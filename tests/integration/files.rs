@@ -47,6 +47,10 @@ fn an_input_file_saved_by_notepad_with_a_byte_order_mark_is_read() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "on Windows: FIFOs and /dev are Unix's; Windows has neither"
+)]
 fn a_fifo_a_device_and_a_folder_are_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let response_file = dir.path().join("response.json");

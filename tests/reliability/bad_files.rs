@@ -33,7 +33,8 @@ struct Measured {
     stdout: String,
     stderr: String,
     /// The peak resident memory, in KiB.
-    peak_kib: u64,
+    /// The peak resident memory from GNU time; Windows has no `/usr/bin/time` to ask.
+    peak_kib: Option<u64>,
 }
 
 /// A data folder, a scratch folder for the files handed in, and everything printed.
@@ -62,16 +63,24 @@ impl Session {
         self.scratch.path().join(name)
     }
 
-    /// Runs `zayavka args…` under `/usr/bin/time -v` with the canary key.
+    /// Runs `zayavka args…` with the canary key, under `/usr/bin/time -v` where there is one
+    /// (every Unix CI machine): the refusals hold everywhere, their memory is measured on Linux.
     fn run(&mut self, args: &[&str]) -> Measured {
         let report = self.scratch.path().join(".time-report");
-        let mut command = Command::new("/usr/bin/time");
+        let timed = cfg!(unix);
+        let mut command = if timed {
+            let mut command = Command::new("/usr/bin/time");
+            command
+                .arg("-v")
+                .arg("-o")
+                .arg(&report)
+                .arg(env!("CARGO_BIN_EXE_zayavka"));
+            command
+        } else {
+            Command::new(env!("CARGO_BIN_EXE_zayavka"))
+        };
         clear_zayavka_variables(&mut command);
         command
-            .arg("-v")
-            .arg("-o")
-            .arg(&report)
-            .arg(env!("CARGO_BIN_EXE_zayavka"))
             .args(args)
             .env("ZAYAVKA_HOME", self.home.path())
             .env("ZAYAVKA_API_KEY", CANARY_KEY)
@@ -86,16 +95,18 @@ impl Session {
             .expect("GNU time runs (Debian package `time`, see .ci/run)");
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        let time_report = std::fs::read_to_string(&report).unwrap();
-        std::fs::remove_file(&report).unwrap();
-        let peak_kib = time_report
-            .lines()
-            .find_map(|line| {
-                line.trim()
-                    .strip_prefix("Maximum resident set size (kbytes): ")
-            })
-            .and_then(|kib| kib.trim().parse().ok())
-            .unwrap_or_else(|| panic!("no peak in GNU time's report: {time_report}"));
+        let peak_kib = timed.then(|| {
+            let time_report = std::fs::read_to_string(&report).unwrap();
+            std::fs::remove_file(&report).unwrap();
+            time_report
+                .lines()
+                .find_map(|line| {
+                    line.trim()
+                        .strip_prefix("Maximum resident set size (kbytes): ")
+                })
+                .and_then(|kib| kib.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no peak in GNU time's report: {time_report}"))
+        });
         self.leftovers
             .output(&format!("stdout of {args:?}"), &stdout)
             .output(&format!("stderr of {args:?}"), &stderr);
@@ -191,15 +202,13 @@ fn assert_refused(measured: &Measured, file: &Path, words: &[&str], what: &str) 
         !message.contains("panicked") && !message.contains("error:"),
         "{what}: {message}"
     );
-    assert!(
-        measured.peak_kib <= REFUSAL_PEAK_KIB,
-        "{what}: the refusal took {} KiB",
-        measured.peak_kib
-    );
-    eprintln!(
-        "{what}: refused with a peak of {} KiB: {message}",
-        measured.peak_kib
-    );
+    if let Some(peak_kib) = measured.peak_kib {
+        assert!(
+            peak_kib <= REFUSAL_PEAK_KIB,
+            "{what}: the refusal took {peak_kib} KiB"
+        );
+        eprintln!("{what}: refused with a peak of {peak_kib} KiB: {message}");
+    }
     message.to_owned()
 }
 
@@ -348,12 +357,13 @@ fn a_photo_just_under_the_pixel_limit_is_decoded_in_bounded_memory() {
         "{}",
         measured.stderr
     );
-    eprintln!(
-        "a 49-megapixel PNG of {} bytes attached with a peak of {} KiB",
-        std::fs::metadata(&png).unwrap().len(),
-        measured.peak_kib
-    );
-    assert!(measured.peak_kib <= 256 * 1024, "{} KiB", measured.peak_kib);
+    if let Some(peak_kib) = measured.peak_kib {
+        eprintln!(
+            "a 49-megapixel PNG of {} bytes attached with a peak of {peak_kib} KiB",
+            std::fs::metadata(&png).unwrap().len(),
+        );
+        assert!(peak_kib <= 256 * 1024, "{peak_kib} KiB");
+    }
     assert_eq!(session.attachments(&id).len(), 1);
 }
 
@@ -558,6 +568,7 @@ fn an_xlsx_with_two_cells_at_opposite_corners_is_read_without_a_dense_table() {
     );
 }
 
+#[cfg(unix)]
 /// Two symbolic links that point at each other.
 fn symlink_loop(dir: &Path, name: &str) -> PathBuf {
     let first = dir.join(name);
@@ -567,6 +578,9 @@ fn symlink_loop(dir: &Path, name: &str) -> PathBuf {
     first
 }
 
+// Windows gives the right to make symbolic links only to administrators and to developer mode,
+// so a resident's files hold no such loop there.
+#[cfg(unix)]
 #[test]
 fn a_symbolic_link_loop_is_refused_wherever_a_path_is_given() {
     let mut session = Session::new();

@@ -15,8 +15,8 @@
 //! (tests/integration/batch.rs) kills a batch after so many requests; here every kill lands
 //! on a named write of the store.
 
-use std::os::unix::process::ExitStatusExt as _;
 use std::path::{Path, PathBuf};
+use std::process::ExitStatus;
 
 use serde_json::Value;
 
@@ -138,6 +138,20 @@ fn copy_folder(from: &Path, to: &Path) {
     }
 }
 
+/// Whether a command ended the way the store's crash point ends it: a `SIGKILL` on Unix, and
+/// on Windows `__fastfail`, whose exit code is `STATUS_STACK_BUFFER_OVERRUN`.
+fn killed(status: ExitStatus) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt as _;
+        status.signal() == Some(9)
+    }
+    #[cfg(windows)]
+    {
+        status.code() == Some(0xC000_0409_u32 as i32)
+    }
+}
+
 /// Runs `args` with `ZAYAVKA_CRASH_AT=point` and asserts that it was killed there.
 fn kill_at(home: &Home, point: &str, args: &[&str]) {
     let output = home
@@ -146,9 +160,8 @@ fn kill_at(home: &Home, point: &str, args: &[&str]) {
         .args(args)
         .output()
         .expect("the binary runs");
-    assert_eq!(
-        output.status.signal(),
-        Some(9),
+    assert!(
+        killed(output.status),
         "{point} was never reached: {:?}\n{}",
         output.status,
         String::from_utf8_lossy(&output.stderr)
@@ -256,7 +269,7 @@ fn a_model_draft_killed_while_its_record_is_written_keeps_no_half_record() {
             .args(args)
             .output()
             .unwrap();
-        assert_eq!(output.status.signal(), Some(9), "{point}: {output:?}");
+        assert!(killed(output.status), "{point}: {output:?}");
         let listed = template.check_after_restart(&home, point);
         let new: Vec<&Value> = listed
             .iter()

@@ -5,8 +5,9 @@
 //! after it (`<operation>.committed`). In a debug build two environment variables act on them:
 //!
 //! - `ZAYAVKA_CRASH_AT=<point>` (or `<point>#<n>` for the n-th time the point is reached) kills
-//!   the process with a real `SIGKILL`, sent by `kill -9` from outside, so that nothing — no
-//!   destructor, no rollback, no flush — runs after it, exactly as when the power goes;
+//!   the process with a real `SIGKILL`, sent by `kill -9` from outside (on Windows with
+//!   `__fastfail`, through `std::process::abort`), so that nothing — no destructor, no
+//!   rollback, no flush — runs after it, exactly as when the power goes;
 //! - `ZAYAVKA_PAUSE_AT=<point>@<milliseconds>` (or `<point>#<n>@<milliseconds>`) writes
 //!   `zayavka: paused at <point>` to standard error and sleeps there, holding whatever the
 //!   transaction holds, so that a test can meet a second program holding the write lock.
@@ -116,6 +117,7 @@ mod debug_hooks {
     /// Has the process killed by `kill -9` from outside and waits for it: unsafe code is
     /// forbidden in the workspace, and a signal from another process is what a real crash
     /// looks like from inside anyway.
+    #[cfg(unix)]
     fn crash() -> ! {
         let pid = std::process::id().to_string();
         let killed = std::process::Command::new("kill")
@@ -133,6 +135,15 @@ mod debug_hooks {
         loop {
             std::thread::sleep(Duration::from_secs(1));
         }
+    }
+
+    /// Ends the process at once. On Windows `abort` is `__fastfail`: the kernel ends the
+    /// process without running an exception handler, a destructor or a flush, as a power cut
+    /// or Task Manager's «Снять задачу» would, and its exit code is `STATUS_STACK_BUFFER_OVERRUN`
+    /// (0xC0000409), which the tests recognise.
+    #[cfg(not(unix))]
+    fn crash() -> ! {
+        std::process::abort();
     }
 }
 
