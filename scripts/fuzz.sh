@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The fuzz targets in fuzz/ (issue 19), through cargo fuzz and libFuzzer, with AddressSanitizer.
 #
-#   bash scripts/fuzz.sh smoke [SECONDS]       build every target, run each briefly (CI: 60 s in all)
+#   bash scripts/fuzz.sh check                 every target compiles (what CI runs; the seeds are
+#                                              replayed by the workspace's tests)
+#   bash scripts/fuzz.sh smoke [SECONDS]       build every target, run each briefly (60 s in all)
 #   bash scripts/fuzz.sh run TARGET [RUNS]     run one target for RUNS executions (10 000 000)
 #   bash scripts/fuzz.sh list                  the targets
 #
@@ -61,6 +63,15 @@ run_target() {
 
 case "${1:-}" in
     list) printf '%s\n' "${targets[@]}" ;;
+    check)
+        # A plain `cargo check` with no sanitizer or coverage flags (and so without
+        # RUSTC_BOOTSTRAP, which would change the fingerprints), in the workspace's target
+        # folder: the dependencies clippy has just checked are reused. The targets' checks run
+        # over every seed in the workspace's tests (tests/integration/fuzz_seeds.rs).
+        cargo metadata --locked --format-version 1 >/dev/null
+        env -u RUSTC_BOOTSTRAP CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/../target}" \
+            cargo check --locked --bins
+        ;;
     smoke)
         total=${2:-60}
         each=$((total / ${#targets[@]}))

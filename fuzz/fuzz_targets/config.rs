@@ -2,19 +2,7 @@
 //! provider settings or a clear error.
 #![no_main]
 
-use std::path::Path;
+#[path = "../checks/config.rs"]
+mod check;
 
-use libfuzzer_sys::fuzz_target;
-use zayavka_engine::Config;
-
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    if let Ok(config) = Config::parse(text, Path::new("config.toml")) {
-        for name in config.profile_names() {
-            let _ = config.profile_settings(&name);
-        }
-        let _ = config.key_profile();
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::check(data));

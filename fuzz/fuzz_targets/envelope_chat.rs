@@ -2,12 +2,7 @@
 //! endpoint, GigaChat's chat answer, local servers) and the dispatching reader.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
+#[path = "../checks/envelope_chat.rs"]
+mod check;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(body) = std::str::from_utf8(data) else {
-        return;
-    };
-    let _ = zayavka_llm::parse_chat_completion(body);
-    let _ = zayavka_llm::parse_completion(body);
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::check(data));

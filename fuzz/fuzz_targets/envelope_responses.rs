@@ -1,11 +1,7 @@
 //! The Responses API envelope.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
+#[path = "../checks/envelope_responses.rs"]
+mod check;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(body) = std::str::from_utf8(data) else {
-        return;
-    };
-    let _ = zayavka_llm::parse_response(body);
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::check(data));

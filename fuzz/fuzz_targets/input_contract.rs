@@ -3,39 +3,7 @@
 //! form again gives the same input.
 #![no_main]
 
-use arbitrary::Arbitrary;
-use libfuzzer_sys::fuzz_target;
-use zayavka_core::{RawInput, ResidentInput};
+#[path = "../checks/input_contract.rs"]
+mod check;
 
-#[derive(Debug, Arbitrary)]
-struct Fields {
-    description: Option<String>,
-    location: Option<String>,
-    consequences: Option<String>,
-    desired_actions: Option<String>,
-    confirmed_subject: Option<String>,
-}
-
-fuzz_target!(|fields: Fields| {
-    let raw = RawInput {
-        description: fields.description,
-        location: fields.location,
-        consequences: fields.consequences,
-        desired_actions: fields.desired_actions,
-        confirmed_subject: fields.confirmed_subject,
-    };
-    match ResidentInput::parse(&raw) {
-        Ok(input) => {
-            let again = ResidentInput::parse(&input.to_raw()).expect("a parsed input parses again");
-            assert_eq!(again, input, "normalisation is idempotent");
-            let _ = input.notices();
-            let _ = input.model_view();
-        }
-        Err(errors) => {
-            for error in errors.iter() {
-                assert!(!error.message_ru().is_empty());
-                let _ = (error.code(), error.field_name(), error.position());
-            }
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::check(data));

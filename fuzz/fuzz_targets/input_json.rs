@@ -2,23 +2,7 @@
 //! batch's JSONL rows read it: every problem reported, never a panic.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use zayavka_core::ResidentInput;
+#[path = "../checks/input_json.rs"]
+mod check;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let _ = ResidentInput::refuse_duplicate_fields(text);
-    match ResidentInput::from_json_str(text) {
-        Ok(input) => {
-            let _ = input.notices();
-        }
-        Err(errors) => {
-            assert!(errors.total() >= errors.iter().count());
-            for error in errors.iter() {
-                assert!(!error.message_ru().is_empty());
-            }
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::check(data));

@@ -2,21 +2,7 @@
 //! upright and metadata stripping. What comes out carries no metadata and is accepted again.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use zayavka_document::{PhotoFormat, metadata_left, prepare_photo};
+#[path = "../checks/photo.rs"]
+mod check;
 
-fuzz_target!(|data: &[u8]| {
-    let _ = PhotoFormat::sniff(data);
-    let _ = metadata_left(data);
-    if let Ok(prepared) = prepare_photo(data) {
-        assert!(
-            metadata_left(&prepared.bytes).is_empty(),
-            "metadata survived"
-        );
-        let again = prepare_photo(&prepared.bytes).expect("a prepared photo is accepted again");
-        assert_eq!(
-            (again.width, again.height),
-            (prepared.width, prepared.height)
-        );
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::check(data));

@@ -2,14 +2,7 @@
 //! its last response evaluated again against its input, offline.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use zayavka_engine::{ContextRecord, replay_record};
+#[path = "../checks/replay.rs"]
+mod check;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    if let Ok(record) = serde_json::from_str::<ContextRecord>(text) {
-        let _ = replay_record(&record);
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::check(data));

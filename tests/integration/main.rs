@@ -51,6 +51,8 @@
 //! - `stats`: `zayavka stats` over drafts made against the stand-in and without a model
 //!   (issue 17) — outcomes, re-asks, retries, faithfulness findings, waiting time, the warning
 //!   when most answers are rejected, the `--json` shape, filters, an empty store, a bad date.
+//! - `fuzz_seeds`: every fuzz target's checks (`fuzz/checks/`) over its checked-in seeds, in
+//!   the ordinary build (ADR 29).
 //! - `pipes`: every printing command into a pipe whose reader has gone (`| head`) stops
 //!   quietly with 141, with standard error closed too, and no source prints with a panicking
 //!   macro.
@@ -69,6 +71,7 @@ mod draft;
 mod drafts_list;
 mod eval;
 mod files;
+mod fuzz_seeds;
 mod gigachat;
 mod keyring;
 mod libreoffice;

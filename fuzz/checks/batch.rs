@@ -4,6 +4,7 @@
 
 use zayavka_engine::BatchFile;
 
+/// Checks one batch file.
 pub fn check(file_name: &str, data: &[u8]) {
     match BatchFile::from_bytes(file_name, data) {
         Ok(file) => {
