@@ -9,7 +9,8 @@
 //! - [`setup`]: the first-run setup's own commands (its check and «Пока без модели»);
 //! - [`stats`]: «Статистика» in «Настройки», the same engine call as `zayavka stats`;
 //! - [`view`]: the values the page receives, shaped as docs/desktop-ipc.md says;
-//! - [`error`]: the one `{kind, message}` error.
+//! - [`error`]: the one `{kind, message}` error;
+//! - [`webview`]: what a resident reads when Windows lacks the WebView2 Runtime.
 
 pub mod commands;
 pub mod error;
@@ -20,6 +21,7 @@ pub mod setup;
 pub mod state;
 pub mod stats;
 pub mod view;
+pub mod webview;
 
 include!("command_names.rs");
 
@@ -40,6 +42,9 @@ pub fn run() {
         )
         .with_writer(std::io::stderr)
         .init();
+    if !webview::runtime_ready() {
+        std::process::exit(3);
+    }
     let paths = Paths::resolve();
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
