@@ -546,6 +546,7 @@ fn unwritable_folder(base: &Path) -> PathBuf {
     dir
 }
 
+#[cfg(unix)]
 fn documents_in(dir: &Path) -> usize {
     std::fs::read_dir(dir)
         .unwrap()

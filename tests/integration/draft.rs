@@ -951,10 +951,12 @@ fn a_resident_edit_is_a_new_version_and_the_export_files_it() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(stdout.contains("версия 1"), "{stdout}");
     // An editor from EDITOR gets the current text and its changes are kept as version 2: `sed`
-    // on Unix; on Windows cmd's `echo` appends a line (the file name is added last, as to any
-    // editor, and EDITOR is split by Windows' rules, backslashes kept).
+    // on Unix; on Windows cmd's `echo` appends to the text, which has no final line break (the
+    // file name is added last, as to any editor, and EDITOR is split by Windows' rules). On
+    // Windows this also holds that the editor can write to the file: zayavka no longer holds
+    // it open meanwhile.
     let (editor, edited_item) = if cfg!(windows) {
-        ("cmd /c echo Svetilniki>>", "1. Заменить лампы.\nSvetilniki")
+        ("cmd /c echo Svetilniki>>", "1. Заменить лампы.Svetilniki")
     } else {
         ("sed -i s/лампы/светильники/", "1. Заменить светильники.")
     };

@@ -176,6 +176,10 @@ fn home_with_drafts(mount: &Mount) -> Home {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "on Windows: puts the data on a tmpfs, which needs Linux's mount"
+)]
 fn a_full_disk_refuses_each_write_plainly_and_every_saved_draft_is_kept() {
     let Some(mount) = Mount::tmpfs(4 * 1024 * 1024) else {
         return;
@@ -251,6 +255,10 @@ fn a_full_disk_refuses_each_write_plainly_and_every_saved_draft_is_kept() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "on Windows: puts the data on a tmpfs, which needs Linux's mount"
+)]
 fn a_disk_that_fills_during_a_batch_keeps_the_rows_done_and_the_rerun_finishes_the_rest() {
     let Some(mount) = Mount::tmpfs(2 * 1024 * 1024) else {
         return;
@@ -307,6 +315,10 @@ fn a_disk_that_fills_during_a_batch_keeps_the_rows_done_and_the_rerun_finishes_t
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "on Windows: puts the data on a tmpfs, which needs Linux's mount"
+)]
 fn a_data_folder_turned_read_only_refuses_writes_plainly_and_loses_nothing() {
     let Some(mount) = Mount::tmpfs(8 * 1024 * 1024) else {
         return;
@@ -389,6 +401,10 @@ fn a_data_folder_turned_read_only_refuses_writes_plainly_and_loses_nothing() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "on Windows: puts the data on a tmpfs, which needs Linux's mount"
+)]
 fn an_unwritable_configuration_folder_refuses_settings_plainly_and_drafting_goes_on() {
     let Some(mount) = Mount::tmpfs(1024 * 1024) else {
         return;

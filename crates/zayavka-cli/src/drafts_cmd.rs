@@ -713,6 +713,9 @@ fn edit_in_editor(current: &Option<String>) -> anyhow::Result<String> {
         .suffix(".txt")
         .tempfile()?;
     std::io::Write::write_all(&mut file, current.clone().unwrap_or_default().as_bytes())?;
+    // Closed before the editor opens it, path kept (and removed when done): on Windows an editor
+    // could not save over a file this process still holds open.
+    let file = file.into_temp_path();
     let words = crate::command_line::split(&editor.to_string_lossy())
         .ok_or_else(|| anyhow::anyhow!("переменная EDITOR не читается как команда"))?;
     let (program, arguments) = words
@@ -720,7 +723,7 @@ fn edit_in_editor(current: &Option<String>) -> anyhow::Result<String> {
         .ok_or_else(|| anyhow::anyhow!("переменная EDITOR пуста"))?;
     let status = std::process::Command::new(program)
         .args(arguments)
-        .arg(file.path())
+        .arg(&file)
         .status()
         .map_err(|error| {
             let reason = if error.kind() == std::io::ErrorKind::NotFound {
@@ -735,7 +738,7 @@ fn edit_in_editor(current: &Option<String>) -> anyhow::Result<String> {
     if !status.success() {
         anyhow::bail!("редактор завершился с ошибкой; черновик не изменён");
     }
-    crate::read_file(file.path(), zayavka_engine::FileRole::Input)
+    crate::read_file(&file, zayavka_engine::FileRole::Input)
 }
 
 fn outcome_ru(outcome: &str) -> &'static str {

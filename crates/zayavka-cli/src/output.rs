@@ -11,6 +11,9 @@ use zayavka_engine::{
 /// How many findings of a rejection the text output lists.
 const FINDINGS_SHOWN: usize = 5;
 
+/// Windows' `ERROR_PIPE_NOT_CONNECTED`, which the standard library leaves uncategorised.
+const PIPE_NOT_CONNECTED: i32 = 233;
+
 /// Whether `error` is, or was caused by, a write to a pipe whose reader has gone: standard
 /// output or standard error closed by `head`, a pager that quit, a closed terminal.
 ///
@@ -22,6 +25,10 @@ pub fn is_closed_pipe(error: &anyhow::Error) -> bool {
             cause.downcast_ref::<std::io::Error>(),
             cause.downcast_ref::<serde_json::Error>(),
         ) {
+            // Windows also says «the pipe is not connected» when its reader has gone.
+            (Some(io), _) if cfg!(windows) && io.raw_os_error() == Some(PIPE_NOT_CONNECTED) => {
+                Some(std::io::ErrorKind::BrokenPipe)
+            }
             (Some(io), _) => Some(io.kind()),
             // `serde_json::to_writer` wraps the write error, and its `source` skips it.
             (None, Some(json)) => json.io_error_kind(),
@@ -347,6 +354,14 @@ mod tests {
         }
     }
 
+    /// Windows only: a pipe whose reader has gone may answer «not connected».
+    #[cfg(windows)]
+    #[test]
+    fn a_pipe_that_is_not_connected_is_a_closed_pipe_on_windows() {
+        let error = anyhow::Error::new(std::io::Error::from_raw_os_error(PIPE_NOT_CONNECTED));
+        assert!(is_closed_pipe(&error));
+    }
+
     #[test]
     fn every_next_step_is_worded_and_commands_are_quoted() {
         for step in NextStep::ALL {
@@ -354,13 +369,19 @@ mod tests {
             assert!(!line.is_empty(), "{step}");
             assert!(!line.ends_with('.'), "{line}");
         }
+        // Quoted as this platform's shell reads it (command_line.rs).
+        let file = if cfg!(windows) {
+            "\"/tmp/мой файл.json\""
+        } else {
+            "'/tmp/мой файл.json'"
+        };
         assert_eq!(
             next_step_ru(NextStep::Retry, &rerun()),
-            "повторить: zayavka draft --input '/tmp/мой файл.json' --offline"
+            format!("повторить: zayavka draft --input {file} --offline")
         );
         assert_eq!(
             next_step_ru(NextStep::DraftWithoutModel, &rerun()),
-            "составить без модели: zayavka draft --input '/tmp/мой файл.json' --offline"
+            format!("составить без модели: zayavka draft --input {file} --offline")
         );
         assert_eq!(
             next_step_ru(NextStep::StoreApiKey, &rerun()),
