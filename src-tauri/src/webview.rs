@@ -14,7 +14,7 @@ pub const DOWNLOAD_PAGE: &str = "https://developer.microsoft.com/ru-ru/microsoft
 pub const TITLE: &str = "Заявка: нужен компонент Windows";
 
 /// The button that opens [`DOWNLOAD_PAGE`] in the browser.
-pub const OPEN_PAGE: &str = "Открыть страницу загрузки";
+pub const OPEN_PAGE: &str = "Открыть страницу";
 
 /// The button that only closes the dialog.
 pub const CLOSE: &str = "Закрыть";
