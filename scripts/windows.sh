@@ -181,7 +181,7 @@ case "$command" in
             | sed 's/^declare -x /export /'
         ;;
     *)
-        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+        sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
         exit 2
         ;;
 esac
