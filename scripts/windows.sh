@@ -5,7 +5,7 @@
 #   bash scripts/windows.sh build [--debug]  zayavka.exe, zayavka-standin.exe and the desktop app
 #                                            (release), then the NSIS installer; `--debug` builds
 #                                            the dev profile instead, stripped in the installer
-#                                            (what CI tests: the tests' build is reused)
+#                                            (reusing most of the Windows tests' build)
 #   bash scripts/windows.sh installer [--debug] [--version X.Y.Z]
 #                                            the installer again from what `build` left (the
 #                                            upgrade test's higher version)

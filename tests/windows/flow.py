@@ -25,6 +25,7 @@ Windows programs in a Wine prefix of its own, with the Windows stand-in provider
     kept as target/windows-test/webview2-missing.png.
 """
 
+import io
 import json
 import os
 import pathlib
@@ -34,6 +35,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TARGET = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
@@ -139,9 +141,6 @@ class Wine:
                 return parts[2].strip()
         return None
 
-    def wait_idle(self):
-        subprocess.run(["/usr/lib/wine/wineserver", "--wait"], env=self.env, timeout=120)
-
 
 class Console:
     """The Windows console of cmd.exe in a terminal (tmux), as a resident types into it."""
@@ -203,8 +202,6 @@ def same_document(extension, linux, windows):
     field and file attributes are each platform's own)."""
     if extension != "docx":
         return linux == windows
-    import io
-    import zipfile
     with zipfile.ZipFile(io.BytesIO(linux)) as a, zipfile.ZipFile(io.BytesIO(windows)) as b:
         return a.namelist() == b.namelist() and all(a.read(n) == b.read(n) for n in a.namelist())
 
