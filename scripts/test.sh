@@ -4,8 +4,9 @@
 # checks), the desktop app end to end under Xvfb
 # (tests/e2e, through tauri-driver; Linux only), the Linux packages built from one release build
 # and installed, upgraded and removed (tests/packaging; Linux only), the release workflow's lint,
-# the workspace's tests built for Windows and run under Wine (scripts/windows.sh; Linux only),
-# and every test of the workspace.
+# the workspace's tests built for Windows and run under Wine, then the Windows installer built
+# and a resident's flow with it under Wine (scripts/windows.sh, tests/windows; Linux only), and
+# every test of the workspace.
 #
 # The keyring tests talk to a real Secret Service, so on Linux the tests run inside a throw-away
 # D-Bus session with an unlocked GNOME Keyring (crates/zayavka-engine/keyring-session.sh). Where
@@ -77,6 +78,12 @@ if [ "$(uname -s)" = Linux ]; then
     phase "Windows: the workspace's tests under Wine"
     if [ -x /usr/bin/rustc ] && [ -x /usr/lib/wine/wine64 ]; then
         bash scripts/windows.sh test
+        # The app, zayavka.exe and the installer in the dev profile (most of it is the tests'
+        # build above; the release build is the release workflow's), then a resident's whole
+        # flow with them under Wine: install, use, upgrade, uninstall (tests/windows/flow.py).
+        phase "Windows: the app and the installer built, a resident's flow under Wine"
+        bash scripts/windows.sh build --debug
+        bash tests/windows/run.sh --debug
     else
         echo "note: Debian's rustc-web and wine64 are not installed, so the Windows tests are" \
              "not run (.ci/run installs them; scripts/windows.sh says which packages)." >&2

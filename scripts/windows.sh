@@ -136,8 +136,11 @@ installer() {
         echo
         sed -n '/^Files: \*/,$p' packaging/linux/copyright
     } | sed 's/$/\r/' >"$stage/LICENSE.txt"
-    makensis -V2 -INPUTCHARSET UTF8 -DVERSION="$version" -DSTAGE="$stage" -DOUTFILE="$setup" \
-        packaging/windows/installer.nsi
+    local packing=()
+    # The dev-profile installer is for tests: packed fast (zlib) rather than small (LZMA).
+    [[ $profile == release ]] || packing=(-DFAST)
+    makensis -V2 -INPUTCHARSET UTF8 "${packing[@]}" -DVERSION="$version" -DSTAGE="$stage" \
+        -DOUTFILE="$setup" packaging/windows/installer.nsi
     printf '%s\t%s bytes\n' "$setup" "$(stat -c %s "$setup")"
 }
 

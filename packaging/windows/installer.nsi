@@ -14,14 +14,21 @@
 ;   settings and profile (%APPDATA%\Zayavka and %LOCALAPPDATA%\Zayavka).
 ;
 ; makensis -DVERSION=0.1.0 -DSTAGE=DIR -DOUTFILE=FILE installer.nsi
+;   [-DFAST: quick zlib packing instead of solid LZMA, for tests]
 ;   STAGE holds zayavka-desktop.exe, zayavka.exe, WebView2Loader.dll, icon.ico, LICENSE.txt.
 
 ; A 64-bit installer, like the app: Debian's nsis ships the amd64 stubs and plugins, and Wine
 ; without its 32-bit half (Debian's wine64 alone) runs only 64-bit programs.
 Target amd64-unicode
 ManifestDPIAware true
+; What residents download is packed hard; the dev-profile installer of CI's Windows flow
+; (scripts/windows.sh --debug, -DFAST) is packed fast: its size says nothing.
+!ifdef FAST
+SetCompressor zlib
+!else
 SetCompressor /SOLID lzma
 SetCompressorDictSize 64
+!endif
 
 !include MUI2.nsh
 !include LogicLib.nsh
