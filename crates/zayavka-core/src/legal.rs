@@ -549,7 +549,7 @@ pub fn parse_catalogue(
 }
 
 /// Parses one TOML file, naming it in the error.
-fn parse_toml<T: serde::de::DeserializeOwned>(
+pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(
     file: &str,
     contents: &str,
 ) -> Result<T, LegalCatalogueError> {
@@ -577,19 +577,6 @@ fn parse_module(file: &str, contents: &str) -> Result<LegalModule, LegalCatalogu
         check_paragraph(file, index + 1, paragraph)?;
     }
 
-    if raw.sources.is_empty() {
-        return Err(LegalCatalogueError::NoSources {
-            file: file.to_owned(),
-        });
-    }
-    for (index, source) in raw.sources.iter().enumerate() {
-        let field = |name: &str| format!("sources[{index}].{name}");
-        require_text(file, &field("title"), &source.title)?;
-        require_text(file, &field("provisions"), &source.provisions)?;
-        require_text(file, &field("edition"), &source.edition)?;
-        require_text(file, &field("official_page"), &source.official_page)?;
-    }
-
     let verified_at = civil_date(file, "verified_at", &raw.verified_at)?;
     let valid_through = civil_date(file, "valid_through", &raw.valid_through)?;
     if valid_through <= verified_at {
@@ -601,31 +588,7 @@ fn parse_module(file: &str, contents: &str) -> Result<LegalModule, LegalCatalogu
     }
 
     let review = raw.review;
-    for (index, item) in review.checked.iter().enumerate() {
-        require_text(file, &format!("review.checked[{index}]"), item)?;
-    }
-    for (index, item) in review.awaiting_check.iter().enumerate() {
-        require_text(file, &format!("review.awaiting_check[{index}]"), item)?;
-    }
-    require_text(file, "review.note", &review.note)?;
-    if review.status == ReviewStatus::Verified {
-        if !review.awaiting_check.is_empty() {
-            return Err(LegalCatalogueError::VerifiedWithPendingChecks {
-                file: file.to_owned(),
-                count: review.awaiting_check.len(),
-            });
-        }
-        if let Some(index) = raw
-            .sources
-            .iter()
-            .position(|source| !source.edition_verified)
-        {
-            return Err(LegalCatalogueError::VerifiedWithUnverifiedEdition {
-                file: file.to_owned(),
-                number: index + 1,
-            });
-        }
-    }
+    check_review(file, &review, &raw.sources)?;
 
     Ok(LegalModule {
         id: raw.id,
@@ -640,8 +603,57 @@ fn parse_module(file: &str, contents: &str) -> Result<LegalModule, LegalCatalogu
     })
 }
 
+/// Checks a source list and a review as every reviewed data file of the catalogue has them
+/// (the legal modules here, the answer terms and calendar years in `deadline.rs`): at least one
+/// source with every field filled, the review's texts filled, and `verified` only when nothing
+/// awaits a check and every edition is confirmed.
+pub(crate) fn check_review(
+    file: &str,
+    review: &Review,
+    sources: &[LegalSource],
+) -> Result<(), LegalCatalogueError> {
+    if sources.is_empty() {
+        return Err(LegalCatalogueError::NoSources {
+            file: file.to_owned(),
+        });
+    }
+    for (index, source) in sources.iter().enumerate() {
+        let field = |name: &str| format!("sources[{index}].{name}");
+        require_text(file, &field("title"), &source.title)?;
+        require_text(file, &field("provisions"), &source.provisions)?;
+        require_text(file, &field("edition"), &source.edition)?;
+        require_text(file, &field("official_page"), &source.official_page)?;
+    }
+    for (index, item) in review.checked.iter().enumerate() {
+        require_text(file, &format!("review.checked[{index}]"), item)?;
+    }
+    for (index, item) in review.awaiting_check.iter().enumerate() {
+        require_text(file, &format!("review.awaiting_check[{index}]"), item)?;
+    }
+    require_text(file, "review.note", &review.note)?;
+    if review.status == ReviewStatus::Verified {
+        if !review.awaiting_check.is_empty() {
+            return Err(LegalCatalogueError::VerifiedWithPendingChecks {
+                file: file.to_owned(),
+                count: review.awaiting_check.len(),
+            });
+        }
+        if let Some(index) = sources.iter().position(|source| !source.edition_verified) {
+            return Err(LegalCatalogueError::VerifiedWithUnverifiedEdition {
+                file: file.to_owned(),
+                number: index + 1,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Refuses an empty or whitespace-only text field.
-fn require_text(file: &str, field: &str, value: &str) -> Result<(), LegalCatalogueError> {
+pub(crate) fn require_text(
+    file: &str,
+    field: &str,
+    value: &str,
+) -> Result<(), LegalCatalogueError> {
     if value.trim().is_empty() {
         return Err(LegalCatalogueError::EmptyField {
             file: file.to_owned(),
@@ -678,7 +690,7 @@ fn check_paragraph(file: &str, number: usize, paragraph: &str) -> Result<(), Leg
 
 /// Converts a TOML date into a civil date, refusing a time or an offset: a review date is a day,
 /// and a time would suggest a precision the review does not have.
-fn civil_date(
+pub(crate) fn civil_date(
     file: &str,
     field: &str,
     value: &toml::value::Datetime,

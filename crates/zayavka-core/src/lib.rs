@@ -13,6 +13,7 @@
 //! The modules are private; what other crates may use is re-exported here on purpose.
 
 mod assemble;
+mod deadline;
 mod decide;
 mod faithfulness;
 mod finding;
@@ -30,6 +31,10 @@ mod text;
 pub use assemble::{
     BodyTooLong, DraftText, GENERIC_ITEM, ItemSource, Provenance, REQUEST_HEADING, Request,
     RequestItem, Section, SectionKind, TitleSource, assemble, request_item,
+};
+pub use deadline::{
+    AnswerTerm, CalendarYear, Deadline, DeadlineDataError, Deadlines, NoDeadline, TermCount,
+    TermId, deadlines, parse_deadlines,
 };
 pub use decide::{NO_MODEL_WARNING, evaluate_reply, offline_request};
 pub use faithfulness::{
