@@ -176,11 +176,15 @@ impl Store {
     }
 
     /// Stores a new version of the draft's request text and returns its number (from 1). The
-    /// assembled version stays as it was. The author is a code such as `resident`.
+    /// assembled version stays as it was. The author is a code such as `resident`. A filed
+    /// draft keeps its text ([`StoreError::DraftFiled`]).
     pub fn add_version(&self, id: DraftId, version: &NewVersion) -> Result<u32, StoreError> {
         check_code("author", &version.author)?;
         let tx = self.write()?;
         outcome_of(&tx, id)?;
+        if crate::cases::is_filed(&tx, id)? {
+            return Err(StoreError::DraftFiled(id));
+        }
         let number: u32 = tx.query_row(
             "SELECT coalesce(max(version), 0) + 1 FROM draft_versions WHERE draft_id = ?1",
             [id.get()],

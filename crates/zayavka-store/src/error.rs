@@ -4,6 +4,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use jiff::civil::Date;
+
 use crate::DraftId;
 use zayavka_codes::stable_codes;
 
@@ -172,6 +174,35 @@ pub enum StoreError {
         /// Where the database was looked for.
         path: PathBuf,
     },
+    /// The draft was filed, so its text and photos no longer change. Nothing was changed.
+    #[error("draft {0} is filed and keeps its text")]
+    DraftFiled(DraftId),
+    /// Only a ready draft can be filed.
+    #[error("draft {draft_id} is {outcome}, not ready, and cannot be filed")]
+    DraftNotReady {
+        /// The draft.
+        draft_id: DraftId,
+        /// Where it stands.
+        outcome: &'static str,
+    },
+    /// The draft has no filing, so it has no answer or case to change.
+    #[error("draft {0} is not filed")]
+    NotFiled(DraftId),
+    /// A case's dates would go out of order: a delivery, an answer or a closing before the
+    /// filing. Nothing was changed.
+    #[error("draft {draft_id}: the {later} ({later_on}) would be before the {earlier} ({earlier_on})")]
+    CaseDatesOutOfOrder {
+        /// The draft.
+        draft_id: DraftId,
+        /// The date that must come first: `filing`.
+        earlier: &'static str,
+        /// Its day.
+        earlier_on: Date,
+        /// The date that must not precede it: `delivery`, `answer` or `closing`.
+        later: &'static str,
+        /// Its day.
+        later_on: Date,
+    },
     /// Any other database failure.
     #[error("database error: {0}")]
     Database(#[source] DatabaseError),
@@ -230,6 +261,14 @@ stable_codes! {
         RecoverTargetExists => "recover_target_exists",
         /// `no_database`.
         NoDatabase => "no_database",
+        /// `draft_filed`.
+        DraftFiled => "draft_filed",
+        /// `draft_not_ready`.
+        DraftNotReady => "draft_not_ready",
+        /// `not_filed`.
+        NotFiled => "not_filed",
+        /// `case_dates_out_of_order`.
+        CaseDatesOutOfOrder => "case_dates_out_of_order",
         /// `database`.
         Database => "database",
     }
@@ -264,6 +303,10 @@ impl StoreError {
             StoreError::AttachmentNotFound { .. } => StoreErrorCode::AttachmentNotFound,
             StoreError::RecoverTargetExists { .. } => StoreErrorCode::RecoverTargetExists,
             StoreError::NoDatabase { .. } => StoreErrorCode::NoDatabase,
+            StoreError::DraftFiled(_) => StoreErrorCode::DraftFiled,
+            StoreError::DraftNotReady { .. } => StoreErrorCode::DraftNotReady,
+            StoreError::NotFiled(_) => StoreErrorCode::NotFiled,
+            StoreError::CaseDatesOutOfOrder { .. } => StoreErrorCode::CaseDatesOutOfOrder,
             StoreError::Database(_) => StoreErrorCode::Database,
         }
     }
@@ -388,6 +431,36 @@ impl StoreError {
                 "Базы черновиков {} нет, поэтому спасать нечего. Проверьте папку данных \
                  (zayavka config path).",
                 path.display()
+            ),
+            StoreError::DraftFiled(id) => format!(
+                "Черновик {id} отмечен как поданный: его текст и фотографии уже у адресата и \
+                 больше не меняются. Ничего не изменено. Чтобы исправить текст, создайте \
+                 исправленный черновик на его основе (zayavka drafts correct {id})."
+            ),
+            StoreError::DraftNotReady { draft_id, .. } => format!(
+                "Черновик {draft_id} ещё не готов к подаче: отметить поданным можно только \
+                 готовую заявку. Сначала получите текст заявки, проверьте его и подайте."
+            ),
+            StoreError::NotFiled(id) => format!(
+                "Черновик {id} не отмечен как поданный. Сначала отметьте его поданным \
+                 (zayavka drafts filed {id} --date ДАТА --how СПОСОБ)."
+            ),
+            StoreError::CaseDatesOutOfOrder {
+                draft_id,
+                earlier_on,
+                later,
+                later_on,
+                ..
+            } => format!(
+                "Даты по черновику {draft_id} не сходятся: {} {} раньше даты подачи {}. Ничего \
+                 не изменено. Проверьте даты и повторите.",
+                match *later {
+                    "delivery" => "дата вручения",
+                    "answer" => "дата ответа",
+                    _ => "дата закрытия",
+                },
+                later_on.strftime("%d.%m.%Y"),
+                earlier_on.strftime("%d.%m.%Y"),
             ),
             StoreError::Database(_) => "Не удалось выполнить действие с базой данных. \
                  Повторите; если ошибка повторяется, сообщите о ней разработчикам."

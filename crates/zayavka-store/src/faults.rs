@@ -52,6 +52,21 @@ pub const WRITE_POINTS: &[&str] = &[
     "batch_finish.committed",
     "batch_row.commit",
     "batch_row.committed",
+    "case_file.row",
+    "case_file.commit",
+    "case_file.committed",
+    "case_withdraw.row",
+    "case_withdraw.commit",
+    "case_withdraw.committed",
+    "case_answer.row",
+    "case_answer.commit",
+    "case_answer.committed",
+    "case_close.row",
+    "case_close.commit",
+    "case_close.committed",
+    "follow_up_link.row",
+    "follow_up_link.commit",
+    "follow_up_link.committed",
 ];
 
 /// The variable that names the point where a debug build kills itself.

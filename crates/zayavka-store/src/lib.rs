@@ -3,8 +3,8 @@
 //! One database file holds the drafts (the resident's input as typed and as checked, how each
 //! draft ended, the assembled request and the resident's own versions), the photos attached to
 //! a draft (already cleaned of their metadata by the engine), the context record of each model
-//! run, every HTTP attempt, batches and their rows, a full-text index, and an append-only audit
-//! log. The desktop app and the CLI may have it open at once: the file is in
+//! run, every HTTP attempt, batches and their rows, the case of each filed draft (its filing,
+//! answer and closing), a full-text index, and an append-only audit log. The desktop app and the CLI may have it open at once: the file is in
 //! WAL mode, every operation is one transaction, and writes take the lock up front
 //! (`BEGIN IMMEDIATE`) and wait for each other.
 //!
@@ -27,6 +27,7 @@
 mod attachments;
 mod audit;
 mod batches;
+mod cases;
 mod columns;
 mod drafts;
 mod error;
@@ -47,9 +48,10 @@ pub use eval::{EvalCassette, EvalRun, NewEvalRun};
 pub use faults::WRITE_POINTS;
 pub use migrations::SCHEMA_VERSION;
 pub use model::{
-    AttachmentId, AuditEvent, AuditKind, Batch, BatchFileUpdate, BatchRow, BatchRowRef,
-    BatchRowResult, BatchStatus, ClaimedRow, DeletedDraft, DraftFilter, DraftId, DraftOutcome,
-    DraftSummary, DraftVersion, EnsuredBatch, FinalOutcome, FinishedDraft, NewAttachment,
+    Answer, AnswerResult, AttachmentId, AttachmentRole, AuditEvent, AuditKind, Batch,
+    BatchFileUpdate, BatchRow, BatchRowRef, BatchRowResult, BatchStatus, Case, ClaimedRow,
+    DeletedDraft, DraftFilter, DraftId, DraftOutcome, DraftSummary, DraftVersion, EnsuredBatch,
+    Filing, FilingMethod, FinalOutcome, FinishedDraft, FollowKind, FollowLink, NewAttachment,
     NewAttempt, NewBatch, NewBatchRow, NewContextRecord, NewDraft, NewVersion, ParseDraftIdError,
     RemovedAttachment, RowMatch, RowMatching, RowState, StoredAttachment, StoredAttempt,
     StoredContextRecord, StoredDraft,

@@ -7,6 +7,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use jiff::Timestamp;
+use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
 use zayavka_codes::stable_codes;
 
@@ -164,7 +165,130 @@ stable_codes! {
         /// A later run read the batch's file again and matched its rows; the hash is the
         /// file's.
         BatchFileRead => "batch_file_read",
+        /// The resident marked a ready draft filed; the detail is how it was filed.
+        DraftFiled => "draft_filed",
+        /// The resident changed a filing's facts (a date, the number, the delivery); the
+        /// detail is how it was filed.
+        FilingAmended => "filing_amended",
+        /// The resident took back a filing mark; the case and its photos were deleted.
+        FilingWithdrawn => "filing_withdrawn",
+        /// The resident recorded the answer; the detail is its result.
+        AnswerRecorded => "answer_recorded",
+        /// The resident closed the case.
+        CaseClosed => "case_closed",
+        /// The resident opened a closed case again.
+        CaseReopened => "case_reopened",
+        /// A draft was written after another (the draft id); the detail is the kind.
+        FollowUpCreated => "follow_up_created",
     }
+}
+
+stable_codes! {
+    /// How a request was filed.
+    pub enum FilingMethod {
+        /// Handed in, with the second copy stamped.
+        InPerson => "in_person",
+        /// A registered letter with notice of delivery.
+        Letter => "letter",
+        /// E-mail.
+        Email => "email",
+        /// ГИС ЖКХ or Госуслуги.Дом.
+        Gis => "gis",
+        /// The company's site or app.
+        Site => "site",
+        /// Some other way.
+        Other => "other",
+    }
+}
+
+stable_codes! {
+    /// What the answer did about the problem.
+    pub enum AnswerResult {
+        /// The problem was solved.
+        Solved => "solved",
+        /// Partly solved.
+        Partly => "partly",
+        /// The company refused.
+        Refused => "refused",
+        /// The answer did not address the problem.
+        Unaddressed => "unaddressed",
+    }
+}
+
+stable_codes! {
+    /// How a draft follows another.
+    pub enum FollowKind {
+        /// A corrected text of a filed draft, which itself can no longer change.
+        Correction => "correction",
+        /// A repeat request to the same company.
+        Repeat => "repeat",
+        /// A complaint to the housing inspectorate.
+        Complaint => "complaint",
+    }
+}
+
+stable_codes! {
+    /// What a photo attached to a draft shows.
+    pub enum AttachmentRole {
+        /// The problem: printed as the request's appendix.
+        Evidence => "evidence",
+        /// Proof of filing: the stamped copy, the postal receipt.
+        Filing => "filing",
+        /// The answer's pages.
+        Answer => "answer",
+    }
+}
+
+/// The facts of a filing, as the resident gives them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Filing {
+    /// The day the request was filed.
+    pub filed_on: Date,
+    /// How.
+    pub method: FilingMethod,
+    /// The incoming number the addressee gave, as written.
+    pub number: Option<String>,
+    /// To whom, as the resident writes it.
+    pub addressee: Option<String>,
+    /// For a letter, the day it was delivered.
+    pub delivered_on: Option<Date>,
+}
+
+/// The answer to a filed request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Answer {
+    /// The day the answer came.
+    pub answered_on: Date,
+    /// What it did about the problem.
+    pub result: AnswerResult,
+}
+
+/// The case of a filed draft: the filing, the answer and whether it is closed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Case {
+    /// The filed draft.
+    pub draft_id: DraftId,
+    /// The filing's facts.
+    pub filing: Filing,
+    /// The answer, once recorded.
+    pub answer: Option<Answer>,
+    /// The day the resident closed the case.
+    pub closed_on: Option<Date>,
+    /// The draft this one follows, and how, when it does.
+    pub follows: Option<FollowLink>,
+    /// When the filing was first recorded.
+    pub created_at: Timestamp,
+    /// When anything about the case last changed.
+    pub updated_at: Timestamp,
+}
+
+/// A draft written after another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FollowLink {
+    /// The earlier draft; `None` when it was deleted.
+    pub draft_id: Option<DraftId>,
+    /// How this one follows it.
+    pub kind: FollowKind,
 }
 
 /// A draft as it is first stored, before anything else happens.
@@ -670,6 +794,8 @@ pub struct StoredAttachment {
     pub byte_size: u64,
     /// The lower-case hex SHA-256 of the stored bytes.
     pub sha256: String,
+    /// What the photo shows; each role is numbered on its own.
+    pub role: AttachmentRole,
 }
 
 /// The answer of [`crate::Store::remove_attachment`].

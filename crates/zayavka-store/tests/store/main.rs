@@ -2,6 +2,7 @@
 
 mod attachments;
 mod batches;
+mod cases;
 mod concurrency;
 mod deletion;
 mod drafts;

@@ -1,0 +1,377 @@
+//! What happened after a draft was filed (issue 30, ADR 34): the filing, the answer, the
+//! closing, and the drafts written after another (a correction, a repeat request, a complaint).
+//!
+//! Every change is one transaction with its audit event, like the rest of the store; dates go
+//! in and out as days. The store keeps the dates in order — no delivery, answer or closing
+//! before the filing — whatever the front end checked first, because another program may have
+//! changed the case in between. Whether a date lies in the future, or before the draft
+//! existed, depends on today and the resident's time zone: the engine checks that.
+
+use jiff::civil::Date;
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+
+use crate::audit::{self, Event, unknown_code};
+use crate::columns::{now_text, parse_timestamp};
+use crate::drafts::outcome_of;
+use crate::error::StoreError;
+use crate::faults;
+use crate::model::{
+    Answer, AnswerResult, AuditKind, Case, DraftId, DraftOutcome, Filing, FilingMethod,
+    FollowKind, FollowLink,
+};
+use crate::store::Store;
+
+/// The columns [`case_from_row`] reads, from `cases` joined with the draft's link.
+const COLUMNS: &str = "cases.draft_id, filed_on, method, number, addressee, delivered_on, \
+     answered_on, result, closed_on, cases.created_at, cases.updated_at, drafts.follows, \
+     drafts.follow_kind";
+
+fn day(text: &str, column: usize) -> rusqlite::Result<Date> {
+    text.parse::<Date>().map_err(|error| {
+        rusqlite::Error::FromSqlConversionFailure(
+            column,
+            rusqlite::types::Type::Text,
+            Box::new(error),
+        )
+    })
+}
+
+fn optional_day(row: &Row<'_>, column: usize) -> rusqlite::Result<Option<Date>> {
+    row.get::<_, Option<String>>(column)?
+        .map(|text| day(&text, column))
+        .transpose()
+}
+
+fn case_from_row(row: &Row<'_>) -> rusqlite::Result<Case> {
+    let method: String = row.get(2)?;
+    let result: Option<String> = row.get(7)?;
+    let answer = match (optional_day(row, 6)?, result) {
+        (Some(answered_on), Some(result)) => Some(Answer {
+            answered_on,
+            result: AnswerResult::from_code(&result).ok_or_else(|| unknown_code(7, &result))?,
+        }),
+        _ => None,
+    };
+    let follow_kind: Option<String> = row.get(12)?;
+    let follows = follow_kind
+        .map(|kind| {
+            Ok::<_, rusqlite::Error>(FollowLink {
+                draft_id: row.get(11)?,
+                kind: FollowKind::from_code(&kind).ok_or_else(|| unknown_code(12, &kind))?,
+            })
+        })
+        .transpose()?;
+    Ok(Case {
+        draft_id: row.get(0)?,
+        filing: Filing {
+            filed_on: day(&row.get::<_, String>(1)?, 1)?,
+            method: FilingMethod::from_code(&method).ok_or_else(|| unknown_code(2, &method))?,
+            number: row.get(3)?,
+            addressee: row.get(4)?,
+            delivered_on: optional_day(row, 5)?,
+        },
+        answer,
+        closed_on: optional_day(row, 8)?,
+        follows,
+        created_at: parse_timestamp(&row.get::<_, String>(9)?)?,
+        updated_at: parse_timestamp(&row.get::<_, String>(10)?)?,
+    })
+}
+
+/// The case of a draft, read in the caller's transaction.
+fn case_in(tx: &Transaction<'_>, draft_id: DraftId) -> Result<Option<Case>, StoreError> {
+    let case = tx
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM cases JOIN drafts ON drafts.id = cases.draft_id
+             WHERE cases.draft_id = ?1"
+        ))?
+        .query_row([draft_id.get()], case_from_row)
+        .optional()?;
+    Ok(case)
+}
+
+/// Whether the draft has been filed.
+pub(crate) fn is_filed(tx: &Transaction<'_>, draft_id: DraftId) -> Result<bool, StoreError> {
+    let filed = tx
+        .prepare_cached("SELECT 1 FROM cases WHERE draft_id = ?1")?
+        .exists([draft_id.get()])?;
+    Ok(filed)
+}
+
+/// Refuses a date before the filing.
+fn not_before_filing(
+    draft_id: DraftId,
+    filed_on: Date,
+    later: &'static str,
+    later_on: Option<Date>,
+) -> Result<(), StoreError> {
+    match later_on {
+        Some(later_on) if later_on < filed_on => Err(StoreError::CaseDatesOutOfOrder {
+            draft_id,
+            earlier: "filing",
+            earlier_on: filed_on,
+            later,
+            later_on,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses an empty or whitespace-only optional text, which the table's CHECK would refuse
+/// with a less useful error; the engine trims and drops empty texts before.
+fn check_text(field: &'static str, text: Option<&str>) -> Result<(), StoreError> {
+    if text.is_some_and(|text| text.trim().is_empty()) {
+        return Err(StoreError::InvalidCode { field });
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Marks a ready draft filed, or changes the facts of its filing when it already is one
+    /// ([`AuditKind::FilingAmended`]). The draft's text and its photos of the problem no longer
+    /// change after this. Returns the case as stored.
+    pub fn record_filing(&self, draft_id: DraftId, filing: &Filing) -> Result<Case, StoreError> {
+        check_text("number", filing.number.as_deref())?;
+        check_text("addressee", filing.addressee.as_deref())?;
+        let tx = self.write()?;
+        let outcome = outcome_of(&tx, draft_id)?;
+        if outcome != DraftOutcome::Ready {
+            return Err(StoreError::DraftNotReady {
+                draft_id,
+                outcome: outcome.code(),
+            });
+        }
+        let existing = case_in(&tx, draft_id)?;
+        not_before_filing(draft_id, filing.filed_on, "delivery", filing.delivered_on)?;
+        if let Some(existing) = &existing {
+            let answered_on = existing.answer.map(|answer| answer.answered_on);
+            not_before_filing(draft_id, filing.filed_on, "answer", answered_on)?;
+            not_before_filing(draft_id, filing.filed_on, "closing", existing.closed_on)?;
+        }
+        let now = now_text();
+        tx.prepare_cached(
+            "INSERT INTO cases (draft_id, filed_on, method, number, addressee, delivered_on,
+                                created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
+             ON CONFLICT (draft_id) DO UPDATE SET
+                 filed_on = excluded.filed_on, method = excluded.method,
+                 number = excluded.number, addressee = excluded.addressee,
+                 delivered_on = excluded.delivered_on, updated_at = excluded.updated_at",
+        )?
+        .execute(params![
+            draft_id.get(),
+            filing.filed_on.to_string(),
+            filing.method.code(),
+            filing.number,
+            filing.addressee,
+            filing.delivered_on.map(|day| day.to_string()),
+            now,
+        ])?;
+        faults::point("case_file", "row");
+        let kind = if existing.is_some() {
+            AuditKind::FilingAmended
+        } else {
+            AuditKind::DraftFiled
+        };
+        audit::record(
+            &tx,
+            kind,
+            Event {
+                draft_id: Some(draft_id),
+                detail: Some(filing.method.code()),
+                ..Event::default()
+            },
+        )?;
+        let case = case_in(&tx, draft_id)?.ok_or(StoreError::NotFiled(draft_id))?;
+        Store::commit(tx, "case_file")?;
+        Ok(case)
+    }
+
+    /// Takes back a filing mark made by mistake: the case, its answer and the photos of the
+    /// filing and of the answer are deleted (their bytes zeroed, as a deleted draft's are),
+    /// and the draft can be changed again. The audit log keeps that it happened.
+    pub fn withdraw_filing(&self, draft_id: DraftId) -> Result<(), StoreError> {
+        let tx = self.write()?;
+        outcome_of(&tx, draft_id)?;
+        if !is_filed(&tx, draft_id)? {
+            return Err(StoreError::NotFiled(draft_id));
+        }
+        tx.execute(
+            "DELETE FROM attachments WHERE draft_id = ?1 AND role <> 'evidence'",
+            [draft_id.get()],
+        )?;
+        tx.execute("DELETE FROM cases WHERE draft_id = ?1", [draft_id.get()])?;
+        faults::point("case_withdraw", "row");
+        audit::record(
+            &tx,
+            AuditKind::FilingWithdrawn,
+            Event {
+                draft_id: Some(draft_id),
+                ..Event::default()
+            },
+        )?;
+        Store::commit(tx, "case_withdraw")?;
+        self.checkpoint()?;
+        Ok(())
+    }
+
+    /// Records the answer to a filed draft, or replaces the one recorded before.
+    pub fn record_answer(&self, draft_id: DraftId, answer: &Answer) -> Result<Case, StoreError> {
+        let tx = self.write()?;
+        outcome_of(&tx, draft_id)?;
+        let case = case_in(&tx, draft_id)?.ok_or(StoreError::NotFiled(draft_id))?;
+        not_before_filing(
+            draft_id,
+            case.filing.filed_on,
+            "answer",
+            Some(answer.answered_on),
+        )?;
+        tx.execute(
+            "UPDATE cases SET answered_on = ?2, result = ?3, updated_at = ?4
+             WHERE draft_id = ?1",
+            params![
+                draft_id.get(),
+                answer.answered_on.to_string(),
+                answer.result.code(),
+                now_text()
+            ],
+        )?;
+        faults::point("case_answer", "row");
+        audit::record(
+            &tx,
+            AuditKind::AnswerRecorded,
+            Event {
+                draft_id: Some(draft_id),
+                detail: Some(answer.result.code()),
+                ..Event::default()
+            },
+        )?;
+        let case = case_in(&tx, draft_id)?.ok_or(StoreError::NotFiled(draft_id))?;
+        Store::commit(tx, "case_answer")?;
+        Ok(case)
+    }
+
+    /// Closes a filed draft's case on `closed_on`, or opens it again with `None`.
+    pub fn close_case(
+        &self,
+        draft_id: DraftId,
+        closed_on: Option<Date>,
+    ) -> Result<Case, StoreError> {
+        let tx = self.write()?;
+        outcome_of(&tx, draft_id)?;
+        let case = case_in(&tx, draft_id)?.ok_or(StoreError::NotFiled(draft_id))?;
+        not_before_filing(draft_id, case.filing.filed_on, "closing", closed_on)?;
+        tx.execute(
+            "UPDATE cases SET closed_on = ?2, updated_at = ?3 WHERE draft_id = ?1",
+            params![
+                draft_id.get(),
+                closed_on.map(|day| day.to_string()),
+                now_text()
+            ],
+        )?;
+        faults::point("case_close", "row");
+        let kind = if closed_on.is_some() {
+            AuditKind::CaseClosed
+        } else {
+            AuditKind::CaseReopened
+        };
+        audit::record(
+            &tx,
+            kind,
+            Event {
+                draft_id: Some(draft_id),
+                ..Event::default()
+            },
+        )?;
+        let case = case_in(&tx, draft_id)?.ok_or(StoreError::NotFiled(draft_id))?;
+        Store::commit(tx, "case_close")?;
+        Ok(case)
+    }
+
+    /// The case of a draft: `None` when it is not filed, [`StoreError::DraftNotFound`] when
+    /// there is no such draft.
+    pub fn case(&self, draft_id: DraftId) -> Result<Option<Case>, StoreError> {
+        let tx = self.read()?;
+        outcome_of(&tx, draft_id)?;
+        case_in(&tx, draft_id)
+    }
+
+    /// Every case, the earliest filing first.
+    pub fn cases(&self) -> Result<Vec<Case>, StoreError> {
+        let tx = self.read()?;
+        let mut statement = tx.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM cases JOIN drafts ON drafts.id = cases.draft_id
+             ORDER BY filed_on, cases.draft_id"
+        ))?;
+        let cases = statement
+            .query_map([], case_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(cases)
+    }
+
+    /// Records that `draft_id` was written after `follows`, and how. The earlier draft must
+    /// exist; the link stays, unset, if it is deleted later.
+    pub fn link_follow_up(
+        &self,
+        draft_id: DraftId,
+        follows: DraftId,
+        kind: FollowKind,
+    ) -> Result<(), StoreError> {
+        let tx = self.write()?;
+        outcome_of(&tx, draft_id)?;
+        outcome_of(&tx, follows)?;
+        tx.execute(
+            "UPDATE drafts SET follows = ?2, follow_kind = ?3 WHERE id = ?1",
+            params![draft_id.get(), follows.get(), kind.code()],
+        )?;
+        faults::point("follow_up_link", "row");
+        audit::record(
+            &tx,
+            AuditKind::FollowUpCreated,
+            Event {
+                draft_id: Some(draft_id),
+                detail: Some(kind.code()),
+                ..Event::default()
+            },
+        )?;
+        Store::commit(tx, "follow_up_link")?;
+        Ok(())
+    }
+
+    /// How `draft_id` follows another draft, when it does.
+    pub fn follow_link(&self, draft_id: DraftId) -> Result<Option<FollowLink>, StoreError> {
+        let tx = self.read()?;
+        outcome_of(&tx, draft_id)?;
+        let (follows, kind): (Option<DraftId>, Option<String>) = tx.query_row(
+            "SELECT follows, follow_kind FROM drafts WHERE id = ?1",
+            [draft_id.get()],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?;
+        kind.map(|kind| {
+            Ok(FollowLink {
+                draft_id: follows,
+                kind: FollowKind::from_code(&kind).ok_or_else(|| unknown_code(1, &kind))?,
+            })
+        })
+        .transpose()
+    }
+
+    /// The drafts written after `draft_id`, oldest first, with how each follows it.
+    pub fn follow_ups(&self, draft_id: DraftId) -> Result<Vec<(DraftId, FollowKind)>, StoreError> {
+        let tx = self.read()?;
+        outcome_of(&tx, draft_id)?;
+        let mut statement = tx.prepare_cached(
+            "SELECT id, follow_kind FROM drafts WHERE follows = ?1 ORDER BY id",
+        )?;
+        let rows = statement
+            .query_map([draft_id.get()], |row| {
+                let kind: String = row.get(1)?;
+                Ok((
+                    row.get(0)?,
+                    FollowKind::from_code(&kind).ok_or_else(|| unknown_code(1, &kind))?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+}
