@@ -18,9 +18,10 @@ use jiff::civil::Date;
 use zayavka_core::{Outcome, RawInput, SubjectKind};
 use zayavka_document::{FiledDocument, Profile, ProfileField};
 use zayavka_llm::CancellationToken;
-use zayavka_store::{Batch, DraftFilter, DraftId, Store, StoreError, StoredDraft};
+use zayavka_store::{Answer, Batch, DraftFilter, DraftId, Store, StoreError, StoredDraft};
 
 use crate::attachments::{self, AttachmentError, AttachmentSummary, Detached};
+use crate::case::{self, CaseError, CaseView, FilingInput};
 use crate::batch::run::{
     BatchError, BatchListItem, BatchProgress, BatchSettings, BatchSummary, ExportError,
     ExportFormat, ExportReport,
@@ -599,6 +600,53 @@ impl Engine {
     /// period and profile. From the database only.
     pub fn stats(&self, query: &StatsQuery) -> Result<Stats, StatsError> {
         crate::stats::stats(&self.paths, query, || self.read())
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // After the request is filed (issue 30)
+
+    /// Marks ready draft `id` filed, or changes its filing's facts; its text no longer changes.
+    /// `today` is what [`crate::today`] gives.
+    pub fn file_draft(
+        &self,
+        id: DraftId,
+        filing: &FilingInput,
+        today: Date,
+    ) -> Result<CaseView, CaseError> {
+        case::file(&self.write()?, id, filing, today)
+    }
+
+    /// Takes back draft `id`'s filing mark, with its answer and the case's photos.
+    pub fn withdraw_filing(&self, id: DraftId) -> Result<(), CaseError> {
+        Ok(self.write()?.withdraw_filing(id)?)
+    }
+
+    /// Records the answer to filed draft `id`.
+    pub fn record_answer(
+        &self,
+        id: DraftId,
+        answer: Answer,
+        today: Date,
+    ) -> Result<CaseView, CaseError> {
+        case::answer(&self.write()?, id, answer, today)
+    }
+
+    /// Closes filed draft `id`'s case on `today` (`close`), or opens it again.
+    pub fn close_case(&self, id: DraftId, close: bool, today: Date) -> Result<CaseView, CaseError> {
+        case::close(&self.write()?, id, close, today)
+    }
+
+    /// Draft `id`'s case as it stands on `today`, or `None` when it is not filed.
+    pub fn case(&self, id: DraftId, today: Date) -> Result<Option<CaseView>, CaseError> {
+        Ok(self
+            .read()?
+            .case(id)?
+            .map(|case| CaseView::new(case, today)))
+    }
+
+    /// Every case as it stands on `today`, what is overdue first ([`case::due`]).
+    pub fn due(&self, today: Date) -> Result<Vec<CaseView>, CaseError> {
+        case::due(&self.read()?, today)
     }
 }
 

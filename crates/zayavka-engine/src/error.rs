@@ -97,6 +97,7 @@ mod tests {
             says_what_it_is::<crate::AttachmentError>(),
             says_what_it_is::<crate::BatchError>(),
             says_what_it_is::<crate::BatchFileError>(),
+            says_what_it_is::<crate::CaseError>(),
             says_what_it_is::<crate::ConfigError>(),
             says_what_it_is::<crate::DocumentError>(),
             says_what_it_is::<crate::DocumentsError>(),

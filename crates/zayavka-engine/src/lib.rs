@@ -15,6 +15,7 @@
 mod assemble;
 mod attachments;
 mod batch;
+mod case;
 mod config;
 mod database;
 mod doctor;
@@ -75,6 +76,17 @@ pub use drafts::{
     view as draft_view,
 };
 pub use explain::{Explanation, explanation};
+
+// After the request is filed: the case, its deadline and where it stands (issue 30).
+pub use case::{
+    ADDRESSEE_MAX, CaseError, CaseState, CaseView, DEADLINE_REVIEW_NOTICE, DUE_SOON_DAYS,
+    DeadlineState, ENV_TODAY, FilingInput, NUMBER_MAX, days_word, method_ru, received_on,
+    result_ru, short_date, term_of, today,
+};
+pub use zayavka_core::{AnswerTerm, CalendarYear, Deadline, NoDeadline, TermId};
+pub use zayavka_store::{
+    Answer, AnswerResult, AttachmentRole, Case, Filing, FilingMethod, FollowKind, FollowLink,
+};
 
 // Documents, photos and the resident's profile for the header.
 pub use attachments::{AttachmentError, AttachmentSummary, Detached, metadata_left, photo_name};

@@ -1,0 +1,726 @@
+//! After the request is filed (issue 30, ADR 34): marking a ready draft filed, the answer's
+//! deadline, where each case stands, the answer and the closing, for both front ends.
+//!
+//! The deadline is never stored: it is counted from the case's dates, the answer term of the
+//! addressee (the management company, or the housing inspectorate for a complaint) and the
+//! production calendar, every time a case is shown ([`zayavka_core::deadlines`]). A date that
+//! cannot be counted — a letter not yet delivered, a year the calendar lacks — gives no date
+//! and says why.
+//!
+//! Today is the system's local date, or `ZAYAVKA_TODAY=YYYY-MM-DD` when set: for tests, and for
+//! a resident checking a past case ([`today`]).
+
+use jiff::civil::Date;
+use jiff::tz::TimeZone;
+use serde::Serialize;
+use zayavka_core::{Deadline, NoDeadline, TermId, deadlines};
+use zayavka_document::date_ru;
+use zayavka_store::{
+    Answer, AnswerResult, Case, DraftId, Filing, FilingMethod, FollowKind, FollowLink, Store,
+    StoreError,
+};
+
+use crate::error::{EngineError, ErrorKind};
+
+/// The variable that fixes the date the program takes as today.
+pub const ENV_TODAY: &str = "ZAYAVKA_TODAY";
+
+/// The longest incoming number kept, in characters.
+pub const NUMBER_MAX: usize = 60;
+/// The longest addressee kept, in characters.
+pub const ADDRESSEE_MAX: usize = 300;
+
+/// How many days before its deadline a case counts as due soon.
+pub const DUE_SOON_DAYS: i32 = 3;
+
+/// The date the program takes as today: `ZAYAVKA_TODAY` when set, else the system's local date.
+pub fn today() -> Result<Date, CaseError> {
+    match std::env::var(ENV_TODAY) {
+        Ok(text) => text
+            .trim()
+            .parse::<Date>()
+            .map_err(|_| CaseError::BadToday(text)),
+        Err(_) => Ok(jiff::Zoned::now().date()),
+    }
+}
+
+/// The facts of a filing as the resident gives them, before they are checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FilingInput {
+    /// The day the request was filed.
+    pub filed_on: Date,
+    /// How.
+    pub method: FilingMethod,
+    /// The incoming number, as written on the stamp; blank means none.
+    pub number: Option<String>,
+    /// To whom; blank means not given.
+    pub addressee: Option<String>,
+    /// For a letter, the day it was delivered.
+    pub delivered_on: Option<Date>,
+}
+
+/// Why a case could not be changed or shown. [`CaseError::message_ru`] says it to a resident.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CaseError {
+    /// The database refused.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// `ZAYAVKA_TODAY` is not a date.
+    #[error("ZAYAVKA_TODAY is not a date: {0:?}")]
+    BadToday(String),
+    /// A date lies after today.
+    #[error("the {what} date {date} is after today ({today})")]
+    InFuture {
+        /// Which date: `filing`, `delivery`, `answer` or `closing`.
+        what: &'static str,
+        /// The date given.
+        date: Date,
+        /// Today.
+        today: Date,
+    },
+    /// The filing date lies before the draft was written.
+    #[error("the filing date {date} is before the draft was written ({created})")]
+    BeforeDraft {
+        /// The date given.
+        date: Date,
+        /// The day the draft was written.
+        created: Date,
+    },
+    /// A delivery date was given for a request that was not sent as a letter.
+    #[error("a delivery date is only for a letter, and this request was filed as {0}")]
+    DeliveryNotALetter(FilingMethod),
+    /// A text field cannot be kept as it is.
+    #[error("the {field} is refused: {reason}")]
+    Text {
+        /// `number` or `addressee`.
+        field: &'static str,
+        /// Why, for the log.
+        reason: &'static str,
+    },
+}
+
+impl CaseError {
+    /// The sentence for the resident: what is wrong, and how to put it right.
+    pub fn message_ru(&self) -> String {
+        match self {
+            CaseError::Store(error) => error.message_ru(),
+            CaseError::BadToday(text) => format!(
+                "Переменная {ENV_TODAY} задана, но «{text}» — не дата. Укажите дату в виде \
+                 ГГГГ-ММ-ДД, например 2026-12-17, или уберите переменную, чтобы считать от \
+                 сегодняшнего дня."
+            ),
+            CaseError::InFuture { what, date, today } => format!(
+                "{} {} ещё не наступила (сегодня {}). Ничего не изменено. Проверьте дату: \
+                 отметить можно только то, что уже произошло.",
+                date_name(what),
+                date_ru(*date),
+                date_ru(*today)
+            ),
+            CaseError::BeforeDraft { date, created } => format!(
+                "Дата подачи {} раньше, чем был составлен этот черновик ({}). Ничего не \
+                 изменено. Проверьте дату подачи.",
+                date_ru(*date),
+                date_ru(*created)
+            ),
+            CaseError::DeliveryNotALetter(method) => format!(
+                "Дата вручения нужна только для заказного письма, а эта заявка подана иначе \
+                 ({}). Ничего не изменено. Уберите дату вручения или укажите способ подачи \
+                 «письмо».",
+                method_ru(*method)
+            ),
+            CaseError::Text { field, reason } => format!(
+                "{} не сохранён: {reason_ru}. Ничего не изменено.",
+                if *field == "number" {
+                    "Входящий номер"
+                } else {
+                    "Адресат"
+                },
+                reason_ru = match *reason {
+                    "line break" => "в нём перенос строки или другой управляющий символ; \
+                                     напишите его в одну строку"
+                        .to_owned(),
+                    _ => format!(
+                        "он длиннее {} знаков; сократите его",
+                        if *field == "number" {
+                            NUMBER_MAX
+                        } else {
+                            ADDRESSEE_MAX
+                        }
+                    ),
+                }
+            ),
+        }
+    }
+}
+
+impl EngineError for CaseError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            CaseError::Store(StoreError::DraftNotFound(_)) => ErrorKind::NotFound,
+            CaseError::Store(
+                StoreError::DraftFiled(_)
+                | StoreError::DraftNotReady { .. }
+                | StoreError::NotFiled(_),
+            ) => ErrorKind::InvalidRequest,
+            CaseError::Store(StoreError::CaseDatesOutOfOrder { .. }) => ErrorKind::InvalidValue,
+            CaseError::Store(_) => ErrorKind::Store,
+            CaseError::BadToday(_)
+            | CaseError::InFuture { .. }
+            | CaseError::BeforeDraft { .. }
+            | CaseError::Text { .. } => ErrorKind::InvalidValue,
+            CaseError::DeliveryNotALetter(_) => ErrorKind::InvalidRequest,
+        }
+    }
+
+    fn message_ru(&self) -> String {
+        CaseError::message_ru(self)
+    }
+}
+
+/// A date's name at the start of a sentence.
+fn date_name(what: &str) -> &'static str {
+    match what {
+        "filing" => "Дата подачи",
+        "delivery" => "Дата вручения",
+        "answer" => "Дата ответа",
+        _ => "Дата закрытия",
+    }
+}
+
+/// How a request was filed, in Russian.
+pub fn method_ru(method: FilingMethod) -> &'static str {
+    match method {
+        FilingMethod::InPerson => "лично, с отметкой на втором экземпляре",
+        FilingMethod::Letter => "заказным письмом с уведомлением о вручении",
+        FilingMethod::Email => "по электронной почте",
+        FilingMethod::Gis => "через ГИС ЖКХ или Госуслуги.Дом",
+        FilingMethod::Site => "через сайт или приложение управляющей организации",
+        FilingMethod::Other => "другим способом",
+    }
+}
+
+/// What an answer did, in Russian.
+pub fn result_ru(result: AnswerResult) -> &'static str {
+    match result {
+        AnswerResult::Solved => "проблема решена",
+        AnswerResult::Partly => "проблема решена частично",
+        AnswerResult::Refused => "отказ",
+        AnswerResult::Unaddressed => "ответ не по существу",
+    }
+}
+
+/// Keeps an optional text: trimmed, blank as none, one line, not too long.
+fn clean_text(
+    field: &'static str,
+    text: Option<&str>,
+    max: usize,
+) -> Result<Option<String>, CaseError> {
+    let Some(text) = text.map(str::trim).filter(|text| !text.is_empty()) else {
+        return Ok(None);
+    };
+    if text.chars().any(char::is_control) {
+        return Err(CaseError::Text {
+            field,
+            reason: "line break",
+        });
+    }
+    if text.chars().count() > max {
+        return Err(CaseError::Text {
+            field,
+            reason: "too long",
+        });
+    }
+    Ok(Some(text.to_owned()))
+}
+
+/// Refuses a date after today.
+fn not_in_future(what: &'static str, date: Option<Date>, today: Date) -> Result<(), CaseError> {
+    match date {
+        Some(date) if date > today => Err(CaseError::InFuture { what, date, today }),
+        _ => Ok(()),
+    }
+}
+
+/// Marks ready draft `id` filed, or changes its filing's facts, after checking them against
+/// today and the day the draft was written.
+pub(crate) fn file(
+    store: &Store,
+    id: DraftId,
+    input: &FilingInput,
+    today: Date,
+) -> Result<CaseView, CaseError> {
+    if input.delivered_on.is_some() && input.method != FilingMethod::Letter {
+        return Err(CaseError::DeliveryNotALetter(input.method));
+    }
+    not_in_future("filing", Some(input.filed_on), today)?;
+    not_in_future("delivery", input.delivered_on, today)?;
+    let draft = store
+        .get_draft(id)?
+        .ok_or(StoreError::DraftNotFound(id))?;
+    let created = draft
+        .summary
+        .created_at
+        .to_zoned(TimeZone::system())
+        .date();
+    if input.filed_on < created {
+        return Err(CaseError::BeforeDraft {
+            date: input.filed_on,
+            created,
+        });
+    }
+    let filing = Filing {
+        filed_on: input.filed_on,
+        method: input.method,
+        number: clean_text("number", input.number.as_deref(), NUMBER_MAX)?,
+        addressee: clean_text("addressee", input.addressee.as_deref(), ADDRESSEE_MAX)?,
+        delivered_on: input.delivered_on,
+    };
+    let case = store.record_filing(id, &filing)?;
+    Ok(CaseView::new(case, today))
+}
+
+/// Records the answer to filed draft `id`.
+pub(crate) fn answer(
+    store: &Store,
+    id: DraftId,
+    answer: Answer,
+    today: Date,
+) -> Result<CaseView, CaseError> {
+    not_in_future("answer", Some(answer.answered_on), today)?;
+    Ok(CaseView::new(store.record_answer(id, &answer)?, today))
+}
+
+/// Closes filed draft `id`'s case today, or opens it again.
+pub(crate) fn close(
+    store: &Store,
+    id: DraftId,
+    close: bool,
+    today: Date,
+) -> Result<CaseView, CaseError> {
+    let case = store.close_case(id, close.then_some(today))?;
+    Ok(CaseView::new(case, today))
+}
+
+/// Every case as it stands today: what is overdue first (the longest overdue first), then what
+/// is due, the nearest deadline first, then what has no deadline yet, then the answered and the
+/// closed, the latest filing first.
+pub(crate) fn due(store: &Store, today: Date) -> Result<Vec<CaseView>, CaseError> {
+    let mut views: Vec<CaseView> = store
+        .cases()?
+        .into_iter()
+        .map(|case| CaseView::new(case, today))
+        .collect();
+    views.sort_by(|a, b| {
+        a.state
+            .rank()
+            .cmp(&b.state.rank())
+            .then_with(|| match (&a.state, &b.state) {
+                (CaseState::Overdue { due: x, .. }, CaseState::Overdue { due: y, .. })
+                | (CaseState::Waiting { due: x, .. }, CaseState::Waiting { due: y, .. }) => {
+                    x.cmp(y)
+                }
+                _ => b.case.filing.filed_on.cmp(&a.case.filing.filed_on),
+            })
+            .then_with(|| a.case.draft_id.cmp(&b.case.draft_id))
+    });
+    Ok(views)
+}
+
+/// The answer term a case is counted by: a complaint is the inspectorate's, everything else
+/// the management company's.
+pub fn term_of(follows: Option<FollowLink>) -> TermId {
+    match follows {
+        Some(FollowLink {
+            kind: FollowKind::Complaint,
+            ..
+        }) => TermId::Inspectorate,
+        _ => TermId::ManagementCompany,
+    }
+}
+
+/// The day the addressee received the request, from which the term runs: the delivery day of
+/// a letter (unknown until the resident enters it), the filing day otherwise.
+pub fn received_on(filing: &Filing) -> Option<Date> {
+    match filing.method {
+        FilingMethod::Letter => filing.delivered_on,
+        _ => Some(filing.filed_on),
+    }
+}
+
+/// The deadline of a case, or why there is none.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum DeadlineState {
+    /// Counted.
+    Known(Deadline),
+    /// A letter not yet delivered: the term has not started.
+    AwaitingDelivery,
+    /// The calendar does not cover the count.
+    Unknown {
+        /// Why, in Russian.
+        reason: String,
+        /// The year missing.
+        year: i16,
+    },
+}
+
+/// Where a case stands today, as the list and the «Сроки» view show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum CaseState {
+    /// The answer is not due yet.
+    Waiting {
+        /// The last day for the answer.
+        due: Date,
+        /// Days from today to it (0: today).
+        days_left: i32,
+    },
+    /// The deadline passed with no answer recorded.
+    Overdue {
+        /// The last day that was allowed.
+        due: Date,
+        /// Days since it.
+        days_over: i32,
+    },
+    /// A letter not yet delivered.
+    AwaitingDelivery,
+    /// No deadline can be counted.
+    NoDeadline,
+    /// The answer came.
+    Answered {
+        /// What it did.
+        result: AnswerResult,
+        /// Whether it came by the deadline; `None` when there was none to compare with.
+        on_time: Option<bool>,
+    },
+    /// The resident closed the case.
+    Closed {
+        /// When.
+        closed_on: Date,
+    },
+}
+
+impl CaseState {
+    /// Sort order in the «Сроки» view.
+    fn rank(&self) -> u8 {
+        match self {
+            CaseState::Overdue { .. } => 0,
+            CaseState::Waiting { .. } => 1,
+            CaseState::AwaitingDelivery | CaseState::NoDeadline => 2,
+            CaseState::Answered { .. } => 3,
+            CaseState::Closed { .. } => 4,
+        }
+    }
+
+    /// Whether the case needs the resident's attention: overdue, or due within
+    /// [`DUE_SOON_DAYS`].
+    pub fn needs_attention(&self) -> bool {
+        match self {
+            CaseState::Overdue { .. } => true,
+            CaseState::Waiting { days_left, .. } => *days_left <= DUE_SOON_DAYS,
+            _ => false,
+        }
+    }
+
+    /// The state in plain Russian, as a list shows it: «ждём ответа до 17 декабря», «срок
+    /// ответа истёк 3 дня назад», «ответ получен», «решено».
+    pub fn phrase_ru(&self, today: Date) -> String {
+        match *self {
+            CaseState::Waiting { due, days_left: 0 } => {
+                format!("срок ответа — сегодня, {}", short_date(due, today))
+            }
+            CaseState::Waiting { due, .. } => {
+                format!("ждём ответа до {}", short_date(due, today))
+            }
+            CaseState::Overdue { days_over, .. } => format!(
+                "срок ответа истёк {days_over} {} назад",
+                days_word(days_over)
+            ),
+            CaseState::AwaitingDelivery => {
+                "письмо ещё не вручено: срок ответа начнётся со дня вручения".to_owned()
+            }
+            CaseState::NoDeadline => "срок ответа не рассчитан".to_owned(),
+            CaseState::Answered {
+                result: AnswerResult::Solved,
+                ..
+            } => "решено".to_owned(),
+            CaseState::Answered { result, .. } => format!("ответ получен: {}", result_ru(result)),
+            CaseState::Closed { closed_on } => {
+                format!("закрыто {}", short_date(closed_on, today))
+            }
+        }
+    }
+}
+
+/// «17 декабря», with the year when it is not this year's («11 января 2027 г.»).
+pub fn short_date(date: Date, today: Date) -> String {
+    let full = date_ru(date);
+    if date.year() == today.year() {
+        full.rsplitn(3, ' ')
+            .nth(2)
+            .map_or(full.clone(), str::to_owned)
+    } else {
+        full
+    }
+}
+
+/// «день», «дня» or «дней» after `count`.
+pub fn days_word(count: i32) -> &'static str {
+    let count = count.unsigned_abs();
+    match (count % 10, count % 100) {
+        (1, rest) if rest != 11 => "день",
+        (2..=4, rest) if !(12..=14).contains(&rest) => "дня",
+        _ => "дней",
+    }
+}
+
+/// A case with its deadline and its state today.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CaseView {
+    /// The stored case.
+    pub case: Case,
+    /// Whose answer term it is counted by.
+    pub term: TermId,
+    /// The term as a resident reads it («10 рабочих дней со дня получения обращения»).
+    pub term_ru: String,
+    /// The day the addressee received it, when known.
+    pub received_on: Option<Date>,
+    /// The deadline, or why there is none.
+    pub deadline: DeadlineState,
+    /// Where it stands today.
+    pub state: CaseState,
+    /// The state in plain Russian.
+    pub state_ru: String,
+    /// When the deadline rests on data not yet checked against the official text, the notice
+    /// to show beside it.
+    pub notice_ru: Option<String>,
+}
+
+/// What a resident is told beside a deadline counted from data not yet checked against the
+/// official texts.
+pub const DEADLINE_REVIEW_NOTICE: &str = "Срок посчитан по сроку ответа и производственному \
+     календарю, которые ещё не сверены с официальными текстами: перед тем как ссылаться на него, \
+     проверьте дату по документам.";
+
+impl CaseView {
+    /// The case as it stands on `today`.
+    pub fn new(case: Case, today: Date) -> CaseView {
+        let term = term_of(case.follows);
+        let received = received_on(&case.filing);
+        let data = deadlines();
+        let deadline = match received.map(|day| data.answer_due(term, day)) {
+            None => DeadlineState::AwaitingDelivery,
+            Some(Ok(deadline)) => DeadlineState::Known(deadline),
+            Some(Err(error @ NoDeadline::CalendarMissing { year })) => DeadlineState::Unknown {
+                reason: error.message_ru(),
+                year,
+            },
+            Some(Err(error)) => DeadlineState::Unknown {
+                reason: error.message_ru(),
+                year: today.year(),
+            },
+        };
+        let due = match &deadline {
+            DeadlineState::Known(deadline) => Some(deadline.due),
+            _ => None,
+        };
+        let state = match (case.closed_on, case.answer, due) {
+            (Some(closed_on), _, _) => CaseState::Closed { closed_on },
+            (None, Some(answer), due) => CaseState::Answered {
+                result: answer.result,
+                on_time: due.map(|due| answer.answered_on <= due),
+            },
+            (None, None, Some(due)) if due >= today => CaseState::Waiting {
+                due,
+                days_left: days_between(today, due),
+            },
+            (None, None, Some(due)) => CaseState::Overdue {
+                due,
+                days_over: days_between(due, today),
+            },
+            (None, None, None) => match deadline {
+                DeadlineState::AwaitingDelivery => CaseState::AwaitingDelivery,
+                _ => CaseState::NoDeadline,
+            },
+        };
+        let notice_ru = match &deadline {
+            DeadlineState::Known(deadline) if !deadline.verified => {
+                Some(DEADLINE_REVIEW_NOTICE.to_owned())
+            }
+            _ => None,
+        };
+        CaseView {
+            state_ru: state.phrase_ru(today),
+            term_ru: data.term(term).summary.clone(),
+            term,
+            received_on: received,
+            deadline,
+            state,
+            notice_ru,
+            case,
+        }
+    }
+}
+
+/// Whole days from `from` to `to`.
+fn days_between(from: Date, to: Date) -> i32 {
+    (to - from).get_days()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::date;
+
+    fn case(filing: Filing, answer: Option<Answer>, closed_on: Option<Date>) -> Case {
+        Case {
+            draft_id: DraftId::new(1).unwrap(),
+            filing,
+            answer,
+            closed_on,
+            follows: None,
+            created_at: jiff::Timestamp::UNIX_EPOCH,
+            updated_at: jiff::Timestamp::UNIX_EPOCH,
+        }
+    }
+
+    fn in_person(filed_on: Date) -> Filing {
+        Filing {
+            filed_on,
+            method: FilingMethod::InPerson,
+            number: None,
+            addressee: None,
+            delivered_on: None,
+        }
+    }
+
+    #[test]
+    fn a_case_reads_as_the_issue_words_it() {
+        // Filed on Monday 7 December 2026: the answer is due on 21 December.
+        let filed = in_person(date(2026, 12, 7));
+        let view = |today| CaseView::new(case(filed.clone(), None, None), today);
+        assert_eq!(view(date(2026, 12, 8)).state_ru, "ждём ответа до 21 декабря");
+        assert_eq!(view(date(2026, 12, 21)).state_ru, "срок ответа — сегодня, 21 декабря");
+        assert_eq!(view(date(2026, 12, 24)).state_ru, "срок ответа истёк 3 дня назад");
+        assert_eq!(view(date(2026, 12, 22)).state_ru, "срок ответа истёк 1 день назад");
+        assert_eq!(view(date(2027, 1, 5)).state_ru, "срок ответа истёк 15 дней назад");
+        assert!(view(date(2026, 12, 18)).state.needs_attention());
+        assert!(!view(date(2026, 12, 8)).state.needs_attention());
+        let answered = |result| {
+            let answer = Answer {
+                answered_on: date(2026, 12, 23),
+                result,
+            };
+            CaseView::new(case(filed.clone(), Some(answer), None), date(2026, 12, 24))
+        };
+        assert_eq!(answered(AnswerResult::Solved).state_ru, "решено");
+        assert_eq!(answered(AnswerResult::Refused).state_ru, "ответ получен: отказ");
+        assert_eq!(
+            answered(AnswerResult::Solved).state,
+            CaseState::Answered {
+                result: AnswerResult::Solved,
+                on_time: Some(false)
+            }
+        );
+        let closed = CaseView::new(
+            case(filed.clone(), None, Some(date(2026, 12, 30))),
+            date(2027, 1, 2),
+        );
+        assert_eq!(closed.state_ru, "закрыто 30 декабря 2026 г.");
+        // The shipped data await their check: the deadline carries the notice.
+        assert_eq!(
+            view(date(2026, 12, 8)).notice_ru.as_deref(),
+            Some(DEADLINE_REVIEW_NOTICE)
+        );
+    }
+
+    #[test]
+    fn a_letter_counts_from_its_delivery_and_a_complaint_by_the_inspectorate_term() {
+        let letter = Filing {
+            method: FilingMethod::Letter,
+            ..in_person(date(2026, 11, 25))
+        };
+        let waiting = CaseView::new(case(letter.clone(), None, None), date(2026, 12, 1));
+        assert_eq!(waiting.state, CaseState::AwaitingDelivery);
+        assert_eq!(waiting.deadline, DeadlineState::AwaitingDelivery);
+        assert_eq!(waiting.notice_ru, None);
+        let delivered = Filing {
+            delivered_on: Some(date(2026, 12, 7)),
+            ..letter
+        };
+        let view = CaseView::new(case(delivered.clone(), None, None), date(2026, 12, 8));
+        assert_eq!(view.received_on, Some(date(2026, 12, 7)));
+        assert_eq!(
+            view.state,
+            CaseState::Waiting {
+                due: date(2026, 12, 21),
+                days_left: 13
+            }
+        );
+        let mut complaint = case(delivered, None, None);
+        complaint.follows = Some(FollowLink {
+            draft_id: None,
+            kind: FollowKind::Complaint,
+        });
+        let view = CaseView::new(complaint, date(2026, 12, 8));
+        assert_eq!(view.term, TermId::Inspectorate);
+        // 7 December + 3 + 30 days = 9 January 2027, a Saturday after the holidays: Monday 11.
+        assert_eq!(
+            view.state,
+            CaseState::Waiting {
+                due: date(2027, 1, 11),
+                days_left: 34
+            }
+        );
+        assert_eq!(view.state_ru, "ждём ответа до 11 января 2027 г.");
+    }
+
+    #[test]
+    fn a_year_the_calendar_lacks_gives_no_date_and_says_why() {
+        let view = CaseView::new(case(in_person(date(2027, 12, 24)), None, None), date(2027, 12, 27));
+        assert_eq!(view.state, CaseState::NoDeadline);
+        let DeadlineState::Unknown { reason, year } = &view.deadline else {
+            panic!("{:?}", view.deadline);
+        };
+        assert_eq!(*year, 2028);
+        assert!(reason.contains("2028"), "{reason}");
+        assert_eq!(view.state_ru, "срок ответа не рассчитан");
+    }
+
+    #[test]
+    fn days_take_the_right_russian_form() {
+        for (count, word) in [
+            (0, "дней"),
+            (1, "день"),
+            (2, "дня"),
+            (4, "дня"),
+            (5, "дней"),
+            (11, "дней"),
+            (12, "дней"),
+            (14, "дней"),
+            (21, "день"),
+            (22, "дня"),
+            (101, "день"),
+            (111, "дней"),
+        ] {
+            assert_eq!(days_word(count), word, "{count}");
+        }
+    }
+
+    #[test]
+    fn texts_are_trimmed_kept_whole_and_refused_only_for_breaks_and_length() {
+        assert_eq!(clean_text("number", Some("  "), 10).unwrap(), None);
+        assert_eq!(
+            clean_text("number", Some(" № 12/А \"x\" "), 60).unwrap().as_deref(),
+            Some("№ 12/А \"x\"")
+        );
+        assert!(matches!(
+            clean_text("number", Some("12\n13"), 60),
+            Err(CaseError::Text { reason: "line break", .. })
+        ));
+        let long = "я".repeat(NUMBER_MAX + 1);
+        let error = clean_text("number", Some(&long), NUMBER_MAX).unwrap_err();
+        assert!(error.message_ru().contains("60"), "{}", error.message_ru());
+    }
+}
