@@ -16,6 +16,10 @@
 #   bash scripts/windows.sh prefix           make the Wine prefix (WINEPREFIX, or the project's)
 #   bash scripts/windows.sh env              the variables the other commands set, for a shell
 #
+# With WINDOWS_CERTIFICATE_FILE and WINDOWS_CERTIFICATE_PASSWORD_FILE set (a .pfx and a file
+# holding its password; WINDOWS_TIMESTAMP_URL optional), `build` and `installer` sign the
+# programs, the uninstaller and the installer with Authenticode (packaging/windows/sign.sh).
+#
 # The compiler is Debian's `rustc-web` (1.96, with the standard library's source in
 # `rust-web-src`), which builds the standard library for x86_64-pc-windows-gnu itself
 # (`-Zbuild-std`, allowed on a stable compiler by RUSTC_BOOTSTRAP=1, for this build only); the
@@ -49,8 +53,11 @@ require_tools() {
     [[ -x /usr/bin/rustc && -x /usr/bin/cargo ]] || missing+=(rustc-web cargo-web)
     [[ -d /usr/lib/rustlib/src/rust/library ]] || missing+=(rust-web-src)
     command -v x86_64-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-x86-64)
-    [[ -x $wine ]] || missing+=(wine64)
+    # Building needs no Wine; running does.
+    [[ $1 == build || -x $wine ]] || missing+=(wine64)
     command -v makensis >/dev/null || missing+=(nsis)
+    [[ -z ${WINDOWS_CERTIFICATE_FILE:-} ]] || command -v osslsigncode >/dev/null \
+        || missing+=(osslsigncode)
     if [[ ${#missing[@]} -gt 0 ]]; then
         fail "missing Debian packages: apt-get install --no-install-recommends ${missing[*]}" \
             "(Debian 12: rustc-web is in bookworm-security); .ci/run installs them"
@@ -136,17 +143,27 @@ installer() {
         echo
         sed -n '/^Files: \*/,$p' packaging/linux/copyright
     } | sed 's/$/\r/' >"$stage/LICENSE.txt"
-    local packing=()
+    local options=()
     # The dev-profile installer is for tests: packed fast (zlib) rather than small (LZMA).
-    [[ $profile == release ]] || packing=(-DFAST)
-    makensis -V2 -INPUTCHARSET UTF8 "${packing[@]}" -DVERSION="$version" -DSTAGE="$stage" \
+    [[ $profile == release ]] || options+=(-DFAST)
+    # With a certificate (packaging/windows/sign.sh), the programs are signed before they are
+    # packed, the uninstaller and the installer as makensis writes them.
+    if [[ -n ${WINDOWS_CERTIFICATE_FILE:-} ]]; then
+        echo "== signing with $WINDOWS_CERTIFICATE_FILE"
+        bash packaging/windows/sign.sh "$stage/zayavka-desktop.exe" "$stage/zayavka.exe"
+        options+=(-DSIGN="$root/packaging/windows/sign.sh")
+    fi
+    makensis -V2 -INPUTCHARSET UTF8 "${options[@]}" -DVERSION="$version" -DSTAGE="$stage" \
         -DOUTFILE="$setup" packaging/windows/installer.nsi
     printf '%s\t%s bytes\n' "$setup" "$(stat -c %s "$setup")"
 }
 
-require_tools
-windows_env
 command=${1:-}
+case "$command" in
+    build | installer) require_tools build ;;
+    *) require_tools run ;;
+esac
+windows_env
 shift || true
 version=$(workspace_version)
 options=()

@@ -15,6 +15,7 @@
 ;
 ; makensis -DVERSION=0.1.0 -DSTAGE=DIR -DOUTFILE=FILE installer.nsi
 ;   [-DFAST: quick zlib packing instead of solid LZMA, for tests]
+;   [-DSIGN=sign.sh: Authenticode on the uninstaller and the installer, packaging/windows/sign.sh]
 ;   STAGE holds zayavka-desktop.exe, zayavka.exe, WebView2Loader.dll, icon.ico, LICENSE.txt.
 
 ; A 64-bit installer, like the app: Debian's nsis ships the amd64 stubs and plugins, and Wine
@@ -28,6 +29,12 @@ SetCompressor zlib
 !else
 SetCompressor /SOLID lzma
 SetCompressorDictSize 64
+!endif
+; -DSIGN=packaging/windows/sign.sh (scripts/windows.sh, when a certificate is given): the
+; uninstaller this script writes and the installer itself are signed as makensis makes them.
+!ifdef SIGN
+!uninstfinalize 'bash "${SIGN}" "%1"'
+!finalize 'bash "${SIGN}" "%1"'
 !endif
 
 !include MUI2.nsh

@@ -16,14 +16,29 @@ export class WebDriverError extends Error {
   }
 }
 
+/** How long one WebDriver call may take: well inside a test's own limit, so that a call the
+ * driver never answers (seen once in CI, under load) fails naming the call, not as a test timeout
+ * that says nothing of where it hung. */
+const CALL_TIMEOUT_MS = 60_000;
+
 async function call(base, method, path, body) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(120_000),
-  });
-  const text = await response.text();
+  let response;
+  let text;
+  try {
+    response = await fetch(`${base}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    });
+    text = await response.text();
+  } catch (error) {
+    if (error?.name !== 'TimeoutError') throw error;
+    throw new WebDriverError(method, path, 0, {
+      error: 'timeout',
+      message: `the driver did not answer within ${CALL_TIMEOUT_MS / 1000} s`,
+    });
+  }
   let parsed;
   try {
     parsed = JSON.parse(text);

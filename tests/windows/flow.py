@@ -19,8 +19,9 @@ Windows programs in a Wine prefix of its own, with the Windows stand-in provider
     Ctrl+C during a draft and a batch; paths with forward slashes, `\\\\?\\` and over 260
     characters; a relative path;
  9. nothing written outside AppData and the folders the resident named;
-10. a newer installer over the first with every draft kept, then the uninstaller: the program
-    gone, the resident's data kept;
+10. a newer installer, signed with a throw-away certificate as a release is, over the first
+    with every draft kept and every program signed, then the uninstaller: the program gone, the
+    resident's data kept;
 11. the desktop app started with no WebView2 (Wine has none): the Russian dialog, screenshot
     kept as target/windows-test/webview2-missing.png.
 """
@@ -84,6 +85,25 @@ def fail(text):
 def check(condition, text):
     if not condition:
         fail(text)
+
+
+def throwaway_certificate(folder):
+    """A self-signed code-signing certificate for this run: the .pfx, its password file, the
+    PEM to verify against, and the variables packaging/windows/sign.sh reads."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    key, pem, pfx, password = (folder / name for name in
+                               ("key.pem", "cert.pem", "cert.pfx", "password"))
+    password.write_text(os.urandom(12).hex())
+    for command in (["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+                     str(key), "-out", str(pem), "-days", "2", "-subj", "/CN=Zayavka test",
+                     "-addext", "extendedKeyUsage=codeSigning"],
+                    ["openssl", "pkcs12", "-export", "-out", str(pfx), "-inkey", str(key),
+                     "-in", str(pem), "-passout", f"file:{password}"]):
+        made = subprocess.run(command, capture_output=True)
+        check(made.returncode == 0, f"openssl: {made.stderr.decode()}")
+    return {"pem": pem, "env": {"WINDOWS_CERTIFICATE_FILE": str(pfx),
+                                "WINDOWS_CERTIFICATE_PASSWORD_FILE": str(password)}}
 
 
 class Wine:
@@ -473,15 +493,28 @@ def main():
                 path.is_relative_to(wine.unix(wine.local + "\\Zayavka")):
             check(CANARY.encode() not in path.read_bytes(), f"the key is in {path}")
 
-    step("a newer installer over the first keeps every draft; the uninstaller keeps the data")
+    step("a newer, signed installer over the first keeps every draft; the uninstaller keeps "
+         "the data")
     drafts_before = len(wine.cli_json("drafts", "list"))
     newer = "9.9.9"
-    subprocess.run(["bash", str(ROOT / "scripts" / "windows.sh"), "installer", "--version", newer,
-                    *(["--debug"] if DEBUG else [])], check=True, capture_output=True)
-    status, out, err = wine.run(str(WINDOWS / "installer" / f"zayavka-{newer}-setup.exe"), "/S")
+    # Signed as a release is (packaging/windows/sign.sh), with a throw-away certificate.
+    certificate = throwaway_certificate(OUT / "certificate")
+    built = subprocess.run(["bash", str(ROOT / "scripts" / "windows.sh"), "installer",
+                            "--version", newer, *(["--debug"] if DEBUG else [])],
+                           capture_output=True, env=dict(os.environ, **certificate["env"]))
+    check(built.returncode == 0, f"the signed installer was not built: {built.stderr.decode()}")
+    newer_setup = WINDOWS / "installer" / f"zayavka-{newer}-setup.exe"
+    status, out, err = wine.run(str(newer_setup), "/S")
     check(status == 0, f"the upgrade exited with {status}")
     check(wine.registry(uninstall_key, "DisplayVersion") == newer, "the version was not updated")
     check(len(wine.cli_json("drafts", "list")) == drafts_before, "the upgrade lost drafts")
+    for signed in [newer_setup, *(wine.unix(wine.programs + "\\" + name) for name in
+                                  ("zayavka-desktop.exe", "zayavka.exe", "uninstall.exe"))]:
+        verified = subprocess.run(["osslsigncode", "verify", "-in", str(signed), "-CAfile",
+                                   str(certificate["pem"])], capture_output=True)
+        check(verified.returncode == 0 and b"Signature verification: ok" in verified.stdout,
+              f"{signed.name} is not signed: {verified.stdout.decode()}{verified.stderr.decode()}")
+    print("   the installer, both programs and the uninstaller carry the signature")
     status, _, _ = wine.run(str(setup), "/S")
     check(status == 2, f"a silent downgrade exited with {status}, not 2")
     wine.run(wine.programs + "\\uninstall.exe", "/S")
