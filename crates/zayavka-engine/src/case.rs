@@ -255,14 +255,8 @@ pub(crate) fn file(
     }
     not_in_future("filing", Some(input.filed_on), today)?;
     not_in_future("delivery", input.delivered_on, today)?;
-    let draft = store
-        .get_draft(id)?
-        .ok_or(StoreError::DraftNotFound(id))?;
-    let created = draft
-        .summary
-        .created_at
-        .to_zoned(TimeZone::system())
-        .date();
+    let draft = store.get_draft(id)?.ok_or(StoreError::DraftNotFound(id))?;
+    let created = draft.summary.created_at.to_zoned(TimeZone::system()).date();
     if input.filed_on < created {
         return Err(CaseError::BeforeDraft {
             date: input.filed_on,
@@ -600,11 +594,26 @@ mod tests {
         // Filed on Monday 7 December 2026: the answer is due on 21 December.
         let filed = in_person(date(2026, 12, 7));
         let view = |today| CaseView::new(case(filed.clone(), None, None), today);
-        assert_eq!(view(date(2026, 12, 8)).state_ru, "ждём ответа до 21 декабря");
-        assert_eq!(view(date(2026, 12, 21)).state_ru, "срок ответа — сегодня, 21 декабря");
-        assert_eq!(view(date(2026, 12, 24)).state_ru, "срок ответа истёк 3 дня назад");
-        assert_eq!(view(date(2026, 12, 22)).state_ru, "срок ответа истёк 1 день назад");
-        assert_eq!(view(date(2027, 1, 5)).state_ru, "срок ответа истёк 15 дней назад");
+        assert_eq!(
+            view(date(2026, 12, 8)).state_ru,
+            "ждём ответа до 21 декабря"
+        );
+        assert_eq!(
+            view(date(2026, 12, 21)).state_ru,
+            "срок ответа — сегодня, 21 декабря"
+        );
+        assert_eq!(
+            view(date(2026, 12, 24)).state_ru,
+            "срок ответа истёк 3 дня назад"
+        );
+        assert_eq!(
+            view(date(2026, 12, 22)).state_ru,
+            "срок ответа истёк 1 день назад"
+        );
+        assert_eq!(
+            view(date(2027, 1, 5)).state_ru,
+            "срок ответа истёк 15 дней назад"
+        );
         assert!(view(date(2026, 12, 18)).state.needs_attention());
         assert!(!view(date(2026, 12, 8)).state.needs_attention());
         let answered = |result| {
@@ -615,7 +624,10 @@ mod tests {
             CaseView::new(case(filed.clone(), Some(answer), None), date(2026, 12, 24))
         };
         assert_eq!(answered(AnswerResult::Solved).state_ru, "решено");
-        assert_eq!(answered(AnswerResult::Refused).state_ru, "ответ получен: отказ");
+        assert_eq!(
+            answered(AnswerResult::Refused).state_ru,
+            "ответ получен: отказ"
+        );
         assert_eq!(
             answered(AnswerResult::Solved).state,
             CaseState::Answered {
@@ -678,7 +690,10 @@ mod tests {
 
     #[test]
     fn a_year_the_calendar_lacks_gives_no_date_and_says_why() {
-        let view = CaseView::new(case(in_person(date(2027, 12, 24)), None, None), date(2027, 12, 27));
+        let view = CaseView::new(
+            case(in_person(date(2027, 12, 24)), None, None),
+            date(2027, 12, 27),
+        );
         assert_eq!(view.state, CaseState::NoDeadline);
         let DeadlineState::Unknown { reason, year } = &view.deadline else {
             panic!("{:?}", view.deadline);
@@ -712,12 +727,17 @@ mod tests {
     fn texts_are_trimmed_kept_whole_and_refused_only_for_breaks_and_length() {
         assert_eq!(clean_text("number", Some("  "), 10).unwrap(), None);
         assert_eq!(
-            clean_text("number", Some(" № 12/А \"x\" "), 60).unwrap().as_deref(),
+            clean_text("number", Some(" № 12/А \"x\" "), 60)
+                .unwrap()
+                .as_deref(),
             Some("№ 12/А \"x\"")
         );
         assert!(matches!(
             clean_text("number", Some("12\n13"), 60),
-            Err(CaseError::Text { reason: "line break", .. })
+            Err(CaseError::Text {
+                reason: "line break",
+                ..
+            })
         ));
         let long = "я".repeat(NUMBER_MAX + 1);
         let error = clean_text("number", Some(&long), NUMBER_MAX).unwrap_err();

@@ -21,7 +21,6 @@ use zayavka_llm::CancellationToken;
 use zayavka_store::{Answer, Batch, DraftFilter, DraftId, Store, StoreError, StoredDraft};
 
 use crate::attachments::{self, AttachmentError, AttachmentSummary, Detached};
-use crate::case::{self, CaseError, CaseView, FilingInput};
 use crate::batch::run::{
     BatchError, BatchListItem, BatchProgress, BatchSettings, BatchSummary, ExportError,
     ExportFormat, ExportReport,
@@ -30,6 +29,7 @@ use crate::batch::{
     BatchFile, BatchPlan, BatchPreview, BatchRowReport, DocumentsError, DocumentsExport,
     DocumentsReport,
 };
+use crate::case::{self, CaseError, CaseView, FilingInput};
 use crate::config::{Config, ConfigError, ProfileName, ProviderOverrides};
 use crate::database::{open_store, open_store_to_read};
 use crate::doctor::Check;

@@ -16,8 +16,8 @@ use crate::drafts::outcome_of;
 use crate::error::StoreError;
 use crate::faults;
 use crate::model::{
-    Answer, AnswerResult, AuditKind, Case, DraftId, DraftOutcome, Filing, FilingMethod,
-    FollowKind, FollowLink,
+    Answer, AnswerResult, AuditKind, Case, DraftId, DraftOutcome, Filing, FilingMethod, FollowKind,
+    FollowLink,
 };
 use crate::store::Store;
 
@@ -360,9 +360,8 @@ impl Store {
     pub fn follow_ups(&self, draft_id: DraftId) -> Result<Vec<(DraftId, FollowKind)>, StoreError> {
         let tx = self.read()?;
         outcome_of(&tx, draft_id)?;
-        let mut statement = tx.prepare_cached(
-            "SELECT id, follow_kind FROM drafts WHERE follows = ?1 ORDER BY id",
-        )?;
+        let mut statement =
+            tx.prepare_cached("SELECT id, follow_kind FROM drafts WHERE follows = ?1 ORDER BY id")?;
         let rows = statement
             .query_map([draft_id.get()], |row| {
                 let kind: String = row.get(1)?;

@@ -190,7 +190,9 @@ pub enum StoreError {
     NotFiled(DraftId),
     /// A case's dates would go out of order: a delivery, an answer or a closing before the
     /// filing. Nothing was changed.
-    #[error("draft {draft_id}: the {later} ({later_on}) would be before the {earlier} ({earlier_on})")]
+    #[error(
+        "draft {draft_id}: the {later} ({later_on}) would be before the {earlier} ({earlier_on})"
+    )]
     CaseDatesOutOfOrder {
         /// The draft.
         draft_id: DraftId,

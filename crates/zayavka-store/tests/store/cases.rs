@@ -48,7 +48,10 @@ fn a_case_goes_from_filing_through_delivery_and_answer_to_closing() {
 
     let case = store.record_filing(id, &letter()).unwrap();
     assert_eq!(case.filing, letter());
-    assert_eq!((case.answer, case.closed_on, case.follows), (None, None, None));
+    assert_eq!(
+        (case.answer, case.closed_on, case.follows),
+        (None, None, None)
+    );
 
     let delivered = Filing {
         delivered_on: Some(date(2026, 12, 4)),
@@ -100,7 +103,10 @@ fn only_a_ready_draft_can_be_filed_and_only_a_filed_one_answered() {
     let pending = store.create_draft(&input("Течёт крыша")).unwrap();
     assert!(matches!(
         store.record_filing(pending, &letter()),
-        Err(StoreError::DraftNotReady { outcome: "pending", .. })
+        Err(StoreError::DraftNotReady {
+            outcome: "pending",
+            ..
+        })
     ));
     let ready = ready_draft(&store, "Не горит свет", "Свет", "Текст.");
     let answer = Answer {
@@ -115,13 +121,19 @@ fn only_a_ready_draft_can_be_filed_and_only_a_filed_one_answered() {
         store.close_case(ready, Some(date(2026, 12, 15))),
         Err(StoreError::NotFiled(_))
     ));
-    assert!(matches!(store.withdraw_filing(ready), Err(StoreError::NotFiled(_))));
+    assert!(matches!(
+        store.withdraw_filing(ready),
+        Err(StoreError::NotFiled(_))
+    ));
     let missing = zayavka_store::DraftId::new(999).unwrap();
     assert!(matches!(
         store.record_filing(missing, &letter()),
         Err(StoreError::DraftNotFound(_))
     ));
-    assert!(matches!(store.case(missing), Err(StoreError::DraftNotFound(_))));
+    assert!(matches!(
+        store.case(missing),
+        Err(StoreError::DraftNotFound(_))
+    ));
     assert_eq!(store.cases().unwrap(), []);
 }
 
@@ -137,9 +149,16 @@ fn no_date_of_a_case_comes_before_its_filing() {
     let error = store.record_filing(id, &early_delivery).unwrap_err();
     assert!(matches!(
         error,
-        StoreError::CaseDatesOutOfOrder { later: "delivery", .. }
+        StoreError::CaseDatesOutOfOrder {
+            later: "delivery",
+            ..
+        }
     ));
-    assert!(error.message_ru().contains("30.11.2026"), "{}", error.message_ru());
+    assert!(
+        error.message_ru().contains("30.11.2026"),
+        "{}",
+        error.message_ru()
+    );
     assert_eq!(store.case(id).unwrap(), None, "nothing was stored");
 
     store.record_filing(id, &letter()).unwrap();
@@ -149,11 +168,17 @@ fn no_date_of_a_case_comes_before_its_filing() {
     };
     assert!(matches!(
         store.record_answer(id, &early),
-        Err(StoreError::CaseDatesOutOfOrder { later: "answer", .. })
+        Err(StoreError::CaseDatesOutOfOrder {
+            later: "answer",
+            ..
+        })
     ));
     assert!(matches!(
         store.close_case(id, Some(date(2026, 11, 1))),
-        Err(StoreError::CaseDatesOutOfOrder { later: "closing", .. })
+        Err(StoreError::CaseDatesOutOfOrder {
+            later: "closing",
+            ..
+        })
     ));
     // Moving the filing past a recorded answer is refused too.
     let answer = Answer {
@@ -167,7 +192,10 @@ fn no_date_of_a_case_comes_before_its_filing() {
     };
     assert!(matches!(
         store.record_filing(id, &later),
-        Err(StoreError::CaseDatesOutOfOrder { later: "answer", .. })
+        Err(StoreError::CaseDatesOutOfOrder {
+            later: "answer",
+            ..
+        })
     ));
     assert_eq!(store.case(id).unwrap().unwrap().filing, letter());
 }
@@ -186,7 +214,11 @@ fn a_filed_draft_keeps_its_text_and_its_evidence() {
     };
     let error = store.add_version(id, &version).unwrap_err();
     assert!(matches!(error, StoreError::DraftFiled(_)));
-    assert!(error.message_ru().contains("не меняются"), "{}", error.message_ru());
+    assert!(
+        error.message_ru().contains("не меняются"),
+        "{}",
+        error.message_ru()
+    );
     assert!(matches!(
         store.add_attachments(id, &[photo("MORE")], 10),
         Err(StoreError::DraftFiled(_))
@@ -202,21 +234,38 @@ fn a_filed_draft_keeps_its_text_and_its_evidence() {
     let proof = store
         .add_attachments_as(id, AttachmentRole::Filing, &[photo("STAMP")], 10)
         .unwrap();
-    assert_eq!((proof[0].number, proof[0].role), (1, AttachmentRole::Filing));
+    assert_eq!(
+        (proof[0].number, proof[0].role),
+        (1, AttachmentRole::Filing)
+    );
     store
         .add_attachments_as(id, AttachmentRole::Answer, &[photo("ANSWERPAGE")], 10)
         .unwrap();
-    assert_eq!(store.attachments(id).unwrap().len(), 1, "evidence stays apart");
+    assert_eq!(
+        store.attachments(id).unwrap().len(),
+        1,
+        "evidence stays apart"
+    );
     store
         .remove_attachment_as(id, AttachmentRole::Answer, 1)
         .unwrap();
-    assert_eq!(store.attachments_as(id, AttachmentRole::Answer).unwrap(), []);
+    assert_eq!(
+        store.attachments_as(id, AttachmentRole::Answer).unwrap(),
+        []
+    );
 
     // Withdrawn, the draft can change again; the case's photos went with the case.
     store.withdraw_filing(id).unwrap();
     assert_eq!(store.case(id).unwrap(), None);
-    assert_eq!(store.attachments_as(id, AttachmentRole::Filing).unwrap(), []);
-    assert_eq!(store.attachments(id).unwrap().len(), 1, "the evidence is the draft's");
+    assert_eq!(
+        store.attachments_as(id, AttachmentRole::Filing).unwrap(),
+        []
+    );
+    assert_eq!(
+        store.attachments(id).unwrap().len(),
+        1,
+        "the evidence is the draft's"
+    );
     assert_eq!(store.add_version(id, &version).unwrap(), 1);
     assert!(kinds(&store, id).contains(&AuditKind::FilingWithdrawn));
 }
@@ -228,14 +277,24 @@ fn a_follow_up_is_linked_to_its_draft_and_survives_its_deletion() {
     let first = ready_draft(&store, "Не горит свет", "Свет", "Текст.");
     let repeat = ready_draft(&store, "Не горит свет", "Повторно", "Текст повторно.");
     let complaint = ready_draft(&store, "Не горит свет", "Жалоба", "Текст жалобы.");
-    store.link_follow_up(repeat, first, FollowKind::Repeat).unwrap();
-    store.link_follow_up(complaint, first, FollowKind::Complaint).unwrap();
+    store
+        .link_follow_up(repeat, first, FollowKind::Repeat)
+        .unwrap();
+    store
+        .link_follow_up(complaint, first, FollowKind::Complaint)
+        .unwrap();
     assert_eq!(
         store.follow_ups(first).unwrap(),
-        [(repeat, FollowKind::Repeat), (complaint, FollowKind::Complaint)]
+        [
+            (repeat, FollowKind::Repeat),
+            (complaint, FollowKind::Complaint)
+        ]
     );
     let link = store.follow_link(complaint).unwrap().unwrap();
-    assert_eq!((link.draft_id, link.kind), (Some(first), FollowKind::Complaint));
+    assert_eq!(
+        (link.draft_id, link.kind),
+        (Some(first), FollowKind::Complaint)
+    );
     assert_eq!(store.follow_link(first).unwrap(), None);
     store.record_filing(complaint, &letter()).unwrap();
     let case = store.case(complaint).unwrap().unwrap();
@@ -287,7 +346,12 @@ fn an_incoming_number_may_hold_any_characters_but_not_be_blank() {
         ..letter()
     };
     assert_eq!(
-        store.record_filing(id, &filing).unwrap().filing.number.as_deref(),
+        store
+            .record_filing(id, &filing)
+            .unwrap()
+            .filing
+            .number
+            .as_deref(),
         Some(odd)
     );
     let blank = Filing {
