@@ -71,6 +71,7 @@ mod draft;
 mod drafts_list;
 mod eval;
 mod files;
+mod filing;
 mod fuzz_seeds;
 mod gigachat;
 mod keyring;

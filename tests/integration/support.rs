@@ -23,6 +23,10 @@ pub const ZAYAVKA_VARIABLES: &[&str] = &[
     // The debug-build-only write-point hooks (`zayavka-store/src/faults.rs`).
     "ZAYAVKA_CRASH_AT",
     "ZAYAVKA_PAUSE_AT",
+    // The debug-build-only fixed moment of the store's writes (`zayavka-store/src/columns.rs`).
+    "ZAYAVKA_STORE_NOW",
+    // The date taken as today for cases and deadlines (`zayavka-engine/src/case.rs`).
+    "ZAYAVKA_TODAY",
 ];
 
 /// The freshly built `zayavka` binary, with none of the developer's own `ZAYAVKA_*` settings.

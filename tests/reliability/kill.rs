@@ -1,4 +1,5 @@
-//! `kill -9` at every write point of a draft, an edit, an attachment and a batch.
+//! `kill -9` at every write point of a draft, an edit, an attachment, a batch and a case (the
+//! filing, the answer, the closing, the withdrawal, the correction: issue 30).
 //!
 //! The store passes a named point inside each write transaction, just before each commit and
 //! just after it (`zayavka-store/src/faults.rs`); a debug build run with
@@ -380,6 +381,159 @@ fn an_edit_or_a_photo_killed_at_any_write_point_is_all_there_or_not_at_all() {
             ]);
             assert_eq!(output.status.code(), Some(0), "{point}: {stderr}");
             assert_eq!(attachments(&home, id).as_array().unwrap().len(), 2);
+        }
+    }
+}
+
+/// The case of draft `id` as `drafts show --json` gives it: `null` when it is not filed.
+fn case_of(home: &Home, id: i64) -> Value {
+    home.shown(id).get("case").cloned().unwrap_or(Value::Null)
+}
+
+/// Runs `args`, which must succeed.
+fn succeeds(home: &Home, args: &[&str]) {
+    let (output, _, stderr) = home.run(args);
+    assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+}
+
+/// The days the case tests give: the drafts are written today, so they are filed today.
+fn today() -> String {
+    jiff::Zoned::now().date().to_string()
+}
+
+#[test]
+fn a_case_change_killed_at_any_write_point_is_all_there_or_not_at_all() {
+    let template = Template::new();
+    let today = today();
+    let file = |id: &str| {
+        [
+            "drafts",
+            "filed",
+            id,
+            "--date",
+            &today,
+            "--how",
+            "in_person",
+            "--number",
+            "17/А",
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    type Check = fn(&Value, &Value) -> bool;
+    /// One change: the points it passes, whether the draft is filed first, the command (empty:
+    /// the filing itself), and what the case must be when the change is whole.
+    struct Change<'a> {
+        operation: &'a str,
+        steps: &'a [&'a str],
+        prefiled: bool,
+        command: Vec<String>,
+        whole: Check,
+    }
+    let filed: Check = |_, case| case["case"]["filing"]["number"] == "17/А";
+    let answered: Check = |_, case| case["case"]["answer"]["result"] == "solved";
+    let closed: Check = |_, case| case["case"]["closed_on"].is_string();
+    let withdrawn: Check = |_, case| case.is_null();
+    let changes = [
+        Change {
+            operation: "case_file",
+            steps: &["row", "commit", "committed"],
+            prefiled: false,
+            command: Vec::new(),
+            whole: filed,
+        },
+        Change {
+            operation: "case_answer",
+            steps: &["row", "commit", "committed"],
+            prefiled: true,
+            command: [
+                "drafts", "answer", "ID", "--date", &today, "--result", "solved",
+            ]
+            .map(str::to_owned)
+            .to_vec(),
+            whole: answered,
+        },
+        Change {
+            operation: "case_close",
+            steps: &["row", "commit", "committed"],
+            prefiled: true,
+            command: ["drafts", "close", "ID"].map(str::to_owned).to_vec(),
+            whole: closed,
+        },
+        Change {
+            operation: "case_withdraw",
+            steps: &["row", "commit", "committed"],
+            prefiled: true,
+            command: ["drafts", "unfile", "ID"].map(str::to_owned).to_vec(),
+            whole: withdrawn,
+        },
+        Change {
+            operation: "draft_correct",
+            steps: &["row", "copy", "commit", "committed"],
+            prefiled: true,
+            command: ["drafts", "correct", "ID"].map(str::to_owned).to_vec(),
+            whole: |_, _| true,
+        },
+    ];
+    for Change {
+        operation,
+        steps,
+        prefiled,
+        command,
+        whole,
+    } in changes
+    {
+        for step in steps {
+            let point = format!("{operation}.{step}");
+            let home = template.copy();
+            let id = home.stored_draft(&description(3));
+            let id_text = id.to_string();
+            if prefiled {
+                let args = file(&id_text);
+                succeeds(&home, &args.iter().map(String::as_str).collect::<Vec<_>>());
+            }
+            let before = case_of(&home, id);
+            let drafts_before = home.listed().len();
+            let args: Vec<String> = if command.is_empty() {
+                file(&id_text)
+            } else {
+                command
+                    .iter()
+                    .map(|arg| {
+                        if arg == "ID" {
+                            id_text.clone()
+                        } else {
+                            arg.clone()
+                        }
+                    })
+                    .collect()
+            };
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            kill_at(&home, &point, &args);
+            template.check_after_restart(&home, &point);
+            let after = case_of(&home, id);
+            let drafts_after = home.listed().len();
+            if *step == "committed" {
+                assert!(
+                    whole(&before, &after),
+                    "{point}: the change is lost: {after}"
+                );
+                if operation == "draft_correct" {
+                    assert_eq!(drafts_after, drafts_before + 1, "{point}");
+                }
+            } else {
+                assert_eq!(after, before, "{point}: half a change is visible");
+                assert_eq!(
+                    drafts_after, drafts_before,
+                    "{point}: half a copy is visible"
+                );
+                // The same command, run again, does the whole change.
+                succeeds(&home, &args);
+                assert!(
+                    whole(&before, &case_of(&home, id)),
+                    "{point}: not done on the rerun"
+                );
+            }
         }
     }
 }

@@ -1,14 +1,15 @@
 //! `zayavka drafts`: the stored drafts, with no network and no key — list, search, show,
 //! delete, and send again one that did not finish.
 
+use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::process::ExitCode;
 
 use zayavka_engine::{
-    AttachmentError, AttachmentSummary, DocumentError, DocumentFormat, DraftCommand, DraftFilter,
-    DraftId, DraftListItem, DraftOutcome, DraftView, DraftsError, Engine, Explanation, FilingError,
-    InputSource, StoredDraft, SubjectKind, date_ru, draft_view, explanation, filed_text, may_retry,
-    save_document, stored_input, stored_record, stored_request,
+    AttachmentError, AttachmentSummary, CaseView, DocumentError, DocumentFormat, DraftCommand,
+    DraftFilter, DraftId, DraftListItem, DraftOutcome, DraftView, DraftsError, Engine, Explanation,
+    FilingError, FollowLink, InputSource, StoredDraft, SubjectKind, date_ru, draft_view,
+    explanation, filed_text, may_retry, save_document, stored_input, stored_record, stored_request,
 };
 
 use crate::draft_cmd::{ProviderArgs, RunOptions};
@@ -55,6 +56,22 @@ enum DraftsCommand {
     Attachments(AttachmentsArgs),
     /// Убрать фотографию из черновика по её номеру.
     Detach(DetachArgs),
+    /// Отметить готовую заявку поданной: день, способ, входящий номер, адресат, фотографии
+    /// отметки или квитанции; повторный вызов меняет сведения (например, добавляет день
+    /// вручения письма). Текст поданного черновика больше не меняется.
+    Filed(Box<crate::case_cmd::FiledArgs>),
+    /// Записать ответ на поданную заявку: день и итог.
+    Answer(crate::case_cmd::AnswerArgs),
+    /// Сроки ответов: сначала просроченные, затем ближайшие.
+    Due(crate::case_cmd::DueArgs),
+    /// Закрыть дело по поданной заявке.
+    Close(crate::case_cmd::CaseIdArgs),
+    /// Открыть закрытое дело снова.
+    Reopen(crate::case_cmd::CaseIdArgs),
+    /// Снять ошибочную отметку о подаче (удаляются сведения о подаче, ответ и их фотографии).
+    Unfile(crate::case_cmd::CaseIdArgs),
+    /// Создать исправленный черновик на основе поданного: копия текста, правок и фотографий.
+    Correct(crate::case_cmd::CaseIdArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -260,6 +277,13 @@ struct ShownDraft {
     view: DraftView,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     attachments: Vec<AttachmentSummary>,
+    /// The case, once the draft is filed (issue 30): the filing, the deadline and where it
+    /// came from, the answer, the state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    case: Option<CaseView>,
+    /// The draft this one follows (a correction, a repeat request, a complaint).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    follows: Option<FollowLink>,
 }
 
 fn shown_with_photos(
@@ -267,9 +291,18 @@ fn shown_with_photos(
     draft: &StoredDraft,
     explain: bool,
 ) -> anyhow::Result<ShownDraft> {
+    let id = draft.summary.id;
+    let today = zayavka_engine::today().map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let case = engine
+        .case(id, today)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     Ok(ShownDraft {
         view: draft_view(draft, explain).map_err(drafts_error)?,
-        attachments: engine.photos(draft.summary.id).map_err(attachment_error)?,
+        attachments: engine.photos(id).map_err(attachment_error)?,
+        follows: engine
+            .follow_link(id)
+            .map_err(|error| anyhow::anyhow!(error.message_ru()))?,
+        case,
     })
 }
 
@@ -314,6 +347,13 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         DraftsCommand::Restore(args) => restore(args, engine),
         DraftsCommand::Recover(args) => recover(args, engine),
         DraftsCommand::Retry(args) => retry(&args, engine),
+        DraftsCommand::Filed(args) => crate::case_cmd::filed(*args, engine),
+        DraftsCommand::Answer(args) => crate::case_cmd::answer(args, engine),
+        DraftsCommand::Due(args) => crate::case_cmd::due(args, engine),
+        DraftsCommand::Close(args) => crate::case_cmd::close(args, engine, true),
+        DraftsCommand::Reopen(args) => crate::case_cmd::close(args, engine, false),
+        DraftsCommand::Unfile(args) => crate::case_cmd::unfile(args, engine),
+        DraftsCommand::Correct(args) => crate::case_cmd::correct(args, engine),
     }
 }
 
@@ -328,7 +368,12 @@ fn list(list: ListArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         limit: list.limit,
     };
     let items = engine.drafts(&filter).map_err(drafts_error)?;
-    print_items(&mut stdout, &items, list.json)?;
+    print_items(
+        &mut stdout,
+        &items,
+        list.json,
+        &crate::case_cmd::cases_by_draft(engine),
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -338,7 +383,12 @@ fn search(search: SearchArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let items = engine
         .search_drafts(&search.text, search.limit)
         .map_err(drafts_error)?;
-    print_items(&mut stdout, &items, search.json)?;
+    print_items(
+        &mut stdout,
+        &items,
+        search.json,
+        &crate::case_cmd::cases_by_draft(engine),
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -380,6 +430,7 @@ fn show(show: ShowArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
             writeln!(stdout)?;
             print_photos(&mut stdout, show.id, &photos)?;
         }
+        crate::case_cmd::print_case(&mut stdout, engine, show.id)?;
         if show.explain {
             let explanation = explanation(request.as_ref(), record.as_ref(), draft.model_used);
             explain(&mut stdout, &explanation)?;
@@ -400,6 +451,18 @@ fn delete(delete: IdArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
 fn edit(edit: EditArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let draft = engine.draft(edit.id).map_err(drafts_error)?;
+    // A filed draft is refused before an editor opens, so that nothing typed is lost.
+    if engine
+        .case(edit.id, jiff::Zoned::now().date())
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?
+        .is_some()
+    {
+        anyhow::bail!(
+            "{} Исправленный черновик: zayavka drafts correct {}.",
+            zayavka_engine::StoreError::DraftFiled(edit.id).message_ru(),
+            edit.id
+        );
+    }
     let text = match &edit.body_file {
         Some(path) => crate::read_file(path, zayavka_engine::FileRole::Input)?,
         None => edit_in_editor(&filed_text(&draft).map_err(drafts_error)?)?,
@@ -798,9 +861,25 @@ fn print_items(
     out: &mut dyn std::io::Write,
     items: &[DraftListItem],
     json: bool,
+    cases: &BTreeMap<DraftId, CaseView>,
 ) -> anyhow::Result<()> {
     if json {
-        writeln!(out, "{}", serde_json::to_string_pretty(items)?)?;
+        /// A listed draft with its case, when it was filed (issue 30).
+        #[derive(serde::Serialize)]
+        struct Listed<'a> {
+            #[serde(flatten)]
+            item: &'a DraftListItem,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            case: Option<&'a CaseView>,
+        }
+        let listed: Vec<Listed<'_>> = items
+            .iter()
+            .map(|item| Listed {
+                item,
+                case: DraftId::new(item.id).and_then(|id| cases.get(&id)),
+            })
+            .collect();
+        writeln!(out, "{}", serde_json::to_string_pretty(&listed)?)?;
         return Ok(());
     }
     if items.is_empty() {
@@ -811,6 +890,9 @@ fn print_items(
         writeln!(out, "{}", heading(item, &zone))?;
         if let Some(line) = preview_line(item) {
             writeln!(out, "{line}")?;
+        }
+        if let Some(case) = DraftId::new(item.id).and_then(|id| cases.get(&id)) {
+            writeln!(out, "{}", crate::case_cmd::state_line(case))?;
         }
     }
     Ok(())

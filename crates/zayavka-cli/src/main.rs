@@ -7,6 +7,7 @@
 //! written (`zayavka drafts list | head -1`) stops quietly with 141 (ADR 19).
 
 mod batch_cmd;
+mod case_cmd;
 mod clap_ru;
 mod command_line;
 mod config_cmd;

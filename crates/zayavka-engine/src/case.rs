@@ -13,7 +13,7 @@
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use serde::Serialize;
-use zayavka_core::{Deadline, NoDeadline, TermId, deadlines};
+use zayavka_core::{Deadline, NoDeadline, ReviewStatus, TermId, deadlines};
 use zayavka_document::date_ru;
 use zayavka_store::{
     Answer, AnswerResult, Case, DraftId, Filing, FilingMethod, FollowKind, FollowLink, Store,
@@ -87,6 +87,16 @@ pub enum CaseError {
         /// The day the draft was written.
         created: Date,
     },
+    /// A date of the case lies before the filing.
+    #[error("the {what} date {date} is before the filing ({filed_on})")]
+    BeforeFiling {
+        /// Which date: `delivery`, `answer` or `closing`.
+        what: &'static str,
+        /// The date given.
+        date: Date,
+        /// The filing's day.
+        filed_on: Date,
+    },
     /// A delivery date was given for a request that was not sent as a letter.
     #[error("a delivery date is only for a letter, and this request was filed as {0}")]
     DeliveryNotALetter(FilingMethod),
@@ -116,6 +126,16 @@ impl CaseError {
                 date_name(what),
                 date_ru(*date),
                 date_ru(*today)
+            ),
+            CaseError::BeforeFiling {
+                what,
+                date,
+                filed_on,
+            } => format!(
+                "{} {} раньше дня подачи ({}). Ничего не изменено. Проверьте даты.",
+                date_name(what),
+                date_ru(*date),
+                date_ru(*filed_on)
             ),
             CaseError::BeforeDraft { date, created } => format!(
                 "Дата подачи {} раньше, чем был составлен этот черновик ({}). Ничего не \
@@ -168,6 +188,7 @@ impl EngineError for CaseError {
             CaseError::BadToday(_)
             | CaseError::InFuture { .. }
             | CaseError::BeforeDraft { .. }
+            | CaseError::BeforeFiling { .. }
             | CaseError::Text { .. } => ErrorKind::InvalidValue,
             CaseError::DeliveryNotALetter(_) => ErrorKind::InvalidRequest,
         }
@@ -242,6 +263,23 @@ fn not_in_future(what: &'static str, date: Option<Date>, today: Date) -> Result<
     }
 }
 
+/// Refuses a date of the case before the filing; the store refuses it too, in case another
+/// program changed the case in between, but the resident reads this sentence.
+fn not_before_filing(
+    what: &'static str,
+    date: Option<Date>,
+    filed_on: Date,
+) -> Result<(), CaseError> {
+    match date {
+        Some(date) if date < filed_on => Err(CaseError::BeforeFiling {
+            what,
+            date,
+            filed_on,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Marks ready draft `id` filed, or changes its filing's facts, after checking them against
 /// today and the day the draft was written.
 pub(crate) fn file(
@@ -255,6 +293,12 @@ pub(crate) fn file(
     }
     not_in_future("filing", Some(input.filed_on), today)?;
     not_in_future("delivery", input.delivered_on, today)?;
+    not_before_filing("delivery", input.delivered_on, input.filed_on)?;
+    if let Some(case) = store.case(id)? {
+        let answered_on = case.answer.map(|answer| answer.answered_on);
+        not_before_filing("answer", answered_on, input.filed_on)?;
+        not_before_filing("closing", case.closed_on, input.filed_on)?;
+    }
     let draft = store.get_draft(id)?.ok_or(StoreError::DraftNotFound(id))?;
     let created = draft.summary.created_at.to_zoned(TimeZone::system()).date();
     if input.filed_on < created {
@@ -282,6 +326,8 @@ pub(crate) fn answer(
     today: Date,
 ) -> Result<CaseView, CaseError> {
     not_in_future("answer", Some(answer.answered_on), today)?;
+    let case = store.case(id)?.ok_or(StoreError::NotFiled(id))?;
+    not_before_filing("answer", Some(answer.answered_on), case.filing.filed_on)?;
     Ok(CaseView::new(store.record_answer(id, &answer)?, today))
 }
 
@@ -478,6 +524,10 @@ pub struct CaseView {
     pub term: TermId,
     /// The term as a resident reads it («10 рабочих дней со дня получения обращения»).
     pub term_ru: String,
+    /// The acts the term rests on, each «title, provisions».
+    pub term_sources: Vec<String>,
+    /// How far the term has been checked against the official texts.
+    pub term_review: ReviewStatus,
     /// The day the addressee received it, when known.
     pub received_on: Option<Date>,
     /// The deadline, or why there is none.
@@ -544,9 +594,16 @@ impl CaseView {
             }
             _ => None,
         };
+        let term_data = data.term(term);
         CaseView {
             state_ru: state.phrase_ru(today),
-            term_ru: data.term(term).summary.clone(),
+            term_ru: term_data.summary.clone(),
+            term_sources: term_data
+                .sources
+                .iter()
+                .map(|source| format!("{}, {}", source.title, source.provisions))
+                .collect(),
+            term_review: term_data.review.status,
             term,
             received_on: received,
             deadline,

@@ -18,7 +18,9 @@ use jiff::civil::Date;
 use zayavka_core::{Outcome, RawInput, SubjectKind};
 use zayavka_document::{FiledDocument, Profile, ProfileField};
 use zayavka_llm::CancellationToken;
-use zayavka_store::{Answer, Batch, DraftFilter, DraftId, Store, StoreError, StoredDraft};
+use zayavka_store::{
+    Answer, AttachmentRole, Batch, DraftFilter, DraftId, FollowLink, Store, StoreError, StoredDraft,
+};
 
 use crate::attachments::{self, AttachmentError, AttachmentSummary, Detached};
 use crate::batch::run::{
@@ -614,6 +616,43 @@ impl Engine {
         today: Date,
     ) -> Result<CaseView, CaseError> {
         case::file(&self.write()?, id, filing, today)
+    }
+
+    /// Attaches photos of the filing (the stamped copy, the postal receipt) or of the answer to
+    /// draft `id`, cleaned like any photo, all or none.
+    pub fn attach_case_photos(
+        &self,
+        id: DraftId,
+        role: AttachmentRole,
+        files: &[PathBuf],
+    ) -> Result<Vec<AttachmentSummary>, AttachmentError> {
+        attachments::attach_as(
+            &self.write().map_err(AttachmentError::Store)?,
+            id,
+            role,
+            files,
+        )
+    }
+
+    /// Draft `id`'s photos of a role, in order.
+    pub fn case_photos(
+        &self,
+        id: DraftId,
+        role: AttachmentRole,
+    ) -> Result<Vec<AttachmentSummary>, AttachmentError> {
+        attachments::attachments_as(&self.read().map_err(AttachmentError::Store)?, id, role)
+    }
+
+    /// A new draft to correct filed draft `id` (whose own text no longer changes): a copy of
+    /// its input, text, edits and photos of the problem, linked to it, not filed. Returns its
+    /// id.
+    pub fn correct_draft(&self, id: DraftId) -> Result<DraftId, CaseError> {
+        Ok(self.write()?.copy_for_correction(id)?)
+    }
+
+    /// How draft `id` follows another draft, when it does.
+    pub fn follow_link(&self, id: DraftId) -> Result<Option<FollowLink>, CaseError> {
+        Ok(self.read()?.follow_link(id)?)
     }
 
     /// Takes back draft `id`'s filing mark, with its answer and the case's photos.

@@ -338,6 +338,74 @@ impl Store {
         Ok(())
     }
 
+    /// A new draft to correct filed draft `id`, whose own text can no longer change: its
+    /// input, its request, every version of the resident's and its photos of the problem copied
+    /// in one transaction, linked as a [`FollowKind::Correction`]. The copy is not filed; the
+    /// resident edits and files it. Returns its id.
+    pub fn copy_for_correction(&self, id: DraftId) -> Result<DraftId, StoreError> {
+        let tx = self.write()?;
+        outcome_of(&tx, id)?;
+        if !is_filed(&tx, id)? {
+            return Err(StoreError::NotFiled(id));
+        }
+        let now = now_text();
+        tx.execute(
+            "INSERT INTO drafts (created_at, updated_at, raw_input_json, checked_input_json,
+                                 outcome, reason, retryable, title, body, request_json,
+                                 warnings_json, subject_module, legal_omission, model_used,
+                                 follows, follow_kind)
+             SELECT ?2, ?2, raw_input_json, checked_input_json, outcome, reason, retryable,
+                    title, body, request_json, warnings_json, subject_module, legal_omission,
+                    model_used, id, 'correction'
+             FROM drafts WHERE id = ?1",
+            params![id.get(), now],
+        )?;
+        let rowid = tx.last_insert_rowid();
+        let copy = DraftId::new(rowid).ok_or(rusqlite::Error::IntegralValueOutOfRange(0, rowid))?;
+        faults::point("draft_correct", "row");
+        tx.execute(
+            "INSERT INTO draft_versions (draft_id, version, author, title, body, created_at)
+             SELECT ?2, version, author, title, body, created_at FROM draft_versions
+             WHERE draft_id = ?1",
+            params![id.get(), copy.get()],
+        )?;
+        tx.execute(
+            "INSERT INTO attachments (draft_id, created_at, media_type, width, height, byte_size,
+                                      sha256, bytes, role)
+             SELECT ?2, created_at, media_type, width, height, byte_size, sha256, bytes, role
+             FROM attachments WHERE draft_id = ?1 AND role = 'evidence' ORDER BY id",
+            params![id.get(), copy.get()],
+        )?;
+        faults::point("draft_correct", "copy");
+        crate::search::refresh(&tx, copy)?;
+        let raw: String = tx.query_row(
+            "SELECT raw_input_json FROM drafts WHERE id = ?1",
+            [copy.get()],
+            |row| row.get(0),
+        )?;
+        for (kind, detail) in [
+            (AuditKind::DraftCreated, None),
+            (
+                AuditKind::FollowUpCreated,
+                Some(FollowKind::Correction.code()),
+            ),
+        ] {
+            audit::record(
+                &tx,
+                kind,
+                Event {
+                    draft_id: Some(copy),
+                    sha256: (kind == AuditKind::DraftCreated)
+                        .then(|| crate::columns::sha256_hex(&raw)),
+                    detail,
+                    ..Event::default()
+                },
+            )?;
+        }
+        Store::commit(tx, "draft_correct")?;
+        Ok(copy)
+    }
+
     /// How `draft_id` follows another draft, when it does.
     pub fn follow_link(&self, draft_id: DraftId) -> Result<Option<FollowLink>, StoreError> {
         let tx = self.read()?;

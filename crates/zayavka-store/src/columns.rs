@@ -8,9 +8,24 @@ use sha2::{Digest, Sha256};
 /// The current moment as stored: RFC 3339 in UTC with milliseconds, always the same width so
 /// that text order is time order.
 pub(crate) fn now_text() -> String {
+    timestamp_text(now())
+}
+
+/// The variable that, in a debug build only, fixes the moment the store writes (RFC 3339,
+/// e.g. `2026-11-30T09:00:00Z`): a test of cases (issue 30) needs a draft written before the
+/// days it is filed on, whatever day the test runs. A release build reads no such variable.
+#[cfg(debug_assertions)]
+const NOW_VARIABLE: &str = "ZAYAVKA_STORE_NOW";
+
+/// The current moment, or in a debug build the one `ZAYAVKA_STORE_NOW` fixes.
+fn now() -> Timestamp {
+    #[cfg(debug_assertions)]
+    if let Ok(text) = std::env::var(NOW_VARIABLE)
+        && let Ok(moment) = text.parse::<Timestamp>()
+    {
+        return moment;
+    }
     Timestamp::now()
-        .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
-        .to_string()
 }
 
 /// The stored text of a moment.

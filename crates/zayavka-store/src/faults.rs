@@ -67,6 +67,10 @@ pub const WRITE_POINTS: &[&str] = &[
     "follow_up_link.row",
     "follow_up_link.commit",
     "follow_up_link.committed",
+    "draft_correct.row",
+    "draft_correct.copy",
+    "draft_correct.commit",
+    "draft_correct.committed",
 ];
 
 /// The variable that names the point where a debug build kills itself.

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use zayavka_codes::{joined_codes, stable_codes};
-use zayavka_store::{DraftId, NewAttachment, Store, StoreError, StoredAttachment};
+use zayavka_store::{AttachmentRole, DraftId, NewAttachment, Store, StoreError, StoredAttachment};
 
 use crate::read::{DisplayPath, FileRole, ReadError, ReadErrorCode, read_file_bytes};
 
@@ -282,12 +282,23 @@ pub fn attach(
     id: DraftId,
     files: &[PathBuf],
 ) -> Result<Vec<AttachmentSummary>, AttachmentError> {
+    attach_as(store, id, AttachmentRole::Evidence, files)
+}
+
+/// [`attach`] for photos of a role: the problem, the proof of filing or the answer's pages
+/// (issue 30), each role with its own numbers and limit.
+pub fn attach_as(
+    store: &Store,
+    id: DraftId,
+    role: AttachmentRole,
+    files: &[PathBuf],
+) -> Result<Vec<AttachmentSummary>, AttachmentError> {
     if files.is_empty() {
         return Err(AttachmentError::NoFiles);
     }
     // Said before any file is read: a resident choosing twenty photos learns it at once.
-    let existing =
-        u32::try_from(store.attachments(id).map_err(store_error)?.len()).unwrap_or(u32::MAX);
+    let existing = u32::try_from(store.attachments_as(id, role).map_err(store_error)?.len())
+        .unwrap_or(u32::MAX);
     let adding = u32::try_from(files.len()).unwrap_or(u32::MAX);
     if existing.saturating_add(adding) > PHOTOS_PER_DRAFT {
         return Err(AttachmentError::TooMany {
@@ -319,14 +330,23 @@ pub fn attach(
         });
     }
     let list = store
-        .add_attachments(id, &prepared, PHOTOS_PER_DRAFT)
+        .add_attachments_as(id, role, &prepared, PHOTOS_PER_DRAFT)
         .map_err(store_error)?;
     summaries(&list)
 }
 
 /// The photos of draft `id`, in order.
 pub fn attachments(store: &Store, id: DraftId) -> Result<Vec<AttachmentSummary>, AttachmentError> {
-    summaries(&store.attachments(id).map_err(store_error)?)
+    attachments_as(store, id, AttachmentRole::Evidence)
+}
+
+/// The photos of a role of draft `id`, in order.
+pub fn attachments_as(
+    store: &Store,
+    id: DraftId,
+    role: AttachmentRole,
+) -> Result<Vec<AttachmentSummary>, AttachmentError> {
+    summaries(&store.attachments_as(id, role).map_err(store_error)?)
 }
 
 /// Removes photo `number` from draft `id`; the photos after it move up one number. Its bytes

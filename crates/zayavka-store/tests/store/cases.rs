@@ -364,3 +364,69 @@ fn an_incoming_number_may_hold_any_characters_but_not_be_blank() {
         Some(odd)
     );
 }
+
+#[test]
+fn a_correction_copies_the_filed_draft_whole_and_is_free_to_change() {
+    let scratch = Scratch::new();
+    let store = scratch.open();
+    let id = ready_draft(&store, "Не горит свет", "Свет", "Текст.");
+    let version = NewVersion {
+        author: "resident".to_owned(),
+        title: "Свет в подъезде".to_owned(),
+        body: "Мой текст.".to_owned(),
+    };
+    store.add_version(id, &version).unwrap();
+    store.add_attachments(id, &[photo("EVIDENCE")], 10).unwrap();
+    assert!(matches!(
+        store.copy_for_correction(id),
+        Err(StoreError::NotFiled(_))
+    ));
+    store.record_filing(id, &letter()).unwrap();
+    store
+        .add_attachments_as(id, AttachmentRole::Filing, &[photo("STAMP")], 10)
+        .unwrap();
+
+    let copy = store.copy_for_correction(id).unwrap();
+    assert_ne!(copy, id);
+    let original = store.get_draft(id).unwrap().unwrap();
+    let corrected = store.get_draft(copy).unwrap().unwrap();
+    assert_eq!(corrected.summary.outcome, original.summary.outcome);
+    assert_eq!(corrected.summary.title, original.summary.title);
+    assert_eq!(corrected.body, original.body);
+    assert_eq!(corrected.request_json, original.request_json);
+    assert_eq!(
+        corrected.summary.raw_input_json,
+        original.summary.raw_input_json
+    );
+    assert_eq!(corrected.versions.len(), 1);
+    assert_eq!(corrected.versions[0].body, "Мой текст.");
+    assert_eq!(corrected.summary.batch, None);
+    let photos = store.attachments_with_bytes(copy).unwrap();
+    assert_eq!(photos.len(), 1, "the evidence, not the stamp");
+    assert_eq!(photos[0].1, photo("EVIDENCE").bytes);
+    assert_eq!(
+        store.attachments_as(copy, AttachmentRole::Filing).unwrap(),
+        []
+    );
+    assert_eq!(store.case(copy).unwrap(), None, "the copy is not filed");
+    let link = store.follow_link(copy).unwrap().unwrap();
+    assert_eq!(
+        (link.draft_id, link.kind),
+        (Some(id), FollowKind::Correction)
+    );
+    assert_eq!(store.search_drafts("горит", 10).unwrap().len(), 2);
+    // The copy takes an edit; the original still refuses one.
+    assert_eq!(store.add_version(copy, &version).unwrap(), 2);
+    assert!(matches!(
+        store.add_version(id, &version),
+        Err(StoreError::DraftFiled(_))
+    ));
+    assert_eq!(
+        kinds(&store, copy),
+        [
+            AuditKind::DraftCreated,
+            AuditKind::FollowUpCreated,
+            AuditKind::DraftEdited
+        ]
+    );
+}

@@ -1,0 +1,543 @@
+//! `zayavka drafts filed | answer | close | reopen | unfile | due` (issue 30): what happened
+//! after the request was filed — the filing, the answer's deadline, where each case stands, the
+//! answer and the closing. Today is the system's date, or `ZAYAVKA_TODAY=ГГГГ-ММ-ДД`.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use zayavka_engine::{
+    Answer, AnswerResult, AttachmentRole, CaseError, CaseState, CaseView, DeadlineState, DraftId,
+    Engine, FilingInput, FilingMethod, date_ru, method_ru, result_ru, today,
+};
+
+/// `drafts filed`.
+#[derive(Debug, clap::Args)]
+pub struct FiledArgs {
+    /// Номер черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+    /// День подачи (ГГГГ-ММ-ДД). Для уже поданного черновика можно не указывать: останется
+    /// прежний.
+    #[arg(long, value_name = "ДАТА", value_parser = day)]
+    date: Option<jiff::civil::Date>,
+    /// Как подана: in_person (лично, с отметкой на втором экземпляре), letter (заказным
+    /// письмом с уведомлением), email, gis (ГИС ЖКХ или Госуслуги.Дом), site (сайт или
+    /// приложение организации), other.
+    #[arg(long, value_name = "СПОСОБ", value_parser = method)]
+    how: Option<FilingMethod>,
+    /// Входящий номер, который дала организация, как он записан (пустая строка убирает его).
+    #[arg(long, value_name = "ТЕКСТ")]
+    number: Option<String>,
+    /// Кому подана, например «ООО „УК Восход“» (пустая строка убирает).
+    #[arg(long, value_name = "ТЕКСТ")]
+    to: Option<String>,
+    /// Для письма: день вручения из уведомления или по трек-номеру (ГГГГ-ММ-ДД); срок ответа
+    /// считается с него.
+    #[arg(long, value_name = "ДАТА", value_parser = day)]
+    delivered: Option<jiff::civil::Date>,
+    /// Фотографии второго экземпляра с отметкой или почтовой квитанции (JPEG или PNG);
+    /// сведения о месте съёмки и камере удаляются.
+    #[arg(long = "photo", value_name = "ФАЙЛ")]
+    photos: Vec<PathBuf>,
+    /// Вывести объект JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `drafts answer`.
+#[derive(Debug, clap::Args)]
+pub struct AnswerArgs {
+    /// Номер черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+    /// День, когда пришёл ответ (ГГГГ-ММ-ДД).
+    #[arg(long, value_name = "ДАТА", value_parser = day)]
+    date: jiff::civil::Date,
+    /// Что сделано: solved (решено), partly (решено частично), refused (отказ), unaddressed
+    /// (ответ не по существу).
+    #[arg(long, value_name = "ИТОГ", value_parser = answer_result)]
+    result: AnswerResult,
+    /// Фотографии или скан ответа (JPEG или PNG).
+    #[arg(long = "photo", value_name = "ФАЙЛ")]
+    photos: Vec<PathBuf>,
+    /// Вывести объект JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `drafts due`.
+#[derive(Debug, clap::Args)]
+pub struct DueArgs {
+    /// Показать и закрытые, и получившие ответ.
+    #[arg(long)]
+    all: bool,
+    /// Вывести массив JSON (всегда все поданные).
+    #[arg(long)]
+    json: bool,
+}
+
+/// `drafts close`, `drafts reopen`, `drafts unfile`.
+#[derive(Debug, clap::Args)]
+pub struct CaseIdArgs {
+    /// Номер черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+}
+
+fn day(text: &str) -> Result<jiff::civil::Date, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| "нужна дата в виде ГГГГ-ММ-ДД, например 2026-12-01".to_owned())
+}
+
+fn method(text: &str) -> Result<FilingMethod, String> {
+    FilingMethod::from_code(text.trim()).ok_or_else(|| {
+        "допустимы in_person (лично), letter (заказное письмо), email, gis (ГИС ЖКХ или \
+         Госуслуги.Дом), site (сайт или приложение организации) и other"
+            .to_owned()
+    })
+}
+
+fn answer_result(text: &str) -> Result<AnswerResult, String> {
+    AnswerResult::from_code(text.trim()).ok_or_else(|| {
+        "допустимы solved (решено), partly (решено частично), refused (отказ) и unaddressed \
+         (ответ не по существу)"
+            .to_owned()
+    })
+}
+
+fn case_error(error: CaseError) -> anyhow::Error {
+    anyhow::anyhow!(error.message_ru())
+}
+
+fn today_or_error() -> anyhow::Result<jiff::civil::Date> {
+    today().map_err(case_error)
+}
+
+/// Photos added to a case, reported as `drafts attach` reports them.
+fn attach(
+    engine: &Engine,
+    out: &mut dyn std::io::Write,
+    id: DraftId,
+    role: AttachmentRole,
+    photos: &[PathBuf],
+) -> anyhow::Result<()> {
+    if photos.is_empty() {
+        return Ok(());
+    }
+    let list = engine
+        .attach_case_photos(id, role, photos)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    writeln!(
+        out,
+        "Приложено фотографий: {} (всего {}); сведения о месте съёмки и камере удалены.",
+        photos.len(),
+        list.len()
+    )?;
+    Ok(())
+}
+
+/// `drafts filed`: the draft marked filed, or its filing's facts changed.
+pub fn filed(args: FiledArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let today = today_or_error()?;
+    let existing = engine.case(args.id, today).map_err(case_error)?;
+    let previous = existing.as_ref().map(|view| &view.case.filing);
+    let (Some(filed_on), Some(method)) = (
+        args.date.or(previous.map(|filing| filing.filed_on)),
+        args.how.or(previous.map(|filing| filing.method)),
+    ) else {
+        anyhow::bail!(
+            "Укажите день подачи и способ: zayavka drafts filed {} --date ГГГГ-ММ-ДД --how \
+             in_person|letter|email|gis|site|other.",
+            args.id
+        );
+    };
+    let keep = |given: Option<String>, old: Option<&String>| match given {
+        Some(text) => Some(text),
+        None => old.cloned(),
+    };
+    let input = FilingInput {
+        filed_on,
+        method,
+        number: keep(args.number, previous.and_then(|f| f.number.as_ref())),
+        addressee: keep(args.to, previous.and_then(|f| f.addressee.as_ref())),
+        delivered_on: args
+            .delivered
+            .or(previous.and_then(|filing| filing.delivered_on)),
+    };
+    let view = engine
+        .file_draft(args.id, &input, today)
+        .map_err(case_error)?;
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        attach(
+            engine,
+            &mut std::io::sink(),
+            args.id,
+            AttachmentRole::Filing,
+            &args.photos,
+        )?;
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&view)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let filing = &view.case.filing;
+    if existing.is_some() {
+        writeln!(
+            stdout,
+            "Сведения о подаче черновика № {} обновлены: подан {} ({}){}",
+            args.id,
+            date_ru(filing.filed_on),
+            method_ru(filing.method),
+            sentence(
+                &filing
+                    .delivered_on
+                    .map(|day| format!(", вручён {}", date_ru(day)))
+                    .unwrap_or_default()
+            )
+        )?;
+    } else {
+        writeln!(
+            stdout,
+            "Черновик № {} отмечен поданным {} ({}).",
+            args.id,
+            date_ru(filing.filed_on),
+            method_ru(filing.method)
+        )?;
+    }
+    writeln!(
+        stdout,
+        "Текст и фотографии этого черновика больше не меняются; исправленный текст — новый \
+         черновик: zayavka drafts correct {}.",
+        args.id
+    )?;
+    attach(
+        engine,
+        &mut stdout,
+        args.id,
+        AttachmentRole::Filing,
+        &args.photos,
+    )?;
+    print_deadline(&mut stdout, &view, today)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The deadline of a case, or why there is none, and what to do about it.
+fn print_deadline(
+    out: &mut dyn std::io::Write,
+    view: &CaseView,
+    today: jiff::civil::Date,
+) -> anyhow::Result<()> {
+    match &view.deadline {
+        DeadlineState::Known(deadline) => {
+            writeln!(
+                out,
+                "Ответ должен прийти не позднее {}: {}. Сейчас: {}",
+                date_ru(deadline.due),
+                view.term_ru,
+                sentence(&view.state.phrase_ru(today))
+            )?;
+        }
+        DeadlineState::AwaitingDelivery => writeln!(
+            out,
+            "Срок ответа начнётся со дня вручения письма. Когда узнаете дату из уведомления \
+             о вручении или по трек-номеру, укажите её: zayavka drafts filed {} --delivered \
+             ГГГГ-ММ-ДД.",
+            view.case.draft_id
+        )?,
+        DeadlineState::Unknown { reason, .. } => writeln!(out, "{}.", capitalised(reason))?,
+    }
+    if let Some(notice) = &view.notice_ru {
+        writeln!(out, "{notice}")?;
+    }
+    Ok(())
+}
+
+/// `text` ending with one period, also when it ends with «г.» already.
+fn sentence(text: &str) -> String {
+    if text.ends_with('.') {
+        text.to_owned()
+    } else {
+        format!("{text}.")
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// `drafts answer`: the answer recorded.
+pub fn answer(args: AnswerArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let today = today_or_error()?;
+    let answer = Answer {
+        answered_on: args.date,
+        result: args.result,
+    };
+    let view = engine
+        .record_answer(args.id, answer, today)
+        .map_err(case_error)?;
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        attach(
+            engine,
+            &mut std::io::sink(),
+            args.id,
+            AttachmentRole::Answer,
+            &args.photos,
+        )?;
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&view)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        stdout,
+        "Ответ по черновику № {} записан: {}, {}.",
+        args.id,
+        date_ru(args.date),
+        result_ru(args.result)
+    )?;
+    attach(
+        engine,
+        &mut stdout,
+        args.id,
+        AttachmentRole::Answer,
+        &args.photos,
+    )?;
+    if let CaseState::Answered {
+        on_time: Some(false),
+        ..
+    } = view.state
+        && let DeadlineState::Known(deadline) = &view.deadline
+    {
+        writeln!(
+            stdout,
+            "Ответ пришёл позже срока ({}).",
+            date_ru(deadline.due)
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts close` and `drafts reopen`.
+pub fn close(args: CaseIdArgs, engine: &Engine, close: bool) -> anyhow::Result<ExitCode> {
+    let today = today_or_error()?;
+    engine
+        .close_case(args.id, close, today)
+        .map_err(case_error)?;
+    let mut stdout = std::io::stdout().lock();
+    if close {
+        writeln!(
+            stdout,
+            "Дело по черновику № {} закрыто {} Открыть снова: zayavka drafts reopen {}.",
+            args.id,
+            sentence(&date_ru(today)),
+            args.id
+        )?;
+    } else {
+        writeln!(stdout, "Дело по черновику № {} снова открыто.", args.id)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts correct`: a new draft to correct a filed one.
+pub fn correct(args: CaseIdArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let copy = engine.correct_draft(args.id).map_err(case_error)?;
+    writeln!(
+        std::io::stdout().lock(),
+        "Создан черновик № {copy} — копия поданного черновика № {} с его текстом, правками и \
+         фотографиями. Исправьте его (zayavka drafts edit {copy}) и подайте как новую заявку; \
+         поданный черновик остаётся как был.",
+        args.id
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts unfile`: a filing mark made by mistake taken back.
+pub fn unfile(args: CaseIdArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    engine.withdraw_filing(args.id).map_err(case_error)?;
+    writeln!(
+        std::io::stdout().lock(),
+        "Отметка о подаче черновика № {} снята: сведения о подаче, ответ и их фотографии \
+         удалены, текст черновика снова можно править.",
+        args.id
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts due`: what is overdue first, then what is due soon, then the rest.
+pub fn due(args: DueArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let today = today_or_error()?;
+    let views = engine.due(today).map_err(case_error)?;
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&views)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let shown: Vec<&CaseView> = views
+        .iter()
+        .filter(|view| {
+            args.all
+                || !matches!(
+                    view.state,
+                    CaseState::Answered { .. } | CaseState::Closed { .. }
+                )
+        })
+        .collect();
+    if views.is_empty() {
+        writeln!(
+            stdout,
+            "Поданных заявок нет. Когда подадите заявку, отметьте это: zayavka drafts filed \
+             НОМЕР --date ГГГГ-ММ-ДД --how СПОСОБ."
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if shown.is_empty() {
+        writeln!(
+            stdout,
+            "Ответов ждать не от кого: по всем поданным заявкам ответ получен или дело \
+             закрыто (zayavka drafts due --all покажет их)."
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let titles = titles(engine, &shown);
+    let overdue = shown
+        .iter()
+        .filter(|view| matches!(view.state, CaseState::Overdue { .. }))
+        .count();
+    writeln!(
+        stdout,
+        "Сроки на {}: просрочено {overdue}, всего поданных {}.",
+        date_ru(today),
+        views.len()
+    )?;
+    for view in shown {
+        let id = view.case.draft_id;
+        writeln!(
+            stdout,
+            "№ {id} · {} · подана {}{}",
+            view.state_ru,
+            date_ru(view.case.filing.filed_on),
+            view.case
+                .filing
+                .number
+                .as_deref()
+                .map(|number| format!(", вх. {}", zayavka_engine::escape_invisible(number)))
+                .unwrap_or_default()
+        )?;
+        if let Some(title) = titles.get(&id) {
+            writeln!(stdout, "    {}", zayavka_engine::escape_invisible(title))?;
+        }
+    }
+    if views.iter().any(|view| view.notice_ru.is_some()) {
+        writeln!(stdout, "{}", zayavka_engine::DEADLINE_REVIEW_NOTICE)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The titles of the cases' drafts, for the lines under them.
+fn titles(engine: &Engine, views: &[&CaseView]) -> BTreeMap<DraftId, String> {
+    views
+        .iter()
+        .filter_map(|view| {
+            let draft = engine.draft(view.case.draft_id).ok()?;
+            Some((view.case.draft_id, draft.summary.title?))
+        })
+        .collect()
+}
+
+/// The case as `drafts show` prints it under the draft.
+pub fn print_case(
+    out: &mut dyn std::io::Write,
+    engine: &Engine,
+    id: DraftId,
+) -> anyhow::Result<()> {
+    let today = today_or_error()?;
+    if let Some(link) = engine.follow_link(id).map_err(case_error)? {
+        let kind = match link.kind {
+            zayavka_engine::FollowKind::Correction => "исправление",
+            zayavka_engine::FollowKind::Repeat => "повторная заявка",
+            zayavka_engine::FollowKind::Complaint => "жалоба в жилищную инспекцию",
+        };
+        match link.draft_id {
+            Some(first) => writeln!(out, "\nЭто {kind} по черновику № {first}.")?,
+            None => writeln!(out, "\nЭто {kind} по черновику, который потом удалён.")?,
+        }
+    }
+    let Some(view) = engine.case(id, today).map_err(case_error)? else {
+        return Ok(());
+    };
+    let filing = &view.case.filing;
+    writeln!(
+        out,
+        "\nПодана {} ({}){}{}.",
+        date_ru(filing.filed_on),
+        method_ru(filing.method),
+        filing
+            .number
+            .as_deref()
+            .map(|number| format!(", входящий № {}", zayavka_engine::escape_invisible(number)))
+            .unwrap_or_default(),
+        filing
+            .addressee
+            .as_deref()
+            .map(|to| format!(", адресат: {}", zayavka_engine::escape_invisible(to)))
+            .unwrap_or_default()
+    )?;
+    if let Some(delivered) = filing.delivered_on {
+        writeln!(out, "Письмо вручено {}", sentence(&date_ru(delivered)))?;
+    }
+    if let Some(answer) = view.case.answer {
+        writeln!(
+            out,
+            "Ответ получен {}: {}.",
+            date_ru(answer.answered_on),
+            result_ru(answer.result)
+        )?;
+    }
+    if view.case.answer.is_none() && view.case.closed_on.is_none() {
+        print_deadline(out, &view, today)?;
+    } else {
+        writeln!(out, "Сейчас: {}", sentence(&view.state_ru))?;
+    }
+    for (role, label) in [
+        (AttachmentRole::Filing, "Фотографии подачи"),
+        (AttachmentRole::Answer, "Фотографии ответа"),
+    ] {
+        let photos = engine
+            .case_photos(id, role)
+            .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+        if !photos.is_empty() {
+            writeln!(out, "{label}: {}.", photos.len())?;
+        }
+    }
+    Ok(())
+}
+
+/// The state line a list shows under a filed draft.
+pub fn state_line(view: &CaseView) -> String {
+    format!(
+        "    Подана {} · {}",
+        date_ru(view.case.filing.filed_on),
+        view.state_ru
+    )
+}
+
+/// Every case by draft, as of today, for the lists; empty when the cases cannot be read (the
+/// list itself still shows).
+pub fn cases_by_draft(engine: &Engine) -> BTreeMap<DraftId, CaseView> {
+    let Ok(today) = today() else {
+        return BTreeMap::new();
+    };
+    engine
+        .due(today)
+        .map(|views| {
+            views
+                .into_iter()
+                .map(|view| (view.case.draft_id, view))
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,398 @@
+//! After the request is filed (issue 30), through the real `zayavka` binary with a fixed clock
+//! (`ZAYAVKA_TODAY`): marking drafts filed, the deadline counted over the New Year holidays, a
+//! letter's deadline waiting for its delivery, `drafts due` listing what is overdue first, the
+//! answer and the closing, the case in `drafts show --json` and `drafts list`, a filed draft's
+//! text refused for editing and corrected in a new draft, every bad date refused with nothing
+//! changed, and the case gone with its draft.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::{run, zayavka};
+
+/// Runs the binary with `today` fixed, as the store's clock too (a debug build's
+/// `ZAYAVKA_STORE_NOW`), so that the drafts are written on the days the tests file them on,
+/// whatever day the tests run.
+fn cli(home: &Path, today: &str, args: &[&str]) -> (i32, String, String) {
+    let (output, stdout, stderr) = run(zayavka()
+        .env("ZAYAVKA_HOME", home)
+        .env("ZAYAVKA_TODAY", today)
+        .env("ZAYAVKA_STORE_NOW", format!("{today}T09:00:00Z"))
+        .env("TZ", "UTC0")
+        .args(args));
+    (output.status.code().unwrap_or(-1), stdout, stderr)
+}
+
+fn ok(home: &Path, today: &str, args: &[&str]) -> String {
+    let (code, stdout, stderr) = cli(home, today, args);
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    stdout
+}
+
+fn json(home: &Path, today: &str, args: &[&str]) -> Value {
+    serde_json::from_str(&ok(home, today, args)).unwrap()
+}
+
+fn offline_draft(home: &Path, description: &str) -> String {
+    let report = json(
+        home,
+        "2026-12-01",
+        &["draft", "--offline", "--json", "--description", description],
+    );
+    report["draft_id"]
+        .as_i64()
+        .map(|id| id.to_string())
+        .unwrap_or_else(|| panic!("a draft id: {report}"))
+}
+
+#[test]
+fn a_filed_request_waits_is_overdue_is_answered_and_is_closed() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let light = offline_draft(home, "В подъезде неделю не горит свет на третьем этаже.");
+    let roof = offline_draft(home, "Течёт крыша над пятым этажом, на лестнице лужи.");
+
+    // Filed in person on Thursday 24 December: ten working days run past the New Year
+    // holidays to Monday 18 January 2027.
+    let out = ok(
+        home,
+        "2026-12-24",
+        &[
+            "drafts",
+            "filed",
+            &light,
+            "--date",
+            "2026-12-24",
+            "--how",
+            "in_person",
+            "--number",
+            "Вх. № 17/А",
+            "--to",
+            "ООО «УК Восход»",
+        ],
+    );
+    assert!(out.contains("отмечен поданным 24 декабря 2026 г."), "{out}");
+    assert!(out.contains("не позднее 18 января 2027 г."), "{out}");
+    assert!(out.contains("10 рабочих дней"), "{out}");
+    assert!(
+        out.contains("ещё не сверены"),
+        "the unverified data say so: {out}"
+    );
+
+    // A letter: no deadline until it is delivered, then one from the delivery.
+    let out = ok(
+        home,
+        "2026-12-10",
+        &[
+            "drafts",
+            "filed",
+            &roof,
+            "--date",
+            "2026-12-04",
+            "--how",
+            "letter",
+        ],
+    );
+    assert!(out.contains("начнётся со дня вручения"), "{out}");
+    let shown = json(home, "2026-12-10", &["drafts", "show", &roof, "--json"]);
+    assert_eq!(shown["case"]["deadline"]["state"], "awaiting_delivery");
+    assert_eq!(shown["case"]["state"]["state"], "awaiting_delivery");
+    let out = ok(
+        home,
+        "2026-12-10",
+        &["drafts", "filed", &roof, "--delivered", "2026-12-08"],
+    );
+    assert!(out.contains("не позднее 22 декабря 2026 г."), "{out}");
+
+    // On 28 December the letter is overdue and the other still waits.
+    let due = ok(home, "2026-12-28", &["drafts", "due"]);
+    let roof_line = due
+        .find(&format!("№ {roof} · срок ответа истёк 6 дней назад"))
+        .expect(&due);
+    let light_line = due
+        .find(&format!("№ {light} · ждём ответа до 18 января 2027 г."))
+        .expect(&due);
+    assert!(roof_line < light_line, "overdue first:\n{due}");
+    assert!(due.contains("вх. Вх. № 17/А"), "{due}");
+    let listed = ok(home, "2026-12-28", &["drafts", "list"]);
+    assert!(
+        listed.contains("Подана 4 декабря 2026 г. · срок ответа истёк 6 дней назад"),
+        "{listed}"
+    );
+    let listed = json(home, "2026-12-28", &["drafts", "list", "--json"]);
+    let with_case: Vec<&Value> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["case"].is_object())
+        .collect();
+    assert_eq!(with_case.len(), 2);
+
+    // The whole case in `show --json`: the filing, the deadline and where it came from.
+    let shown = json(home, "2026-12-28", &["drafts", "show", &light, "--json"]);
+    let case = &shown["case"];
+    assert_eq!(case["case"]["filing"]["filed_on"], "2026-12-24");
+    assert_eq!(case["case"]["filing"]["method"], "in_person");
+    assert_eq!(case["case"]["filing"]["number"], "Вх. № 17/А");
+    assert_eq!(case["case"]["filing"]["addressee"], "ООО «УК Восход»");
+    assert_eq!(case["term"], "management_company");
+    assert_eq!(case["deadline"]["due"], "2027-01-18");
+    assert_eq!(
+        case["deadline"]["calendar_years"],
+        serde_json::json!([2026, 2027])
+    );
+    assert_eq!(case["deadline"]["verified"], false);
+    assert!(
+        case["term_sources"][0].as_str().unwrap().contains("№ 416"),
+        "{case}"
+    );
+    assert_eq!(case["state"]["state"], "waiting");
+    assert_eq!(case["state_ru"], "ждём ответа до 18 января 2027 г.");
+
+    // The answer, late; then the case closed and opened again.
+    let out = ok(
+        home,
+        "2026-12-28",
+        &[
+            "drafts",
+            "answer",
+            &roof,
+            "--date",
+            "2026-12-28",
+            "--result",
+            "partly",
+        ],
+    );
+    assert!(out.contains("позже срока (22 декабря 2026 г.)"), "{out}");
+    let shown = json(home, "2026-12-28", &["drafts", "show", &roof, "--json"]);
+    assert_eq!(
+        shown["case"]["state"],
+        serde_json::json!({"state": "answered", "result": "partly", "on_time": false})
+    );
+    ok(home, "2026-12-29", &["drafts", "close", &roof]);
+    let shown = json(home, "2026-12-29", &["drafts", "show", &roof, "--json"]);
+    assert_eq!(shown["case"]["case"]["closed_on"], "2026-12-29");
+    let due = ok(home, "2026-12-29", &["drafts", "due"]);
+    assert!(
+        !due.contains(&format!("№ {roof} ")),
+        "closed cases are left out:\n{due}"
+    );
+    let due = ok(home, "2026-12-29", &["drafts", "due", "--all"]);
+    assert!(
+        due.contains(&format!("№ {roof} · закрыто 29 декабря")),
+        "{due}"
+    );
+    ok(home, "2026-12-29", &["drafts", "reopen", &roof]);
+    let shown = json(home, "2026-12-29", &["drafts", "show", &roof, "--json"]);
+    assert_eq!(shown["case"]["case"]["closed_on"], Value::Null);
+
+    // Deleted, the draft takes its case along.
+    ok(home, "2026-12-29", &["drafts", "delete", &roof]);
+    let due = json(home, "2026-12-29", &["drafts", "due", "--json"]);
+    assert_eq!(due.as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_filed_draft_keeps_its_text_and_a_correction_is_a_new_linked_draft() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let id = offline_draft(
+        home,
+        "Не закрывается входная дверь подъезда, сломан доводчик.",
+    );
+    ok(
+        home,
+        "2026-12-02",
+        &[
+            "drafts",
+            "filed",
+            &id,
+            "--date",
+            "2026-12-02",
+            "--how",
+            "email",
+        ],
+    );
+    let edit = home.join("edit.txt");
+    std::fs::write(&edit, "Дверь\n\nНовый текст.").unwrap();
+    let (code, _, stderr) = cli(
+        home,
+        "2026-12-02",
+        &["drafts", "edit", &id, "--body-file", edit.to_str().unwrap()],
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("больше не меняются"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("zayavka drafts correct {id}")),
+        "{stderr}"
+    );
+    // No editor opens for a filed draft: what the resident would type is never refused after.
+    let (code, _, stderr) = cli(home, "2026-12-02", &["drafts", "edit", &id]);
+    assert_eq!(code, 2, "{stderr}");
+
+    let out = ok(home, "2026-12-02", &["drafts", "correct", &id]);
+    let copy = out
+        .split("черновик № ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap()
+        .to_owned();
+    ok(
+        home,
+        "2026-12-02",
+        &[
+            "drafts",
+            "edit",
+            &copy,
+            "--body-file",
+            edit.to_str().unwrap(),
+        ],
+    );
+    let shown = json(home, "2026-12-02", &["drafts", "show", &copy, "--json"]);
+    assert_eq!(shown["follows"]["kind"], "correction");
+    assert_eq!(shown["follows"]["draft_id"].to_string(), id);
+    assert!(
+        shown.get("case").is_none(),
+        "the correction is not filed: {shown}"
+    );
+    let shown = ok(home, "2026-12-02", &["drafts", "show", &copy]);
+    assert!(
+        shown.contains(&format!("Это исправление по черновику № {id}.")),
+        "{shown}"
+    );
+}
+
+#[test]
+fn every_bad_date_or_value_is_refused_in_russian_with_nothing_changed() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let id = offline_draft(home, "В подвале стоит вода, пахнет сыростью.");
+    let refused = |today: &str, args: &[&str], says: &str| {
+        let (code, stdout, stderr) = cli(home, today, args);
+        assert_eq!(code, 2, "{args:?}: {stdout}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    };
+    let filed = |today: &str, extra: &[&str], says: &str| {
+        let mut args = vec!["drafts", "filed", id.as_str()];
+        args.extend_from_slice(extra);
+        refused(today, &args, says);
+    };
+    // In the future, before the draft existed, a delivery for a visit in person, a delivery
+    // before the filing, a number over two lines, a date that is not one, a method nobody has.
+    filed(
+        "2026-12-05",
+        &["--date", "2026-12-06", "--how", "in_person"],
+        "ещё не наступила",
+    );
+    filed(
+        "2026-12-05",
+        &["--date", "2026-11-20", "--how", "in_person"],
+        "раньше, чем был составлен",
+    );
+    filed(
+        "2026-12-05",
+        &[
+            "--date",
+            "2026-12-02",
+            "--how",
+            "in_person",
+            "--delivered",
+            "2026-12-03",
+        ],
+        "только для заказного письма",
+    );
+    filed(
+        "2026-12-05",
+        &[
+            "--date",
+            "2026-12-02",
+            "--how",
+            "letter",
+            "--delivered",
+            "2026-12-01",
+        ],
+        "раньше дня подачи",
+    );
+    filed(
+        "2026-12-05",
+        &[
+            "--date",
+            "2026-12-02",
+            "--how",
+            "letter",
+            "--number",
+            "12\n13",
+        ],
+        "в одну строку",
+    );
+    filed(
+        "2026-12-05",
+        &["--date", "2026-12-32", "--how", "letter"],
+        "ГГГГ-ММ-ДД",
+    );
+    filed(
+        "2026-12-05",
+        &["--date", "2026-12-02", "--how", "pigeon"],
+        "in_person",
+    );
+    filed("2026-12-05", &["--how", "letter"], "Укажите день подачи");
+    refused("зима", &["drafts", "due"], "ZAYAVKA_TODAY");
+    let answer = |date: &'static str| {
+        [
+            "drafts",
+            "answer",
+            id.as_str(),
+            "--date",
+            date,
+            "--result",
+            "solved",
+        ]
+    };
+    refused(
+        "2026-12-05",
+        &answer("2026-12-04"),
+        "не отмечен как поданный",
+    );
+    let due = json(home, "2026-12-05", &["drafts", "due", "--json"]);
+    assert_eq!(due, serde_json::json!([]), "nothing was stored");
+
+    ok(
+        home,
+        "2026-12-05",
+        &[
+            "drafts",
+            "filed",
+            &id,
+            "--date",
+            "2026-12-02",
+            "--how",
+            "letter",
+        ],
+    );
+    refused("2026-12-05", &answer("2026-12-01"), "раньше дня подачи");
+    refused("2026-12-05", &answer("2026-12-09"), "ещё не наступила");
+    // A year the calendar lacks: no date, and why.
+    let late = offline_draft(home, "Сломан почтовый ящик.");
+    ok(
+        home,
+        "2027-12-27",
+        &[
+            "drafts",
+            "filed",
+            &late,
+            "--date",
+            "2027-12-24",
+            "--how",
+            "in_person",
+        ],
+    );
+    let shown = json(home, "2027-12-27", &["drafts", "show", &late, "--json"]);
+    assert_eq!(shown["case"]["deadline"]["state"], "unknown");
+    assert_eq!(shown["case"]["deadline"]["year"], 2028);
+    let out = ok(home, "2027-12-27", &["drafts", "show", &late]);
+    assert!(
+        out.contains("нет производственного календаря на 2028 год"),
+        "{out}"
+    );
+}
