@@ -46,6 +46,9 @@ pub enum CheckName {
     LegalModulesValid,
     /// The legal modules are within their review dates.
     LegalModulesReview,
+    /// The answer terms and the production calendar: current, covering this year (and next
+    /// year from October), and how far they are checked (issue 30).
+    Deadlines,
 }
 
 impl CheckName {
@@ -61,6 +64,7 @@ impl CheckName {
             CheckName::Schemas => "Проверка ответов модели",
             CheckName::LegalModulesValid => "Нормативные абзацы",
             CheckName::LegalModulesReview => "Сверка нормативных абзацев",
+            CheckName::Deadlines => "Сроки ответа и производственный календарь",
         }
     }
 }
@@ -139,7 +143,88 @@ pub async fn run_doctor(
     checks.extend(provider_checks(&config, store, environment, cancel).await);
     checks.push(schemas());
     checks.extend(legal_modules(today));
+    checks.push(deadline_data(today));
     checks
+}
+
+/// The check of the deadline data on `today`: a term past its review date or a year the
+/// calendar lacks is a problem (deadlines that need it are not counted); data not yet checked
+/// against the official texts are a warning, listed in the detail.
+pub fn deadline_data(today: jiff::civil::Date) -> Check {
+    let data = zayavka_core::deadlines();
+    let years: Vec<i16> = data.calendar_years().map(|year| year.year).collect();
+    let covered = match (years.first(), years.last()) {
+        (Some(first), Some(last)) => format!("{first}–{last}"),
+        _ => "нет".to_owned(),
+    };
+    let expired: Vec<String> = data
+        .terms_past_valid_through(today)
+        .iter()
+        .map(|term| format!("срок ответа «{}» (до {})", term.id, term.valid_through))
+        .collect();
+    // The government sets next year's transfers in the autumn.
+    let needed: Vec<i16> = if today.month() >= 10 {
+        vec![today.year(), today.year() + 1]
+    } else {
+        vec![today.year()]
+    };
+    let missing: Vec<String> = needed
+        .into_iter()
+        .filter(|year| data.calendar_year(*year).is_none())
+        .map(|year| year.to_string())
+        .collect();
+    let awaiting = data.awaiting_verification();
+    let detail = format!(
+        "производственный календарь: {covered}; {}ещё не сверены с официальным текстом: {}; см. \
+         docs/legal-maintenance.md",
+        if expired.is_empty() {
+            String::new()
+        } else {
+            format!("истёк срок сверки: {}; ", expired.join(", "))
+        },
+        if awaiting.is_empty() {
+            "ничего".to_owned()
+        } else {
+            awaiting.join(", ")
+        }
+    );
+    if !expired.is_empty() || !missing.is_empty() {
+        let mut problems = Vec::new();
+        if !missing.is_empty() {
+            problems.push(format!(
+                "в программе нет производственного календаря на {} г., и сроки ответа, которые \
+                 заходят в этот год, не рассчитываются",
+                missing.join(" и ")
+            ));
+        }
+        if !expired.is_empty() {
+            problems.push("срок сверки сроков ответа с законами истёк".to_owned());
+        }
+        return Check::new(
+            CheckName::Deadlines,
+            CheckStatus::Problem,
+            format!(
+                "{}. Обновите программу; до тех пор проверяйте сроки по документам.",
+                zayavka_core::full_sentence(&problems.join("; ")).trim_end_matches('.')
+            ),
+        )
+        .detail(detail);
+    }
+    if awaiting.is_empty() {
+        Check::new(
+            CheckName::Deadlines,
+            CheckStatus::Ok,
+            format!("Сроки ответа считаются по производственному календарю {covered} гг."),
+        )
+        .detail(detail)
+    } else {
+        Check::new(
+            CheckName::Deadlines,
+            CheckStatus::Warning,
+            crate::case::DEADLINE_REVIEW_NOTICE,
+        )
+        .detail(detail)
+    }
 }
 
 /// Only the provider's checks of [`run_doctor`] — the key, the connection (with GigaChat's token
@@ -563,6 +648,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_deadline_data_are_checked_for_dates_years_and_review() {
+        // The shipped data await their check: a warning that lists them.
+        let check = deadline_data(jiff::civil::date(2026, 6, 1));
+        assert_eq!(check.status, CheckStatus::Warning, "{check:?}");
+        let detail = check.detail.clone().unwrap_or_default();
+        assert!(detail.contains("2023–2027"), "{detail}");
+        assert!(
+            detail.contains("производственный календарь 2027"),
+            "{detail}"
+        );
+        // In October 2027 the calendar of 2028 is missing: a problem, in plain words.
+        let check = deadline_data(jiff::civil::date(2027, 10, 1));
+        assert_eq!(check.status, CheckStatus::Problem);
+        assert!(check.message.contains("на 2028 г."), "{}", check.message);
+        // Past the terms' review date: a problem too.
+        let check = deadline_data(jiff::civil::date(2027, 6, 1));
+        assert_eq!(check.status, CheckStatus::Problem);
+        assert!(
+            check.message.contains("рок сверки сроков ответа"),
+            "{}",
+            check.message
+        );
+        assert!(
+            !check.message.contains("management_company"),
+            "{}",
+            check.message
+        );
+        assert!(check.detail.unwrap().contains("management_company"));
+    }
+
+    #[test]
     fn every_check_name_keeps_the_code_doctor_json_printed_and_has_a_russian_title() {
         for (name, code) in [
             (CheckName::DataFolder, "data_folder"),
@@ -574,6 +690,7 @@ mod tests {
             (CheckName::Schemas, "schemas"),
             (CheckName::LegalModulesValid, "legal_modules_valid"),
             (CheckName::LegalModulesReview, "legal_modules_review"),
+            (CheckName::Deadlines, "deadlines"),
         ] {
             assert_eq!(serde_json::to_value(name).unwrap(), code);
             assert!(!name.title_ru().is_empty() && !name.title_ru().contains('_'));
