@@ -98,6 +98,9 @@ fn a_filed_request_waits_is_overdue_is_answered_and_is_closed() {
     let shown = json(home, "2026-12-10", &["drafts", "show", &roof, "--json"]);
     assert_eq!(shown["case"]["deadline"]["state"], "awaiting_delivery");
     assert_eq!(shown["case"]["state"]["state"], "awaiting_delivery");
+    let (code, _, stderr) = cli(home, "2026-12-10", &["drafts", "calendar", &roof]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("письмо ещё не вручено"), "{stderr}");
     let out = ok(
         home,
         "2026-12-10",
@@ -149,6 +152,28 @@ fn a_filed_request_waits_is_overdue_is_answered_and_is_closed() {
     );
     assert_eq!(case["state"]["state"], "waiting");
     assert_eq!(case["state_ru"], "ждём ответа до 18 января 2027 г.");
+
+    // The deadline as an event for the resident's calendar, in a folder with a Cyrillic name;
+    // the same event on standard output without --out.
+    let folder = home.join("Мои сроки");
+    std::fs::create_dir(&folder).unwrap();
+    let ics = folder.join("срок.ics");
+    ok(
+        home,
+        "2026-12-28",
+        &["drafts", "calendar", &light, "--out", ics.to_str().unwrap()],
+    );
+    let event = std::fs::read_to_string(&ics).unwrap();
+    assert!(event.contains("DTSTART;VALUE=DATE:20270118\r\n"), "{event}");
+    assert!(event.contains("BEGIN:VALARM"), "{event}");
+    let printed = ok(home, "2026-12-28", &["drafts", "calendar", &light]);
+    let without_stamp = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|line| !line.starts_with("DTSTAMP"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(without_stamp(&printed), without_stamp(&event));
 
     // The answer, late; then the case closed and opened again.
     let out = ok(

@@ -78,6 +78,17 @@ pub struct DueArgs {
     json: bool,
 }
 
+/// `drafts calendar`.
+#[derive(Debug, clap::Args)]
+pub struct CalendarArgs {
+    /// Номер черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+    /// Файл .ics; без него — в стандартный вывод.
+    #[arg(long, value_name = "ФАЙЛ")]
+    out: Option<PathBuf>,
+}
+
 /// `drafts close`, `drafts reopen`, `drafts unfile`.
 #[derive(Debug, clap::Args)]
 pub struct CaseIdArgs {
@@ -352,6 +363,53 @@ pub fn correct(args: CaseIdArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
          поданный черновик остаётся как был.",
         args.id
     )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts calendar`: the deadline as an event for the resident's own calendar.
+pub fn calendar(args: CalendarArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let today = today_or_error()?;
+    let Some(view) = engine.case(args.id, today).map_err(case_error)? else {
+        anyhow::bail!(
+            "Черновик № {} не отмечен как поданный, и срока ответа у него нет. Сначала \
+             отметьте подачу: zayavka drafts filed {} --date ГГГГ-ММ-ДД --how СПОСОБ.",
+            args.id,
+            args.id
+        );
+    };
+    let title = engine
+        .draft(args.id)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?
+        .summary
+        .title;
+    let Some(event) =
+        zayavka_engine::deadline_event(&view, title.as_deref(), jiff::Timestamp::now())
+    else {
+        let why = match &view.deadline {
+            DeadlineState::AwaitingDelivery => {
+                "письмо ещё не вручено, и срок ответа не начался; укажите день вручения: \
+                 zayavka drafts filed НОМЕР --delivered ГГГГ-ММ-ДД"
+                    .to_owned()
+            }
+            DeadlineState::Unknown { reason, .. } => reason.clone(),
+            DeadlineState::Known(_) => String::new(),
+        };
+        anyhow::bail!("Событие для календаря не создано: {why}.");
+    };
+    match &args.out {
+        Some(path) => {
+            zayavka_engine::save_document(path, event.as_bytes())
+                .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+            writeln!(
+                std::io::stdout().lock(),
+                "Срок ответа по черновику № {} записан в {} — откройте файл, чтобы добавить \
+                 событие в свой календарь (с напоминанием за день).",
+                args.id,
+                path.display()
+            )?;
+        }
+        None => write!(std::io::stdout().lock(), "{event}")?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -64,6 +64,8 @@ enum DraftsCommand {
     Answer(crate::case_cmd::AnswerArgs),
     /// Сроки ответов: сначала просроченные, затем ближайшие.
     Due(crate::case_cmd::DueArgs),
+    /// Срок ответа по поданной заявке — событием для своего календаря (.ics).
+    Calendar(crate::case_cmd::CalendarArgs),
     /// Закрыть дело по поданной заявке.
     Close(crate::case_cmd::CaseIdArgs),
     /// Открыть закрытое дело снова.
@@ -350,6 +352,7 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         DraftsCommand::Filed(args) => crate::case_cmd::filed(*args, engine),
         DraftsCommand::Answer(args) => crate::case_cmd::answer(args, engine),
         DraftsCommand::Due(args) => crate::case_cmd::due(args, engine),
+        DraftsCommand::Calendar(args) => crate::case_cmd::calendar(args, engine),
         DraftsCommand::Close(args) => crate::case_cmd::close(args, engine, true),
         DraftsCommand::Reopen(args) => crate::case_cmd::close(args, engine, false),
         DraftsCommand::Unfile(args) => crate::case_cmd::unfile(args, engine),

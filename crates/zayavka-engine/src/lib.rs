@@ -28,6 +28,7 @@ mod eval;
 mod explain;
 mod filing;
 mod form;
+mod ics;
 mod paths;
 mod profile;
 mod read;
@@ -83,6 +84,7 @@ pub use case::{
     DeadlineState, ENV_TODAY, FilingInput, NUMBER_MAX, days_word, method_ru, received_on,
     result_ru, short_date, term_of, today,
 };
+pub use ics::deadline_event;
 pub use zayavka_core::{AnswerTerm, CalendarYear, Deadline, NoDeadline, TermId};
 pub use zayavka_store::{
     Answer, AnswerResult, AttachmentRole, Case, Filing, FilingMethod, FollowKind, FollowLink,
