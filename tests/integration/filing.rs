@@ -421,3 +421,131 @@ fn every_bad_date_or_value_is_refused_in_russian_with_nothing_changed() {
         "{out}"
     );
 }
+
+#[test]
+fn an_activist_files_a_batch_in_one_step_and_its_status_counts_the_cases() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let file = home.join("пакет.csv");
+    std::fs::write(
+        &file,
+        "Описание;Место\nНе горит свет на лестнице уже неделю;подъезд 1\nТечёт крыша над \
+         пятым этажом;подъезд 2\nх;\nСломан доводчик входной двери;подъезд 3\n",
+    )
+    .unwrap();
+    ok(
+        home,
+        "2026-12-01",
+        &["batch", "run", file.to_str().unwrap(), "--offline", "-y"],
+    );
+
+    // Chosen rows first: row 4 was refused (too short), row 9 is not in the file.
+    let out = ok(
+        home,
+        "2026-12-02",
+        &[
+            "batch",
+            "filed",
+            "1",
+            "--date",
+            "2026-12-02",
+            "--how",
+            "in_person",
+            "--rows",
+            "2,4,9",
+        ],
+    );
+    assert!(
+        out.contains("Отмечено поданными 2 декабря 2026 г."),
+        "{out}"
+    );
+    assert!(out.contains(": 1."), "{out}");
+    assert!(
+        out.contains("Без готовой заявки, не отмечены — строки 4."),
+        "{out}"
+    );
+    assert!(out.contains("В пакете нет строк 9"), "{out}");
+    // Then the rest; row 2 keeps its filing.
+    let report = json(
+        home,
+        "2026-12-03",
+        &[
+            "batch",
+            "filed",
+            "1",
+            "--date",
+            "2026-12-03",
+            "--how",
+            "letter",
+            "--json",
+        ],
+    );
+    assert_eq!(report["filed"].as_array().unwrap().len(), 2, "{report}");
+    assert_eq!(report["already_filed"], serde_json::json!([2]));
+    let due = json(home, "2026-12-03", &["drafts", "due", "--json"]);
+    let methods: Vec<&str> = due
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|view| view["case"]["filing"]["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        methods.iter().filter(|m| **m == "in_person").count(),
+        1,
+        "{methods:?}"
+    );
+    assert_eq!(
+        methods.iter().filter(|m| **m == "letter").count(),
+        2,
+        "{methods:?}"
+    );
+
+    // A date in the future marks nothing.
+    let (code, _, stderr) = cli(
+        home,
+        "2026-12-03",
+        &[
+            "batch",
+            "filed",
+            "1",
+            "--date",
+            "2026-12-04",
+            "--how",
+            "email",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("ещё не наступила"), "{stderr}");
+
+    // On 18 December the in-person filing (due 16 December) is overdue; one answer is solved.
+    let in_person = due
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|view| view["case"]["filing"]["method"] == "in_person")
+        .unwrap()["case"]["draft_id"]
+        .to_string();
+    ok(
+        home,
+        "2026-12-18",
+        &[
+            "drafts",
+            "answer",
+            &in_person,
+            "--date",
+            "2026-12-18",
+            "--result",
+            "solved",
+        ],
+    );
+    let status = ok(home, "2026-12-18", &["batch", "status", "1"]);
+    assert!(
+        status.contains("Подано: 3; ответ получен: 1; просрочено: 0; решено: 1."),
+        "{status}"
+    );
+    let status = json(home, "2026-12-18", &["batch", "status", "1", "--json"]);
+    assert_eq!(
+        status["cases"],
+        serde_json::json!({"filed": 3, "answered": 1, "overdue": 0, "solved": 1})
+    );
+}

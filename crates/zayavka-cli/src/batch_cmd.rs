@@ -42,6 +42,9 @@ enum BatchCommand {
     /// Сохранить заявки пакета в папку: txt, pdf или docx — документ для подачи на каждую
     /// строку с готовой заявкой (row-0002.pdf…), jsonl или csv — один файл на пакет.
     Export(ExportArgs),
+    /// Отметить готовые заявки пакета поданными одним шагом: все или выбранные строки
+    /// (--rows); уже отмеченные остаются как были.
+    Filed(crate::case_cmd::BatchFiledArgs),
 }
 
 /// Arguments of a batch run.
@@ -186,6 +189,10 @@ pub fn run(args: BatchArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         Some(BatchCommand::Run(run)) => run_file(run, engine),
         Some(BatchCommand::List(list)) => list_command(&list, engine),
         Some(BatchCommand::Status(status)) => status_command(&status, engine),
+        Some(BatchCommand::Filed(args)) => {
+            let batch = named_batch(engine, args.batch())?;
+            crate::case_cmd::batch_filed(&args, &batch.id, engine)
+        }
         Some(BatchCommand::Export(export)) => export_command(&export, engine),
     }
 }
@@ -555,6 +562,7 @@ fn status_command(args: &StatusArgs, engine: &Engine) -> anyhow::Result<ExitCode
         // The totals as `batch run --json` prints them, and every row of the file.
         let mut report = serde_json::to_value(&summary)?;
         report["row_results"] = serde_json::to_value(&rows)?;
+        report["cases"] = serde_json::to_value(crate::case_cmd::batch_cases(engine, &batch.id)?)?;
         writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -584,6 +592,7 @@ fn status_command(args: &StatusArgs, engine: &Engine) -> anyhow::Result<ExitCode
     // The currency the batch's first priced run recorded; an older batch recorded none, and
     // the status then names none rather than guess one.
     print_summary(&summary, summary.currency.as_deref(), false)?;
+    crate::case_cmd::print_batch_cases(engine, &batch.id)?;
     Ok(ExitCode::SUCCESS)
 }
 

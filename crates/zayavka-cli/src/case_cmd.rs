@@ -89,6 +89,135 @@ pub struct CalendarArgs {
     out: Option<PathBuf>,
 }
 
+/// `batch filed`.
+#[derive(Debug, clap::Args)]
+pub struct BatchFiledArgs {
+    /// Номер пакета из `zayavka batch list`.
+    #[arg(value_name = "ПАКЕТ")]
+    batch: String,
+    /// День подачи (ГГГГ-ММ-ДД).
+    #[arg(long, value_name = "ДАТА", value_parser = day)]
+    date: jiff::civil::Date,
+    /// Как поданы: in_person, letter, email, gis, site, other (как у `drafts filed`).
+    #[arg(long, value_name = "СПОСОБ", value_parser = method)]
+    how: FilingMethod,
+    /// Только эти строки файла, через запятую: 2,5,7 (по умолчанию — все готовые).
+    #[arg(long, value_name = "СТРОКИ", value_delimiter = ',', value_parser = row_number)]
+    rows: Vec<u32>,
+    /// Входящий номер, если на все заявки он один.
+    #[arg(long, value_name = "ТЕКСТ")]
+    number: Option<String>,
+    /// Кому поданы.
+    #[arg(long, value_name = "ТЕКСТ")]
+    to: Option<String>,
+    /// Для писем: день вручения (ГГГГ-ММ-ДД).
+    #[arg(long, value_name = "ДАТА", value_parser = day)]
+    delivered: Option<jiff::civil::Date>,
+    /// Вывести объект JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+impl BatchFiledArgs {
+    /// The batch as the activist named it.
+    pub fn batch(&self) -> &str {
+        &self.batch
+    }
+}
+
+fn row_number(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(number) if number >= 1 => Ok(number),
+        _ => Err("номер строки — целое число от 1, как в файле пакета".to_owned()),
+    }
+}
+
+/// `batch filed`: the ready rows of a batch marked filed in one step.
+pub fn batch_filed(
+    args: &BatchFiledArgs,
+    batch_id: &str,
+    engine: &Engine,
+) -> anyhow::Result<ExitCode> {
+    let today = today_or_error()?;
+    let input = FilingInput {
+        filed_on: args.date,
+        method: args.how,
+        number: args.number.clone(),
+        addressee: args.to.clone(),
+        delivered_on: args.delivered,
+    };
+    let report = engine
+        .file_batch(batch_id, &args.rows, &input, today)
+        .map_err(case_error)?;
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let rows = |list: &[u32]| {
+        list.iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    writeln!(
+        stdout,
+        "Отмечено поданными {} ({}): {}.",
+        date_ru(args.date),
+        method_ru(args.how),
+        report.filed.len()
+    )?;
+    if !report.already_filed.is_empty() {
+        writeln!(
+            stdout,
+            "Уже были отмечены и остались как были — строки {}.",
+            rows(&report.already_filed)
+        )?;
+    }
+    if !report.not_ready.is_empty() {
+        writeln!(
+            stdout,
+            "Без готовой заявки, не отмечены — строки {}.",
+            rows(&report.not_ready)
+        )?;
+    }
+    if !report.unknown.is_empty() {
+        writeln!(
+            stdout,
+            "В пакете нет строк {} — проверьте номера (zayavka batch status {}).",
+            rows(&report.unknown),
+            args.batch
+        )?;
+    }
+    if !report.filed.is_empty() {
+        writeln!(stdout, "Сроки ответов: zayavka drafts due.")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// How a batch's cases stand today, for `batch status --json`.
+pub fn batch_cases(engine: &Engine, batch_id: &str) -> anyhow::Result<zayavka_engine::CaseCounts> {
+    engine
+        .batch_cases(batch_id, today_or_error()?)
+        .map_err(case_error)
+}
+
+/// The line `batch status` prints about the batch's cases, when any row was filed.
+pub fn print_batch_cases(engine: &Engine, batch_id: &str) -> anyhow::Result<()> {
+    let counts = batch_cases(engine, batch_id)?;
+    if counts.filed > 0 {
+        writeln!(
+            std::io::stdout().lock(),
+            "Подано: {}; ответ получен: {}; просрочено: {}; решено: {}.",
+            counts.filed,
+            counts.answered,
+            counts.overdue,
+            counts.solved
+        )?;
+    }
+    Ok(())
+}
+
 /// `drafts close`, `drafts reopen`, `drafts unfile`.
 #[derive(Debug, clap::Args)]
 pub struct CaseIdArgs {

@@ -97,6 +97,9 @@ pub enum CaseError {
         /// The filing's day.
         filed_on: Date,
     },
+    /// The batch could not be read; the sentence is the batch error's own.
+    #[error("the batch could not be read: {0}")]
+    Batch(String),
     /// A delivery date was given for a request that was not sent as a letter.
     #[error("a delivery date is only for a letter, and this request was filed as {0}")]
     DeliveryNotALetter(FilingMethod),
@@ -115,6 +118,7 @@ impl CaseError {
     pub fn message_ru(&self) -> String {
         match self {
             CaseError::Store(error) => error.message_ru(),
+            CaseError::Batch(message) => message.clone(),
             CaseError::BadToday(text) => format!(
                 "Переменная {ENV_TODAY} задана, но «{text}» — не дата. Укажите дату в виде \
                  ГГГГ-ММ-ДД, например 2026-12-17, или уберите переменную, чтобы считать от \
@@ -191,6 +195,7 @@ impl EngineError for CaseError {
             | CaseError::BeforeFiling { .. }
             | CaseError::Text { .. } => ErrorKind::InvalidValue,
             CaseError::DeliveryNotALetter(_) => ErrorKind::InvalidRequest,
+            CaseError::Batch(_) => ErrorKind::Batch,
         }
     }
 
@@ -316,6 +321,122 @@ pub(crate) fn file(
     };
     let case = store.record_filing(id, &filing)?;
     Ok(CaseView::new(case, today))
+}
+
+/// What marking a batch's rows filed did, by the rows' numbers in the file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct BatchFiling {
+    /// The rows marked filed now, with their drafts.
+    pub filed: Vec<(u32, DraftId)>,
+    /// The rows that were filed already; their filing was left as it was.
+    pub already_filed: Vec<u32>,
+    /// The rows with no ready request, which cannot be filed.
+    pub not_ready: Vec<u32>,
+    /// The rows asked for that the batch does not have.
+    pub unknown: Vec<u32>,
+}
+
+/// Marks the ready rows of a batch filed in one transaction: every row of `rows`, or the whole
+/// batch when `chosen` is empty. Rows already filed keep their filing; rows without a ready
+/// request are reported, not refused, so that an activist files what is ready.
+pub(crate) fn file_batch(
+    store: &Store,
+    rows: &[(u32, Option<DraftId>, bool)],
+    chosen: &[u32],
+    input: &FilingInput,
+    today: Date,
+) -> Result<BatchFiling, CaseError> {
+    if input.delivered_on.is_some() && input.method != FilingMethod::Letter {
+        return Err(CaseError::DeliveryNotALetter(input.method));
+    }
+    not_in_future("filing", Some(input.filed_on), today)?;
+    not_in_future("delivery", input.delivered_on, today)?;
+    not_before_filing("delivery", input.delivered_on, input.filed_on)?;
+    let filing = Filing {
+        filed_on: input.filed_on,
+        method: input.method,
+        number: clean_text("number", input.number.as_deref(), NUMBER_MAX)?,
+        addressee: clean_text("addressee", input.addressee.as_deref(), ADDRESSEE_MAX)?,
+        delivered_on: input.delivered_on,
+    };
+    let mut report = BatchFiling {
+        unknown: chosen
+            .iter()
+            .copied()
+            .filter(|number| !rows.iter().any(|(row, _, _)| row == number))
+            .collect(),
+        ..BatchFiling::default()
+    };
+    let mut filings = Vec::new();
+    for &(row, draft, ready) in rows {
+        if !chosen.is_empty() && !chosen.contains(&row) {
+            continue;
+        }
+        match draft {
+            Some(id) if ready => {
+                if store.case(id)?.is_some() {
+                    report.already_filed.push(row);
+                    continue;
+                }
+                let created = store
+                    .get_draft(id)?
+                    .ok_or(StoreError::DraftNotFound(id))?
+                    .summary
+                    .created_at
+                    .to_zoned(TimeZone::system())
+                    .date();
+                if input.filed_on < created {
+                    return Err(CaseError::BeforeDraft {
+                        date: input.filed_on,
+                        created,
+                    });
+                }
+                filings.push((id, filing.clone()));
+                report.filed.push((row, id));
+            }
+            _ => report.not_ready.push(row),
+        }
+    }
+    store.record_filings(&filings)?;
+    Ok(report)
+}
+
+/// How the cases of a set of drafts stand today, for a batch's status (issue 30).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct CaseCounts {
+    /// Filed.
+    pub filed: u32,
+    /// With an answer recorded.
+    pub answered: u32,
+    /// Past the deadline with no answer.
+    pub overdue: u32,
+    /// Answered as solved.
+    pub solved: u32,
+}
+
+/// Counts the cases of `drafts` as they stand on `today`.
+pub(crate) fn counts(
+    store: &Store,
+    drafts: &[DraftId],
+    today: Date,
+) -> Result<CaseCounts, CaseError> {
+    let mut counts = CaseCounts::default();
+    for case in store.cases()? {
+        if !drafts.contains(&case.draft_id) {
+            continue;
+        }
+        counts.filed += 1;
+        if let Some(answer) = case.answer {
+            counts.answered += 1;
+            if answer.result == AnswerResult::Solved {
+                counts.solved += 1;
+            }
+        }
+        if matches!(CaseView::new(case, today).state, CaseState::Overdue { .. }) {
+            counts.overdue += 1;
+        }
+    }
+    Ok(counts)
 }
 
 /// Records the answer to filed draft `id`.

@@ -31,7 +31,7 @@ use crate::batch::{
     BatchFile, BatchPlan, BatchPreview, BatchRowReport, DocumentsError, DocumentsExport,
     DocumentsReport,
 };
-use crate::case::{self, CaseError, CaseView, FilingInput};
+use crate::case::{self, BatchFiling, CaseCounts, CaseError, CaseView, FilingInput};
 use crate::config::{Config, ConfigError, ProfileName, ProviderOverrides};
 use crate::database::{open_store, open_store_to_read};
 use crate::doctor::Check;
@@ -653,6 +653,42 @@ impl Engine {
     /// How draft `id` follows another draft, when it does.
     pub fn follow_link(&self, id: DraftId) -> Result<Option<FollowLink>, CaseError> {
         Ok(self.read()?.follow_link(id)?)
+    }
+
+    /// Marks the ready rows of stored batch `batch_id` filed in one step: the rows numbered in
+    /// `rows`, or every row when it is empty ([`case::file_batch`]).
+    pub fn file_batch(
+        &self,
+        batch_id: &str,
+        rows: &[u32],
+        filing: &FilingInput,
+        today: Date,
+    ) -> Result<BatchFiling, CaseError> {
+        let store = self.write()?;
+        let reports = crate::batch::batch_row_reports(&store, batch_id)
+            .map_err(|error| CaseError::Batch(error.message_ru()))?;
+        let table: Vec<(u32, Option<DraftId>, bool)> = reports
+            .iter()
+            .map(|row| {
+                (
+                    row.row,
+                    row.draft_id,
+                    row.status == crate::batch::RowStatus::Ready,
+                )
+            })
+            .collect();
+        case::file_batch(&store, &table, rows, filing, today)
+    }
+
+    /// How the cases of stored batch `batch_id`'s drafts stand on `today`.
+    pub fn batch_cases(&self, batch_id: &str, today: Date) -> Result<CaseCounts, CaseError> {
+        let store = self.read()?;
+        let drafts: Vec<DraftId> = crate::batch::batch_row_reports(&store, batch_id)
+            .map_err(|error| CaseError::Batch(error.message_ru()))?
+            .iter()
+            .filter_map(|row| row.draft_id)
+            .collect();
+        case::counts(&store, &drafts, today)
     }
 
     /// Takes back draft `id`'s filing mark, with its answer and the case's photos.

@@ -126,65 +126,82 @@ fn check_text(field: &'static str, text: Option<&str>) -> Result<(), StoreError>
     Ok(())
 }
 
+/// Marks one ready draft filed, or changes its filing's facts, in the caller's transaction.
+fn file_in(tx: &Transaction<'_>, draft_id: DraftId, filing: &Filing) -> Result<Case, StoreError> {
+    check_text("number", filing.number.as_deref())?;
+    check_text("addressee", filing.addressee.as_deref())?;
+    let outcome = outcome_of(tx, draft_id)?;
+    if outcome != DraftOutcome::Ready {
+        return Err(StoreError::DraftNotReady {
+            draft_id,
+            outcome: outcome.code(),
+        });
+    }
+    let existing = case_in(tx, draft_id)?;
+    not_before_filing(draft_id, filing.filed_on, "delivery", filing.delivered_on)?;
+    if let Some(existing) = &existing {
+        let answered_on = existing.answer.map(|answer| answer.answered_on);
+        not_before_filing(draft_id, filing.filed_on, "answer", answered_on)?;
+        not_before_filing(draft_id, filing.filed_on, "closing", existing.closed_on)?;
+    }
+    let now = now_text();
+    tx.prepare_cached(
+        "INSERT INTO cases (draft_id, filed_on, method, number, addressee, delivered_on,
+                            created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
+         ON CONFLICT (draft_id) DO UPDATE SET
+             filed_on = excluded.filed_on, method = excluded.method,
+             number = excluded.number, addressee = excluded.addressee,
+             delivered_on = excluded.delivered_on, updated_at = excluded.updated_at",
+    )?
+    .execute(params![
+        draft_id.get(),
+        filing.filed_on.to_string(),
+        filing.method.code(),
+        filing.number,
+        filing.addressee,
+        filing.delivered_on.map(|day| day.to_string()),
+        now,
+    ])?;
+    faults::point("case_file", "row");
+    let kind = if existing.is_some() {
+        AuditKind::FilingAmended
+    } else {
+        AuditKind::DraftFiled
+    };
+    audit::record(
+        tx,
+        kind,
+        Event {
+            draft_id: Some(draft_id),
+            detail: Some(filing.method.code()),
+            ..Event::default()
+        },
+    )?;
+    case_in(tx, draft_id)?.ok_or(StoreError::NotFiled(draft_id))
+}
+
 impl Store {
     /// Marks a ready draft filed, or changes the facts of its filing when it already is one
     /// ([`AuditKind::FilingAmended`]). The draft's text and its photos of the problem no longer
     /// change after this. Returns the case as stored.
     pub fn record_filing(&self, draft_id: DraftId, filing: &Filing) -> Result<Case, StoreError> {
-        check_text("number", filing.number.as_deref())?;
-        check_text("addressee", filing.addressee.as_deref())?;
         let tx = self.write()?;
-        let outcome = outcome_of(&tx, draft_id)?;
-        if outcome != DraftOutcome::Ready {
-            return Err(StoreError::DraftNotReady {
-                draft_id,
-                outcome: outcome.code(),
-            });
-        }
-        let existing = case_in(&tx, draft_id)?;
-        not_before_filing(draft_id, filing.filed_on, "delivery", filing.delivered_on)?;
-        if let Some(existing) = &existing {
-            let answered_on = existing.answer.map(|answer| answer.answered_on);
-            not_before_filing(draft_id, filing.filed_on, "answer", answered_on)?;
-            not_before_filing(draft_id, filing.filed_on, "closing", existing.closed_on)?;
-        }
-        let now = now_text();
-        tx.prepare_cached(
-            "INSERT INTO cases (draft_id, filed_on, method, number, addressee, delivered_on,
-                                created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
-             ON CONFLICT (draft_id) DO UPDATE SET
-                 filed_on = excluded.filed_on, method = excluded.method,
-                 number = excluded.number, addressee = excluded.addressee,
-                 delivered_on = excluded.delivered_on, updated_at = excluded.updated_at",
-        )?
-        .execute(params![
-            draft_id.get(),
-            filing.filed_on.to_string(),
-            filing.method.code(),
-            filing.number,
-            filing.addressee,
-            filing.delivered_on.map(|day| day.to_string()),
-            now,
-        ])?;
-        faults::point("case_file", "row");
-        let kind = if existing.is_some() {
-            AuditKind::FilingAmended
-        } else {
-            AuditKind::DraftFiled
-        };
-        audit::record(
-            &tx,
-            kind,
-            Event {
-                draft_id: Some(draft_id),
-                detail: Some(filing.method.code()),
-                ..Event::default()
-            },
-        )?;
-        let case = case_in(&tx, draft_id)?.ok_or(StoreError::NotFiled(draft_id))?;
+        let case = file_in(&tx, draft_id, filing)?;
         Store::commit(tx, "case_file")?;
         Ok(case)
+    }
+
+    /// Marks several ready drafts filed in one transaction — an activist's batch, filed on one
+    /// day in one way: every one is marked, or none is. Returns their cases in the order given.
+    pub fn record_filings(&self, filings: &[(DraftId, Filing)]) -> Result<Vec<Case>, StoreError> {
+        let tx = self.write()?;
+        let mut cases = Vec::with_capacity(filings.len());
+        for (draft_id, filing) in filings {
+            cases.push(file_in(&tx, *draft_id, filing)?);
+        }
+        Store::commit(tx, "case_file")?;
+        Ok(cases)
     }
 
     /// Takes back a filing mark made by mistake: the case, its answer and the photos of the
