@@ -36,6 +36,7 @@ pub fn stats_get(state: &AppState, request: StatsRequest) -> Result<Stats, Comma
         until: None,
         profile: None,
         period: Period::All,
+        today: None,
     };
     Ok(state.engine.stats(&query)?)
 }

@@ -548,4 +548,15 @@ fn an_activist_files_a_batch_in_one_step_and_its_status_counts_the_cases() {
         status["cases"],
         serde_json::json!({"filed": 3, "answered": 1, "overdue": 0, "solved": 1})
     );
+
+    // `zayavka stats` counts them by the day they were filed: the answer came after the
+    // deadline (16 December), the two letters wait for their delivery.
+    let stats = json(home, "2026-12-18", &["stats", "--json"]);
+    let total = &stats["cases"]["total"];
+    assert_eq!(total["filed"], 3, "{stats}");
+    assert_eq!(total["answered_late"], 1, "{stats}");
+    assert_eq!(total["waiting"], 2, "{stats}");
+    assert_eq!(total["solved"], 1, "{stats}");
+    let text = ok(home, "2026-12-18", &["stats"]);
+    assert!(text.contains("Поданные заявки"), "{text}");
 }

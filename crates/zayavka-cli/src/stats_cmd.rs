@@ -67,6 +67,7 @@ pub fn run(args: StatsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         until: args.until,
         profile: args.profile,
         period: args.period,
+        today: None,
     };
     let stats = engine.stats(&query).map_err(|error| {
         anyhow::anyhow!(match error {
@@ -117,7 +118,59 @@ fn render(stats: &Stats) -> String {
         out.push('\n');
         details(&mut out, group);
     }
+    cases(&mut out, stats);
     out
+}
+
+/// The filed requests (issue 30): in all, by period of filing, by addressee.
+fn cases(out: &mut String, stats: &Stats) {
+    let cases = &stats.cases;
+    if cases.total.filed == 0 {
+        return;
+    }
+    out.push_str("\nПоданные заявки (по дню подачи; профиль к ним не относится)\n");
+    let _ = writeln!(
+        out,
+        "{:<24} {:>7} {:>12} {:>8} {:>10} {:>8} {:>7}",
+        "", "подано", "ответ в срок", "позже", "без ответа", "ждём", "решено"
+    );
+    let row = |out: &mut String, label: &str, tally: &zayavka_engine::CaseTally| {
+        let label: String = label.chars().take(24).collect();
+        let _ = writeln!(
+            out,
+            "{label:<24} {:>7} {:>12} {:>8} {:>10} {:>8} {:>7}",
+            tally.filed,
+            tally.answered_on_time,
+            tally.answered_late + tally.answered_no_deadline,
+            tally.never_answered,
+            tally.waiting,
+            tally.solved
+        );
+    };
+    row(out, "Всего", &cases.total);
+    if stats.period != zayavka_engine::Period::All {
+        for tally in &cases.by_period {
+            if let Some(period) = &tally.period {
+                row(out, &period.label, tally);
+            }
+        }
+    }
+    for tally in &cases.by_addressee {
+        let addressee = tally.addressee.as_deref().unwrap_or_default();
+        let label = if addressee.is_empty() {
+            "адресат не указан".to_owned()
+        } else {
+            zayavka_engine::escape_invisible(addressee)
+        };
+        row(out, &label, tally);
+    }
+    if cases.total.answered_no_deadline > 0 {
+        let _ = writeln!(
+            out,
+            "«Позже» включает ответы, для которых срок не рассчитан: {}.",
+            cases.total.answered_no_deadline
+        );
+    }
 }
 
 fn heading(stats: &Stats) -> String {

@@ -117,7 +117,9 @@ pub use eval::{
     HARD_CHECKS, HardVerdict, PreparedEval, SUMMARY_COLUMNS, SheetFiles, read_marks, summary_cells,
     write_sheet,
 };
-pub use stats::{Attention, Counts, GroupStats, Period, Stats, StatsError, StatsQuery};
+pub use stats::{
+    Attention, CaseStats, CaseTally, Counts, GroupStats, Period, Stats, StatsError, StatsQuery,
+};
 
 // The errors' stable codes: what `--json` and the page's contract name a failure by, each an
 // enum written as the same string (zayavka-codes).

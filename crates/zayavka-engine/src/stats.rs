@@ -99,6 +99,73 @@ pub struct StatsQuery {
     pub profile: Option<String>,
     /// How to group in time.
     pub period: Period,
+    /// The day the cases' deadlines are judged on; `None` is [`crate::today`].
+    pub today: Option<Date>,
+}
+
+/// The filed requests of a group (issue 30): how many, and what became of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CaseTally {
+    /// The period of filing, when grouped by period.
+    pub period: Option<Bucket>,
+    /// The addressee as the resident wrote it, when grouped by addressee («» when not given).
+    pub addressee: Option<String>,
+    /// Requests filed.
+    pub filed: u32,
+    /// Answered by the deadline.
+    pub answered_on_time: u32,
+    /// Answered after it.
+    pub answered_late: u32,
+    /// Answered when no deadline could be counted (a letter's delivery not entered, a year the
+    /// calendar lacks).
+    pub answered_no_deadline: u32,
+    /// Past the deadline with no answer recorded, closed or not.
+    pub never_answered: u32,
+    /// Still within the deadline, or with none counted yet.
+    pub waiting: u32,
+    /// Answered as solved.
+    pub solved: u32,
+}
+
+impl CaseTally {
+    fn add(&mut self, view: &crate::case::CaseView) {
+        use crate::case::{CaseState, DeadlineState};
+        self.filed += 1;
+        let due = match &view.deadline {
+            DeadlineState::Known(deadline) => Some(deadline.due),
+            _ => None,
+        };
+        match (view.case.answer, due) {
+            (Some(answer), Some(due)) if answer.answered_on <= due => self.answered_on_time += 1,
+            (Some(_), Some(_)) => self.answered_late += 1,
+            (Some(_), None) => self.answered_no_deadline += 1,
+            (None, _) => match view.state {
+                CaseState::Overdue { .. } => self.never_answered += 1,
+                CaseState::Closed { closed_on } if due.is_some_and(|due| closed_on > due) => {
+                    self.never_answered += 1;
+                }
+                _ => self.waiting += 1,
+            },
+        }
+        if view
+            .case
+            .answer
+            .is_some_and(|answer| answer.result == zayavka_store::AnswerResult::Solved)
+        {
+            self.solved += 1;
+        }
+    }
+}
+
+/// The filed requests: in all, by period of filing, by addressee.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CaseStats {
+    /// Every filed request counted.
+    pub total: CaseTally,
+    /// By the period they were filed in, oldest first.
+    pub by_period: Vec<CaseTally>,
+    /// By addressee, by name; those with none given last.
+    pub by_addressee: Vec<CaseTally>,
 }
 
 /// Drafts by outcome.
@@ -276,6 +343,9 @@ pub struct Stats {
     pub total: GroupStats,
     /// By period bucket (oldest first), then by profile (by name, drafts with no run last).
     pub groups: Vec<GroupStats>,
+    /// The filed requests, by the day they were filed (the period filter applies to that day;
+    /// a case has no profile, so the profile filter does not apply).
+    pub cases: CaseStats,
 }
 
 /// Statistics cannot be computed.
@@ -373,6 +443,10 @@ pub fn collect(
             .add(&facts, &currency);
         Ok(())
     })?;
+    let today = match query.today {
+        Some(today) => today,
+        None => crate::case::today().unwrap_or_else(|_| jiff::Zoned::now().date()),
+    };
     Ok(Stats {
         since: query.since,
         until: query.until,
@@ -380,7 +454,44 @@ pub fn collect(
         period: query.period,
         total: total.finish(),
         groups: groups.into_values().map(Tally::finish).collect(),
+        cases: case_stats(store, query, today)?,
     })
+}
+
+/// The filed requests filed within the query's days, as they stand on `today`.
+fn case_stats(store: &Store, query: &StatsQuery, today: Date) -> Result<CaseStats, StatsError> {
+    let mut stats = CaseStats::default();
+    let mut by_period: BTreeMap<Option<Bucket>, CaseTally> = BTreeMap::new();
+    let mut by_addressee: BTreeMap<ProfileKey, CaseTally> = BTreeMap::new();
+    for case in store.cases()? {
+        let filed_on = case.filing.filed_on;
+        if query.since.is_some_and(|since| filed_on < since)
+            || query.until.is_some_and(|until| filed_on > until)
+        {
+            continue;
+        }
+        let addressee = case.filing.addressee.clone();
+        let view = crate::case::CaseView::new(case, today);
+        stats.total.add(&view);
+        let bucket = query.period.bucket(filed_on);
+        by_period
+            .entry(bucket.clone())
+            .or_insert_with(|| CaseTally {
+                period: bucket,
+                ..CaseTally::default()
+            })
+            .add(&view);
+        by_addressee
+            .entry(ProfileKey(addressee.clone()))
+            .or_insert_with(|| CaseTally {
+                addressee: Some(addressee.unwrap_or_default()),
+                ..CaseTally::default()
+            })
+            .add(&view);
+    }
+    stats.by_period = by_period.into_values().collect();
+    stats.by_addressee = by_addressee.into_values().collect();
+    Ok(stats)
 }
 
 /// A profile name that sorts after every name when absent.
@@ -1017,6 +1128,7 @@ mod tests {
             until,
             profile: profile.map(str::to_owned),
             period: Period::Day,
+            today: None,
         };
         let count = |query: StatsQuery| collect(&store, &query, &utc(), None).unwrap().total.drafts;
         assert_eq!(count(query(Some(today), Some(today), None)), 12);
@@ -1088,6 +1200,118 @@ mod tests {
         assert_eq!(
             (ten.median_ms, ten.p90_ms, ten.max_ms),
             (5000, 9000, 10_000)
+        );
+    }
+
+    #[test]
+    fn filed_requests_are_counted_on_time_late_never_answered_and_solved() {
+        use jiff::civil::date;
+        use zayavka_store::{Answer, AnswerResult, Filing, FilingMethod, FinalOutcome, NewDraft};
+        let folder = tempfile::tempdir().unwrap();
+        let store = Store::open(&folder.path().join("zayavka.sqlite3")).unwrap();
+        let ready = |description: &str| {
+            let raw = serde_json::json!({ "description": description }).to_string();
+            let id = store
+                .create_draft(&NewDraft {
+                    raw_input_json: raw.clone(),
+                    checked_input_json: Some(raw),
+                })
+                .unwrap();
+            let finished = zayavka_store::FinishedDraft {
+                outcome: FinalOutcome::Ready,
+                reason: None,
+                retryable: None,
+                title: Some("Свет".to_owned()),
+                body: Some("Текст.".to_owned()),
+                request_json: None,
+                warnings_json: "[]".to_owned(),
+                subject_module: None,
+                legal_omission: None,
+                model_used: false,
+            };
+            store.finish_draft(id, &finished, None, &[]).unwrap();
+            id
+        };
+        let file = |id, filed_on, addressee: Option<&str>| {
+            store
+                .record_filing(
+                    id,
+                    &Filing {
+                        filed_on,
+                        method: FilingMethod::InPerson,
+                        number: None,
+                        addressee: addressee.map(str::to_owned),
+                        delivered_on: None,
+                    },
+                )
+                .unwrap();
+        };
+        let answer = |id, answered_on, result| {
+            store
+                .record_answer(
+                    id,
+                    &Answer {
+                        answered_on,
+                        result,
+                    },
+                )
+                .unwrap();
+        };
+        // Filed on Monday 7 December 2026: due on 21 December.
+        let on_time = ready("a");
+        file(on_time, date(2026, 12, 7), Some("УК Восход"));
+        answer(on_time, date(2026, 12, 18), AnswerResult::Solved);
+        let late = ready("b");
+        file(late, date(2026, 12, 7), Some("УК Восход"));
+        answer(late, date(2026, 12, 23), AnswerResult::Refused);
+        let never = ready("c");
+        file(never, date(2026, 12, 7), None);
+        let waiting = ready("d");
+        file(waiting, date(2027, 1, 11), Some("ГЖИ"));
+        let query = StatsQuery {
+            period: Period::Month,
+            today: Some(date(2027, 1, 12)),
+            ..StatsQuery::default()
+        };
+        let cases = collect(&store, &query, &utc(), None).unwrap().cases;
+        let total = &cases.total;
+        assert_eq!(
+            (
+                total.filed,
+                total.answered_on_time,
+                total.answered_late,
+                total.never_answered
+            ),
+            (4, 1, 1, 1)
+        );
+        assert_eq!((total.waiting, total.solved), (1, 1));
+        let periods: Vec<(String, u32)> = cases
+            .by_period
+            .iter()
+            .map(|tally| (tally.period.clone().unwrap().label, tally.filed))
+            .collect();
+        assert_eq!(
+            periods,
+            [("2026-12".to_owned(), 3), ("2027-01".to_owned(), 1)]
+        );
+        let addressees: Vec<(&str, u32)> = cases
+            .by_addressee
+            .iter()
+            .map(|tally| (tally.addressee.as_deref().unwrap(), tally.filed))
+            .collect();
+        assert_eq!(addressees, [("ГЖИ", 1), ("УК Восход", 2), ("", 1)]);
+        // The period filter applies to the day of filing.
+        let january = StatsQuery {
+            since: Some(date(2027, 1, 1)),
+            ..query
+        };
+        assert_eq!(
+            collect(&store, &january, &utc(), None)
+                .unwrap()
+                .cases
+                .total
+                .filed,
+            1
         );
     }
 }
