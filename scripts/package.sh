@@ -11,12 +11,17 @@
 #   bash scripts/package.sh --appimage          also the AppImage: only where GitHub is
 #                                               reachable (the release workflow's Linux leg)
 #
-# Packages land in target/release/bundle/deb/ and target/release/bundle/rpm/. The AppImage is
-# built by the release workflow only (.github/workflows/release.yml): its bundler downloads
-# linuxdeploy and AppRun from GitHub at build time.
+# Packages land in target/release/bundle/deb/ and target/release/bundle/rpm/ (under
+# $CARGO_TARGET_DIR instead of target/ when it is set, as cargo and the bundler use it). The
+# AppImage is built by the release workflow only (.github/workflows/release.yml): its bundler
+# downloads linuxdeploy and AppRun from GitHub at build time.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root="$(pwd)"
+# Where cargo builds and the bundler writes: CARGO_TARGET_DIR when set (relative to the root,
+# as cargo reads it from here), else target/.
+target="${CARGO_TARGET_DIR:-target}"
+[[ $target == /* ]] || target="$root/$target"
 
 build=1
 version=""
@@ -51,7 +56,7 @@ if [[ $build -eq 1 ]]; then
     cargo build --release --locked -p zayavka-desktop -p zayavka-cli \
         --features tauri/custom-protocol
 fi
-for binary in target/release/zayavka-desktop target/release/zayavka; do
+for binary in "$target/release/zayavka-desktop" "$target/release/zayavka"; do
     [[ -x "$binary" ]] || { echo "$binary is missing: run without --no-build" >&2; exit 1; }
 done
 
@@ -66,8 +71,8 @@ echo "== tauri bundle --bundles $bundles${version:+ (version $version)}"
 (cd src-tauri && "$tauri" bundle --ci --bundles "$bundles" "${configs[@]}")
 
 package_version="${version:-$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml)}"
-deb="target/release/bundle/deb/zayavka_${package_version}_amd64.deb"
-rpm="target/release/bundle/rpm/zayavka-${package_version}-1.x86_64.rpm"
+deb="$target/release/bundle/deb/zayavka_${package_version}_amd64.deb"
+rpm="$target/release/bundle/rpm/zayavka-${package_version}-1.x86_64.rpm"
 # Tauri writes the .deb's data with gzip; xz makes it about a quarter smaller (16.4 → 12.0 MB
 # measured), and dpkg has read xz since Debian 6 and Ubuntu 10.04. The files, their modes and
 # the control data stay as the bundler wrote them. (The .rpm is xz already: its bundle config.)

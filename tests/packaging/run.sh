@@ -39,9 +39,22 @@ installed && fail "the zayavka package is installed already; this test will not 
 version="$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml)"
 IFS=. read -r major minor patch <<<"$version"
 higher="$major.$minor.$((patch + 1))"
-deb="$root/target/release/bundle/deb/zayavka_${version}_amd64.deb"
-rpm_file="$root/target/release/bundle/rpm/zayavka-${version}-1.x86_64.rpm"
+target="${CARGO_TARGET_DIR:-target}"
+[[ $target == /* ]] || target="$root/$target"
+deb="$target/release/bundle/deb/zayavka_${version}_amd64.deb"
+rpm_file="$target/release/bundle/rpm/zayavka-${version}-1.x86_64.rpm"
 [[ -f "$deb" && -f "$rpm_file" ]] || fail "run bash scripts/package.sh first ($deb)"
+
+# scripts/package.sh looks for the binaries where CARGO_TARGET_DIR puts them (issue 31): with an
+# empty target folder it must say they are missing there, not bundle ./target's.
+empty_target="$(mktemp -d)"
+if CARGO_TARGET_DIR="$empty_target" bash scripts/package.sh --no-build >"$empty_target.log" 2>&1 \
+    || ! grep -q "$empty_target/release/zayavka-desktop is missing" "$empty_target.log"; then
+    cat "$empty_target.log" >&2
+    rm -rf "$empty_target" "$empty_target.log"
+    fail "scripts/package.sh --no-build did not look in CARGO_TARGET_DIR"
+fi
+rm -rf "$empty_target" "$empty_target.log"
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -149,8 +162,8 @@ snapshot >"$out/before-upgrade.txt"
 echo "== upgrade to $higher (the same binaries bundled again under the higher version)"
 bash scripts/package.sh --no-build --version "$higher" >"$out/package-higher.log" 2>&1 \
     || { cat "$out/package-higher.log" >&2; fail "bundling version $higher failed"; }
-mv "target/release/bundle/deb/zayavka_${higher}_amd64.deb" "target/release/bundle/rpm/zayavka-${higher}-1.x86_64.rpm" "$out/"
-rm -rf "target/release/bundle/deb/zayavka_${higher}_amd64" "target/release/bundle/rpm/zayavka-${higher}-1.x86_64"
+mv "$target/release/bundle/deb/zayavka_${higher}_amd64.deb" "$target/release/bundle/rpm/zayavka-${higher}-1.x86_64.rpm" "$out/"
+rm -rf "$target/release/bundle/deb/zayavka_${higher}_amd64" "$target/release/bundle/rpm/zayavka-${higher}-1.x86_64"
 apt_install "$out/zayavka_${higher}_amd64.deb"
 [[ "$(dpkg-query -W -f='${Version}' zayavka)" == "$higher" ]] || fail "the upgrade did not install $higher"
 snapshot >"$out/after-upgrade.txt"
