@@ -227,7 +227,7 @@ fn a_second_zayavka_holding_the_write_lock_is_waited_for_then_named_and_nothing_
         drafting.join().expect("the draft thread ends")
     });
     let (id, output, stderr) = drafting;
-    assert_eq!((id, output.status.code()), (None, Some(0)), "{stderr}");
+    assert_eq!((id, output.status.code()), (None, Some(6)), "{stderr}");
     assert!(
         stderr.contains("Черновик не записан в базу черновиков: База черновиков занята"),
         "{stderr}"
@@ -437,7 +437,7 @@ fn a_damaged_database_is_refused_plainly_and_never_written_or_repaired() {
         assert!(!copy.exists(), "{damage:?}: no half-made backup is left");
         // A new draft is shown, and the resident is told it could not be stored and why.
         let (id, output, stderr) = home.draft(&description(4));
-        assert_eq!((id, output.status.code()), (None, Some(0)), "{damage:?}");
+        assert_eq!((id, output.status.code()), (None, Some(6)), "{damage:?}");
         assert!(
             stderr.contains("Черновик не записан в базу черновиков"),
             "{damage:?}: {stderr}"

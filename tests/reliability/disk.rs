@@ -196,9 +196,16 @@ fn a_full_disk_refuses_each_write_plainly_and_every_saved_draft_is_kept() {
     let new = "Протечка крыши над третьим подъездом после каждого дождя.";
     let (output, stdout, stderr) =
         home.run(&["draft", "--offline", "--json", "--description", new]);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    // A script tells an unstored draft from a stored one by the exit code (issue 31).
+    assert_eq!(output.status.code(), Some(6), "{stderr}");
     let report: Value = serde_json::from_str(&stdout).unwrap();
     assert!(report["draft_id"].is_null(), "{report}");
+    assert_eq!(report["stored"], false, "{report}");
+    // SQLite meets the full disk writing its log or shared memory: a disk_io (or disk_full).
+    assert!(
+        ["disk_io", "disk_full"].contains(&report["store_error"].as_str().unwrap_or_default()),
+        "{report}"
+    );
     assert!(
         report["request"]["body"]
             .as_str()
@@ -340,7 +347,7 @@ fn a_data_folder_turned_read_only_refuses_writes_plainly_and_loses_nothing() {
         "--description",
         &description(3),
     ]);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(output.status.code(), Some(6), "{stderr}");
     assert!(
         stdout.contains("Черновик № 3"),
         "the request is shown: {stdout}"

@@ -261,6 +261,9 @@ pub fn execute(
         }
     }
     let mut code = crate::exit::outcome(outcome);
+    if result.store_error.is_some() && code == SUCCESS {
+        code = crate::exit::NOT_STORED;
+    }
     if let (Some(path), Some(record)) = (options.record, &result.run.record) {
         let json = serde_json::to_string_pretty(record)? + "\n";
         if let Err(error) = zayavka_engine::replace_file(path, json.as_bytes()) {

@@ -1,6 +1,7 @@
 //! Every exit code of `zayavka`, in one place. A draft's outcome maps onto 0 and 2–5
-//! ([`outcome`]); the other commands reuse the same numbers for the same kind of result, so a
-//! script reads any command's status the same way.
+//! ([`outcome`]), and a ready draft that could not be stored onto 6; the other commands reuse
+//! the same numbers for the same kind of result, so a script reads any command's status the
+//! same way.
 
 use zayavka_engine::Outcome;
 
@@ -25,6 +26,12 @@ pub const REJECTED: u8 = 4;
 /// A technical failure, or work left to do: a batch's rows failed or are unfinished, an
 /// evaluation stopped before every answer arrived. Running the same command again resumes.
 pub const FAILED: u8 = 5;
+
+/// The request was made and printed, but the draft could not be stored in the drafts
+/// database (a full or read-only disk, a database held by another program, a damaged file):
+/// the output is all there is of it. Only a draft that would otherwise have ended with
+/// [`SUCCESS`] gets it; `--json` says `"stored": false` with the store's error code either way.
+pub const NOT_STORED: u8 = 6;
 
 /// Whoever read the output went away before it was all written (`zayavka drafts list |
 /// head -1`): 141, which is what a shell reports for a program that SIGPIPE ended (128 + 13),

@@ -121,6 +121,12 @@ pub struct DraftReport<'a> {
     pub report: Report<'a>,
     /// The stored draft's id; null when the drafts database could not be used.
     pub draft_id: Option<i64>,
+    /// Whether the draft, as it ended, is in the drafts database: `false` when the database
+    /// refused it (the id may still name a draft stored as pending before the refusal).
+    pub stored: bool,
+    /// Why it is not, as the store's stable error code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub store_error: Option<zayavka_store::StoreErrorCode>,
 }
 
 impl DraftCommandResult {
@@ -133,6 +139,11 @@ impl DraftCommandResult {
         DraftReport {
             report,
             draft_id: self.draft_id.map(|id| id.get()),
+            stored: self.store_error.is_none(),
+            store_error: self
+                .store_error
+                .as_ref()
+                .map(zayavka_store::StoreError::code),
         }
     }
 }
