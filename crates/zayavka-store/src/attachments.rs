@@ -65,7 +65,7 @@ fn check_evidence_open(
     draft_id: DraftId,
     role: AttachmentRole,
 ) -> Result<(), StoreError> {
-    if role == AttachmentRole::Evidence && crate::cases::is_filed(tx, draft_id)? {
+    if role == AttachmentRole::Evidence && crate::drafts::is_filed(tx, draft_id)? {
         return Err(StoreError::DraftFiled(draft_id));
     }
     Ok(())

@@ -12,7 +12,7 @@ use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::audit::{self, Event, unknown_code};
 use crate::columns::{now_text, parse_timestamp};
-use crate::drafts::outcome_of;
+use crate::drafts::{is_filed, outcome_of};
 use crate::error::StoreError;
 use crate::faults;
 use crate::model::{
@@ -88,14 +88,6 @@ fn case_in(tx: &Transaction<'_>, draft_id: DraftId) -> Result<Option<Case>, Stor
         .query_row([draft_id.get()], case_from_row)
         .optional()?;
     Ok(case)
-}
-
-/// Whether the draft has been filed.
-pub(crate) fn is_filed(tx: &Transaction<'_>, draft_id: DraftId) -> Result<bool, StoreError> {
-    let filed = tx
-        .prepare_cached("SELECT 1 FROM cases WHERE draft_id = ?1")?
-        .exists([draft_id.get()])?;
-    Ok(filed)
 }
 
 /// Refuses a date before the filing.

@@ -108,6 +108,14 @@ pub(crate) fn insert_pending(
     Ok(id)
 }
 
+/// Whether the draft has been filed (issue 30): its text and evidence then no longer change.
+pub(crate) fn is_filed(tx: &Transaction<'_>, draft_id: DraftId) -> Result<bool, StoreError> {
+    let filed = tx
+        .prepare_cached("SELECT 1 FROM cases WHERE draft_id = ?1")?
+        .exists([draft_id.get()])?;
+    Ok(filed)
+}
+
 /// The stored outcome of a draft, or [`StoreError::DraftNotFound`].
 pub(crate) fn outcome_of(tx: &Transaction<'_>, id: DraftId) -> Result<DraftOutcome, StoreError> {
     let code: Option<String> = tx
@@ -182,7 +190,7 @@ impl Store {
         check_code("author", &version.author)?;
         let tx = self.write()?;
         outcome_of(&tx, id)?;
-        if crate::cases::is_filed(&tx, id)? {
+        if is_filed(&tx, id)? {
             return Err(StoreError::DraftFiled(id));
         }
         let number: u32 = tx.query_row(
