@@ -13,8 +13,9 @@ pub const DOWNLOAD_PAGE: &str = "https://developer.microsoft.com/ru-ru/microsoft
 /// The dialog's title.
 pub const TITLE: &str = "Заявка: нужен компонент Windows";
 
-/// The button that opens [`DOWNLOAD_PAGE`] in the browser.
-pub const OPEN_PAGE: &str = "Открыть страницу";
+/// The button that opens [`DOWNLOAD_PAGE`] in the browser: short, so that it fits the button
+/// Wine's task dialog sizes by a fixed width (a longer label was cut there).
+pub const OPEN_PAGE: &str = "Открыть сайт";
 
 /// The button that only closes the dialog.
 pub const CLOSE: &str = "Закрыть";

@@ -22,8 +22,9 @@ Windows programs in a Wine prefix of its own, with the Windows stand-in provider
 10. a newer installer, signed with a throw-away certificate as a release is, over the first
     with every draft kept and every program signed, then the uninstaller: the program gone, the
     resident's data kept;
-11. the desktop app started with no WebView2 (Wine has none): the Russian dialog, screenshot
-    kept as target/windows-test/webview2-missing.png.
+11. the desktop app started with no WebView2 (Wine has none): the Russian dialog at 100 % and
+    at 200 % display scale, screenshots kept as target/windows-test/webview2-missing.png and
+    webview2-missing-200.png.
 """
 
 import io
@@ -526,34 +527,43 @@ def main():
     check(wine.registry(uninstall_key, "DisplayVersion") is None, "the uninstall entry is left")
     check(data.is_file(), "the uninstaller removed the resident's drafts")
 
-    step("the desktop app without WebView2: the Russian dialog")
+    step("the desktop app without WebView2: the Russian dialog, at 100 % and at 200 %")
     desktop = BINARIES / "zayavka-desktop.exe"
-    shot = OUT / "webview2-missing.png"
-    script = f"""
-        {WINE} '{desktop}' & app=$!
-        for i in $(seq 1 120); do
-            window=$(xdotool search --name 'нужен компонент Windows' 2>/dev/null | head -n1)
-            [ -n "$window" ] && break
-            sleep 0.5
-        done
-        [ -n "$window" ] || {{ echo 'no dialog'; kill $app; exit 1; }}
-        sleep 1
-        import -window root '{shot}'
-        # «Закрыть», the dialog's rightmost button (no window manager under Xvfb to give the
-        # dialog the keyboard).
-        eval "$(xdotool getwindowgeometry --shell "$window")"
-        xdotool mousemove --window "$window" $((WIDTH - 48)) $((HEIGHT - 17)) click 1
-        ( sleep 30; kill $app 2>/dev/null ) & watchdog=$!
-        wait $app
-        echo "exit=$?"
-        kill $watchdog 2>/dev/null || true
-    """
-    result = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", "bash", "-c",
-                             script], capture_output=True, env=wine.env, timeout=180)
-    said = result.stdout.decode("utf-8", "replace")
-    check(result.returncode == 0 and "exit=3" in said, f"{said}{result.stderr.decode()}")
-    check(shot.is_file(), "no screenshot")
-    print(f"   the dialog shown, the app exited with 3; screenshot {shot}")
+    for dpi, name in ((96, "webview2-missing.png"), (192, "webview2-missing-200.png")):
+        # Windows' display scale is the desktop's LogPixels (96 is 100 %).
+        wine.run("reg", "add", "HKCU\\Control Panel\\Desktop", "/v", "LogPixels", "/t",
+                 "REG_DWORD", "/d", str(dpi), "/f")
+        subprocess.run(["/usr/lib/wine/wineserver", "--wait"], env=wine.env, check=False)
+        scale = dpi // 96
+        shot = OUT / name
+        script = f"""
+            {WINE} '{desktop}' & app=$!
+            for i in $(seq 1 120); do
+                window=$(xdotool search --name 'нужен компонент Windows' 2>/dev/null | head -n1)
+                [ -n "$window" ] && break
+                sleep 0.5
+            done
+            [ -n "$window" ] || {{ echo 'no dialog'; kill $app; exit 1; }}
+            sleep 1
+            import -window root '{shot}'
+            # «Закрыть», the dialog's rightmost button (no window manager under Xvfb to give
+            # the dialog the keyboard), where it is at this scale.
+            eval "$(xdotool getwindowgeometry --shell "$window")"
+            xdotool mousemove --window "$window" $((WIDTH - 48 * {scale})) \
+                $((HEIGHT - 17 * {scale})) click 1
+            ( sleep 30; kill $app 2>/dev/null ) & watchdog=$!
+            wait $app
+            echo "exit=$?"
+            kill $watchdog 2>/dev/null || true
+        """
+        result = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", "bash", "-c",
+                                 script], capture_output=True, env=wine.env, timeout=180)
+        said = result.stdout.decode("utf-8", "replace")
+        check(result.returncode == 0 and "exit=3" in said,
+              f"at {dpi} dpi: {said}{result.stderr.decode()}")
+        check(shot.is_file(), f"no screenshot at {dpi} dpi")
+        print(f"   at {100 * dpi // 96} %: the dialog shown, the app exited with 3; screenshot "
+              f"{shot}")
 
     wine.run("wineboot", "--shutdown")
     print(f"windows flow: all {steps} steps held")
