@@ -33,14 +33,15 @@ pub const ADDRESSEE_MAX: usize = 300;
 /// How many days before its deadline a case counts as due soon.
 pub const DUE_SOON_DAYS: i32 = 3;
 
-/// The date the program takes as today: `ZAYAVKA_TODAY` when set, else the system's local date.
+/// The date the program takes as today: `ZAYAVKA_TODAY` when set (an empty value counts as
+/// unset), else the system's local date.
 pub fn today() -> Result<Date, CaseError> {
     match std::env::var(ENV_TODAY) {
-        Ok(text) => text
+        Ok(text) if !text.trim().is_empty() => text
             .trim()
             .parse::<Date>()
             .map_err(|_| CaseError::BadToday(text)),
-        Err(_) => Ok(jiff::Zoned::now().date()),
+        _ => Ok(jiff::Zoned::now().date()),
     }
 }
 
