@@ -397,6 +397,21 @@ fn every_bad_date_or_value_is_refused_in_russian_with_nothing_changed() {
     );
     refused("2026-12-05", &answer("2026-12-01"), "раньше дня подачи");
     refused("2026-12-05", &answer("2026-12-09"), "ещё не наступила");
+    // A photo that is not one: the answer is recorded, and the message says so.
+    let not_a_photo = home.join("ответ.jpg");
+    std::fs::write(&not_a_photo, "это не снимок").unwrap();
+    let mut with_photo = answer("2026-12-04").to_vec();
+    with_photo.extend(["--photo", not_a_photo.to_str().unwrap()]);
+    refused(
+        "2026-12-05",
+        &with_photo,
+        "Ответ записан, но фотографии не приложены",
+    );
+    let shown = json(home, "2026-12-05", &["drafts", "show", &id, "--json"]);
+    assert_eq!(
+        shown["case"]["case"]["answer"]["result"], "solved",
+        "{shown}"
+    );
     // A year the calendar lacks: no date, and why.
     let late = offline_draft(home, "Сломан почтовый ящик.");
     ok(

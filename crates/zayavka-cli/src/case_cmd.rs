@@ -267,9 +267,22 @@ fn attach(
     if photos.is_empty() {
         return Ok(());
     }
+    // Called after the filing or the answer is stored: a refused photo must not read as if
+    // nothing had been recorded.
     let list = engine
         .attach_case_photos(id, role, photos)
-        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+        .map_err(|error| {
+            anyhow::anyhow!(
+                "{} записан, но фотографии не приложены: {} Приложите их снова той же \
+                 командой: остальные сведения останутся прежними.",
+                if role == AttachmentRole::Answer {
+                    "Ответ"
+                } else {
+                    "Факт подачи"
+                },
+                zayavka_engine::full_sentence(&error.message_ru())
+            )
+        })?;
     writeln!(
         out,
         "Приложено фотографий: {} (всего {}); сведения о месте съёмки и камере удалены.",
