@@ -34,6 +34,9 @@ stable_codes! {
         Model => "model",
         /// The legal catalogue's curated text.
         LegalCatalogue => "legal_catalogue",
+        /// Sentences the program wrote from the facts the resident recorded about a filed
+        /// request (its dates, number and answer): a follow-up letter's (issue 30).
+        RecordedFacts => "recorded_facts",
     }
 }
 
@@ -50,6 +53,9 @@ stable_codes! {
         /// without a model before their titles were the resident's words. Never made now;
         /// such stored requests read back with it.
         Standard => "standard",
+        /// Made by the program from the first request's title or date: a follow-up letter's
+        /// (issue 30).
+        RecordedFacts => "recorded_facts",
     }
 }
 
@@ -76,6 +82,9 @@ stable_codes! {
         ResidentRequest => "resident_request",
         /// The fixed generic item, because the resident asked for nothing specific.
         Generic => "generic",
+        /// The fixed item of a complaint to the housing inspectorate: an inspection and measures
+        /// (issue 30).
+        Inspection => "inspection",
     }
 }
 
@@ -155,6 +164,14 @@ impl RequestItem {
                 text: GENERIC_ITEM.to_owned(),
                 source: ItemSource::Generic,
             },
+        }
+    }
+
+    /// A fixed item the program chose, with where it comes from.
+    pub(crate) fn fixed(text: &str, source: ItemSource) -> RequestItem {
+        RequestItem {
+            text: text.to_owned(),
+            source,
         }
     }
 
@@ -269,7 +286,7 @@ impl Request {
         format!("{}{SECTION_SEPARATOR}{}", self.title, self.body)
     }
 
-    fn new(
+    pub(crate) fn new(
         title: String,
         title_source: TitleSource,
         sections: Vec<Section>,
@@ -485,6 +502,49 @@ fn section(text: &str) -> String {
     end_as_sentence(capitalise_first(&join_lines(text)))
 }
 
+/// The catalogue's paragraphs for a request: the common block, then the subject's paragraph
+/// when the decision includes it.
+pub(crate) fn legal_sections(catalogue: &LegalCatalogue, legal: LegalDecision) -> Vec<Section> {
+    let of = |module: &crate::legal::LegalModule| {
+        module
+            .paragraphs
+            .iter()
+            .map(|paragraph| Section {
+                kind: SectionKind::Legal,
+                source: Provenance::LegalCatalogue,
+                module: Some(module.id.clone()),
+                text: paragraph.clone(),
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut sections = of(catalogue.common());
+    if let LegalDecision::Included(kind) = legal {
+        sections.extend(of(catalogue.subject(kind)));
+    }
+    sections
+}
+
+/// A section the program wrote: `text` as one sentence-ended paragraph.
+pub(crate) fn program_section(kind: SectionKind, source: Provenance, text: &str) -> Section {
+    Section {
+        kind,
+        source,
+        module: None,
+        text: section(text),
+    }
+}
+
+/// A section the program wrote that leads into the next one: `text` on one line, its colon
+/// kept.
+pub(crate) fn program_lead(kind: SectionKind, source: Provenance, text: &str) -> Section {
+    Section {
+        kind,
+        source,
+        module: None,
+        text: join_lines(text),
+    }
+}
+
 /// Assembles the request. Same arguments, same bytes.
 pub fn assemble(
     text: &DraftText,
@@ -509,22 +569,7 @@ pub fn assemble(
             sections.push(descriptive(kind, optional));
         }
     }
-    let legal_sections = |module: &crate::legal::LegalModule| {
-        module
-            .paragraphs
-            .iter()
-            .map(|paragraph| Section {
-                kind: SectionKind::Legal,
-                source: Provenance::LegalCatalogue,
-                module: Some(module.id.clone()),
-                text: paragraph.clone(),
-            })
-            .collect::<Vec<_>>()
-    };
-    sections.extend(legal_sections(catalogue.common()));
-    if let LegalDecision::Included(kind) = legal {
-        sections.extend(legal_sections(catalogue.subject(kind)));
-    }
+    sections.extend(legal_sections(catalogue, legal));
     let warnings = text
         .warnings
         .iter()

@@ -17,6 +17,7 @@ mod deadline;
 mod decide;
 mod faithfulness;
 mod finding;
+mod follow_up;
 mod input;
 mod legal;
 mod outcome;
@@ -42,6 +43,10 @@ pub use faithfulness::{
     FaithfulnessReport, Verdict, WordSpan, check_faithfulness,
 };
 pub use finding::{Finding, FindingCode, Rejection, RejectionReason};
+pub use follow_up::{
+    CasePhotos, FirstAnswer, FirstDeadline, FirstRequest, FollowUpKind, INSPECTION_ITEM,
+    NO_SUPERVISION_PARAGRAPH, follow_up,
+};
 pub use input::{
     BODY_LIMIT, InputError, InputErrorCode, InputErrorKind, InputErrors, InputField, ModelView,
     RawInput, ResidentInput, limits as input_limits,
