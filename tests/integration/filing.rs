@@ -575,3 +575,176 @@ fn an_activist_files_a_batch_in_one_step_and_its_status_counts_the_cases() {
     let text = ok(home, "2026-12-18", &["stats"]);
     assert!(text.contains("Поданные заявки"), "{text}");
 }
+
+#[test]
+fn a_repeat_request_and_a_complaint_are_written_from_the_case_and_saved_as_documents() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let id = offline_draft(home, "в подъезде неделю не горит свет на лестнице");
+    ok(
+        home,
+        "2026-12-07",
+        &[
+            "drafts",
+            "filed",
+            &id,
+            "--date",
+            "2026-12-07",
+            "--how",
+            "in_person",
+            "--number",
+            "17/А",
+            "--to",
+            "ООО «УК Восход»",
+        ],
+    );
+    // Before the deadline (21 December) nothing is written.
+    let (code, _, stderr) = cli(
+        home,
+        "2026-12-15",
+        &["drafts", "follow-up", &id, "--to", "company"],
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("ещё не истёк"), "{stderr}");
+    assert!(!stderr.contains("г.."), "{stderr}");
+    assert_eq!(
+        json(home, "2026-12-15", &["drafts", "list", "--json"])
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    // After it, a repeat request as a PDF and a complaint as a text file.
+    let folder = home.join("Письма в УК");
+    std::fs::create_dir(&folder).unwrap();
+    let pdf = folder.join("повторная заявка.pdf");
+    let out = ok(
+        home,
+        "2026-12-28",
+        &[
+            "drafts",
+            "follow-up",
+            &id,
+            "--to",
+            "company",
+            "--format",
+            "pdf",
+            "--out",
+            pdf.to_str().unwrap(),
+        ],
+    );
+    assert!(out.contains("Повторная заявка по черновику"), "{out}");
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-"));
+    let (code, _, stderr) = cli(
+        home,
+        "2026-12-28",
+        &["drafts", "follow-up", &id, "--to", "inspectorate"],
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--addressee"), "{stderr}");
+    let txt = folder.join("жалоба.txt");
+    ok(
+        home,
+        "2026-12-28",
+        &[
+            "drafts",
+            "follow-up",
+            &id,
+            "--to",
+            "inspectorate",
+            "--addressee",
+            "Государственная жилищная инспекция города Москвы",
+            "--format",
+            "txt",
+            "--out",
+            txt.to_str().unwrap(),
+        ],
+    );
+    let complaint = std::fs::read_to_string(&txt).unwrap();
+    assert!(
+        complaint.contains("Кому: Государственная жилищная инспекция города Москвы"),
+        "{complaint}"
+    );
+    assert!(
+        complaint
+            .contains("7 декабря 2026 г. в ООО «УК Восход» подана заявка (входящий номер: 17/А)"),
+        "{complaint}"
+    );
+    assert!(
+        complaint.contains("В подъезде неделю не горит свет на лестнице."),
+        "{complaint}"
+    );
+    assert!(
+        complaint.contains("На 28 декабря 2026 г. ответ на заявку не получен."),
+        "{complaint}"
+    );
+    assert!(
+        complaint.contains("Приложения: 1) копия заявки от 7 декабря 2026 г."),
+        "{complaint}"
+    );
+    assert!(
+        complaint.contains("1. Провести проверку по изложенным фактам"),
+        "{complaint}"
+    );
+
+    // Both are drafts linked to the first; the complaint is counted by the inspectorate's term
+    // once it is filed.
+    let listed = json(home, "2026-12-28", &["drafts", "list", "--json"]);
+    assert_eq!(listed.as_array().unwrap().len(), 3);
+    let complaint_id = listed[0]["id"].to_string();
+    let shown = json(
+        home,
+        "2026-12-28",
+        &["drafts", "show", &complaint_id, "--json"],
+    );
+    assert_eq!(shown["follows"]["kind"], "complaint", "{shown}");
+    assert_eq!(
+        shown["request"]["title_source"], "recorded_facts",
+        "{shown}"
+    );
+    assert_eq!(shown["request"]["item"]["source"], "inspection", "{shown}");
+    ok(
+        home,
+        "2026-12-28",
+        &[
+            "drafts",
+            "filed",
+            &complaint_id,
+            "--date",
+            "2026-12-28",
+            "--how",
+            "email",
+        ],
+    );
+    let shown = json(
+        home,
+        "2026-12-28",
+        &["drafts", "show", &complaint_id, "--json"],
+    );
+    assert_eq!(shown["case"]["term"], "inspectorate", "{shown}");
+    // 28 December + 3 + 30 days = 30 January 2027, a Saturday: Monday 1 February.
+    assert_eq!(shown["case"]["deadline"]["due"], "2027-02-01", "{shown}");
+
+    // A solved answer leaves nothing to write.
+    ok(
+        home,
+        "2026-12-29",
+        &[
+            "drafts",
+            "answer",
+            &id,
+            "--date",
+            "2026-12-29",
+            "--result",
+            "solved",
+        ],
+    );
+    let (code, _, stderr) = cli(
+        home,
+        "2026-12-29",
+        &["drafts", "follow-up", &id, "--to", "company"],
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("проблема решена"), "{stderr}");
+}

@@ -538,6 +538,62 @@ fn a_case_change_killed_at_any_write_point_is_all_there_or_not_at_all() {
     }
 }
 
+#[test]
+fn a_follow_up_killed_at_any_write_point_is_a_whole_linked_draft_or_nothing() {
+    let template = Template::new();
+    let today = today();
+    for point in [
+        "draft_insert.row",
+        "draft_finish.result",
+        "follow_up_create.row",
+        "follow_up_create.commit",
+        "follow_up_create.committed",
+    ] {
+        let home = template.copy();
+        let id = home.stored_draft(&description(3)).to_string();
+        succeeds(
+            &home,
+            &[
+                "drafts",
+                "filed",
+                &id,
+                "--date",
+                &today,
+                "--how",
+                "in_person",
+            ],
+        );
+        // A refusal lets the letter be written before the deadline.
+        succeeds(
+            &home,
+            &[
+                "drafts", "answer", &id, "--date", &today, "--result", "refused",
+            ],
+        );
+        let before = home.listed().len();
+        kill_at(
+            &home,
+            point,
+            &["drafts", "follow-up", &id, "--to", "company"],
+        );
+        template.check_after_restart(&home, point);
+        let listed = home.listed();
+        if point.ends_with("committed") {
+            assert_eq!(listed.len(), before + 1, "{point}");
+            let letter = listed[0]["id"].as_i64().unwrap();
+            assert_eq!(home.shown(letter)["follows"]["kind"], "repeat", "{point}");
+        } else {
+            assert_eq!(listed.len(), before, "{point}: half a letter is visible");
+            succeeds(&home, &["drafts", "follow-up", &id, "--to", "company"]);
+            assert_eq!(
+                home.listed().len(),
+                before + 1,
+                "{point}: not written on the rerun"
+            );
+        }
+    }
+}
+
 /// Three valid rows (2, 3 and 5) and one too short to be a draft (4).
 fn batch_file(home: &Home) -> PathBuf {
     let path = home.path().join("batch.csv");

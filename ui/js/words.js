@@ -27,8 +27,10 @@ export const SOURCE_LABELS = {
   resident: 'ваши слова',
   model: 'описание, составленное моделью',
   legal_catalogue: 'нормативный текст',
+  recorded_facts: 'по записанным сведениям о подаче',
   resident_request: 'ваше требование',
   generic: 'общая формулировка',
+  inspection: 'просьба к инспекции',
   edited: 'изменено вами',
 };
 
@@ -37,6 +39,7 @@ export const TITLE_SOURCE_LABELS = {
   resident: 'заголовок — ваши слова',
   model: 'заголовок составлен моделью',
   standard: 'стандартный заголовок',
+  recorded_facts: 'заголовок по первой заявке',
 };
 
 /** Panel headings per outcome: what happened, calmly. */

@@ -74,6 +74,34 @@ enum DraftsCommand {
     Unfile(crate::case_cmd::CaseIdArgs),
     /// Создать исправленный черновик на основе поданного: копия текста, правок и фотографий.
     Correct(crate::case_cmd::CaseIdArgs),
+    /// Написать по поданной заявке, на которую нет ответа после срока или ответ не решил
+    /// проблему, повторную заявку (--to company) или жалобу в жилищную инспекцию (--to
+    /// inspectorate) — из записанных сведений, без модели; письмо сохраняется новым
+    /// черновиком, а с --format и --out — и документом.
+    FollowUp(FollowUpArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct FollowUpArgs {
+    /// Номер поданного черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+    /// company — повторная заявка в ту же управляющую организацию; inspectorate — жалоба в
+    /// государственную жилищную инспекцию.
+    #[arg(long, value_name = "КОМУ", value_parser = ["company", "inspectorate"],
+          hide_possible_values = true)]
+    to: String,
+    /// Для жалобы: инспекция вашего региона, как она будет названа в строке «Кому»,
+    /// например «Государственная жилищная инспекция Московской области».
+    #[arg(long, value_name = "ТЕКСТ")]
+    addressee: Option<String>,
+    /// Сразу сохранить письмо документом: txt, pdf или docx (нужен --out).
+    #[arg(long, value_name = "ФОРМАТ", value_parser = ["txt", "pdf", "docx"],
+          hide_possible_values = true, requires = "out")]
+    format: Option<String>,
+    /// Файл документа.
+    #[arg(long, value_name = "ФАЙЛ", requires = "format")]
+    out: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -357,6 +385,7 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         DraftsCommand::Reopen(args) => crate::case_cmd::close(args, engine, false),
         DraftsCommand::Unfile(args) => crate::case_cmd::unfile(args, engine),
         DraftsCommand::Correct(args) => crate::case_cmd::correct(args, engine),
+        DraftsCommand::FollowUp(args) => follow_up(args, engine),
     }
 }
 
@@ -481,6 +510,50 @@ fn edit(edit: EditArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         edit.id
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `drafts follow-up`: a repeat request or a complaint written from the case, stored as a new
+/// draft and, when asked, saved as a document.
+fn follow_up(args: FollowUpArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let kind = if args.to == "inspectorate" {
+        zayavka_engine::FollowUpKind::Complaint
+    } else {
+        zayavka_engine::FollowUpKind::Repeat
+    };
+    if kind == zayavka_engine::FollowUpKind::Complaint && args.addressee.is_none() {
+        anyhow::bail!(
+            "Укажите инспекцию вашего региона, как её назвать в строке «Кому»: --addressee \
+             \"Государственная жилищная инспекция …\" (название и адрес есть на сайте \
+             инспекции или на Госуслугах)"
+        );
+    }
+    let today = zayavka_engine::today().map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let id = engine
+        .write_follow_up(args.id, kind, args.addressee.as_deref(), today)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    writeln!(
+        std::io::stdout().lock(),
+        "{} по черновику № {} сохранена как черновик № {id}: посмотрите её (zayavka drafts \
+         show {id}), подайте и отметьте подачу (zayavka drafts filed {id} …).",
+        match kind {
+            zayavka_engine::FollowUpKind::Repeat => "Повторная заявка",
+            zayavka_engine::FollowUpKind::Complaint => "Жалоба в жилищную инспекцию",
+        },
+        args.id
+    )?;
+    match (args.format, args.out) {
+        (Some(format), Some(out)) => export(
+            ExportArgs {
+                id,
+                format,
+                out: Some(out),
+                date: Some(today),
+                collective: false,
+            },
+            engine,
+        ),
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// `drafts export`: the filed document (txt, pdf, docx) or everything about the draft (json).

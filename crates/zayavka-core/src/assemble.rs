@@ -380,7 +380,14 @@ impl<'de> Deserialize<'de> for Request {
                 ));
             }
         };
-        if document.sections.is_empty() || document.sections[0].kind != SectionKind::Problem {
+        // A request starts with its problem section; a follow-up letter (issue 30) with the
+        // recorded facts of the first request, which lead into the problem.
+        let starts_right = document.sections.first().is_some_and(|first| {
+            first.kind == SectionKind::Problem
+                || (first.source == Provenance::RecordedFacts
+                    && document.title_source == Some(TitleSource::RecordedFacts))
+        });
+        if !starts_right {
             return Err(D::Error::custom(
                 "a request starts with its problem section",
             ));

@@ -400,6 +400,20 @@ mod tests {
     }
 
     #[test]
+    fn a_letter_is_stored_and_read_back_through_the_request_s_own_checks() {
+        let first = first(
+            Some("17/А"),
+            Some((date(2026, 12, 18), FirstAnswer::Unaddressed)),
+        );
+        for kind in FollowUpKind::ALL {
+            let letter = letter(*kind, &first);
+            let stored = serde_json::to_string(&letter).unwrap();
+            let read: Request = serde_json::from_str(&stored).unwrap();
+            assert_eq!(read, letter);
+        }
+    }
+
+    #[test]
     fn the_same_facts_give_the_same_bytes() {
         let first = first(Some("17/А"), None);
         for kind in FollowUpKind::ALL {

@@ -98,6 +98,18 @@ pub enum CaseError {
         /// The filing's day.
         filed_on: Date,
     },
+    /// A follow-up letter was asked for before the answer is due.
+    #[error("the answer is not due until {due}")]
+    NotDueYet {
+        /// The last day for the answer.
+        due: Date,
+    },
+    /// A follow-up letter was asked for after an answer that solved the problem.
+    #[error("the answer solved the problem")]
+    Solved,
+    /// The letter would be longer than a request may be.
+    #[error("the letter would be {0} characters long")]
+    TooLong(usize),
     /// The batch could not be read; the sentence is the batch error's own.
     #[error("the batch could not be read: {0}")]
     Batch(String),
@@ -120,6 +132,21 @@ impl CaseError {
         match self {
             CaseError::Store(error) => error.message_ru(),
             CaseError::Batch(message) => message.clone(),
+            CaseError::NotDueYet { due } => format!(
+                "Срок ответа на эту заявку ещё не истёк: ответ должен прийти не позднее {} \
+                 Повторную заявку или жалобу пишут, когда ответа нет после срока или ответ не \
+                 решил проблему. Ничего не создано.",
+                date_ru(*due)
+            ),
+            CaseError::Solved => "По этой заявке записан ответ «проблема решена», поэтому \
+                 повторная заявка или жалоба не нужна. Ничего не создано. Если проблема на самом \
+                 деле не решена, запишите ответ заново с другим итогом."
+                .to_owned(),
+            CaseError::TooLong(length) => format!(
+                "Письмо получилось бы длиннее, чем допускает заявка ({length} знаков): описание \
+                 проблемы в первой заявке слишком длинное. Ничего не создано. Составьте новую \
+                 заявку с более коротким описанием."
+            ),
             CaseError::BadToday(text) => format!(
                 "Переменная {ENV_TODAY} задана, но «{text}» — не дата. Укажите дату в виде \
                  ГГГГ-ММ-ДД, например 2026-12-17, или уберите переменную, чтобы считать от \
@@ -197,6 +224,9 @@ impl EngineError for CaseError {
             | CaseError::Text { .. } => ErrorKind::InvalidValue,
             CaseError::DeliveryNotALetter(_) => ErrorKind::InvalidRequest,
             CaseError::Batch(_) => ErrorKind::Batch,
+            CaseError::NotDueYet { .. } | CaseError::Solved | CaseError::TooLong(_) => {
+                ErrorKind::InvalidRequest
+            }
         }
     }
 
@@ -438,6 +468,106 @@ pub(crate) fn counts(
         }
     }
     Ok(counts)
+}
+
+/// Writes the letter of `kind` after filed draft `id` — a repeat request to the same company,
+/// or a complaint to the housing inspectorate `addressee` — from what is recorded, with no
+/// model, and stores it as a new ready draft linked to the first. Refused while the answer is
+/// not due yet, and when the answer solved the problem.
+pub(crate) fn write_follow_up(
+    store: &Store,
+    id: DraftId,
+    kind: zayavka_core::FollowUpKind,
+    addressee: Option<&str>,
+    today: Date,
+) -> Result<DraftId, CaseError> {
+    use zayavka_core::{CasePhotos, FirstAnswer, FirstDeadline, FirstRequest, FollowUpKind};
+    let draft = store.get_draft(id)?.ok_or(StoreError::DraftNotFound(id))?;
+    let case = store.case(id)?.ok_or(StoreError::NotFiled(id))?;
+    let view = CaseView::new(case.clone(), today);
+    if let CaseState::Waiting { due, .. } = view.state {
+        return Err(CaseError::NotDueYet { due });
+    }
+    let answer = match case.answer {
+        Some(Answer {
+            result: AnswerResult::Solved,
+            ..
+        }) => return Err(CaseError::Solved),
+        Some(answer) => Some((
+            answer.answered_on,
+            match answer.result {
+                AnswerResult::Partly => FirstAnswer::Partly,
+                AnswerResult::Refused => FirstAnswer::Refused,
+                _ => FirstAnswer::Unaddressed,
+            },
+        )),
+        None => None,
+    };
+    let request = crate::drafts::stored_request(&draft)
+        .map_err(|_| StoreError::DraftNotFound(id))?
+        .ok_or(StoreError::DraftNotReady {
+            draft_id: id,
+            outcome: draft.summary.outcome.code(),
+        })?;
+    let input = crate::drafts::stored_input(&draft);
+    // The title as filed: the resident's latest edit, or the assembled one.
+    let title = draft.versions.last().map_or_else(
+        || request.title().to_owned(),
+        |version| version.title.clone(),
+    );
+    let legal = match (request.subject_module(), request.legal_omission()) {
+        (Some(kind), _) => zayavka_core::LegalDecision::Included(kind),
+        (None, reason) => zayavka_core::LegalDecision::Omitted(
+            reason.unwrap_or(zayavka_core::OmissionReason::NotConfirmed),
+        ),
+    };
+    let first = FirstRequest {
+        title,
+        description: input.description.clone().unwrap_or_default(),
+        filed_on: case.filing.filed_on,
+        number: case.filing.number.clone(),
+        company: case.filing.addressee.clone(),
+        deadline: match &view.deadline {
+            DeadlineState::Known(deadline) => Some(FirstDeadline {
+                due: deadline.due,
+                term: view.term_ru.clone(),
+                verified: deadline.verified,
+            }),
+            _ => None,
+        },
+        answer,
+        item: request.item().clone(),
+        legal,
+    };
+    let count = |role| -> Result<usize, StoreError> { Ok(store.attachments_as(id, role)?.len()) };
+    let photos = CasePhotos {
+        evidence: count(zayavka_store::AttachmentRole::Evidence)?,
+        filing: count(zayavka_store::AttachmentRole::Filing)?,
+        answer: count(zayavka_store::AttachmentRole::Answer)?,
+    };
+    let letter = zayavka_core::follow_up(
+        kind,
+        &first,
+        photos,
+        today,
+        zayavka_core::legal_catalogue(),
+        date_ru,
+    )
+    .map_err(|too_long| CaseError::TooLong(too_long.length))?;
+    let addressee = match kind {
+        FollowUpKind::Repeat => None,
+        FollowUpKind::Complaint => clean_text("addressee", addressee, ADDRESSEE_MAX)?,
+    };
+    let finished = crate::draft::finished_draft(&zayavka_core::Outcome::Ready(letter), false);
+    let new = zayavka_store::NewDraft {
+        raw_input_json: draft.summary.raw_input_json.clone(),
+        checked_input_json: draft.summary.checked_input_json.clone(),
+    };
+    let follow = match kind {
+        FollowUpKind::Repeat => FollowKind::Repeat,
+        FollowUpKind::Complaint => FollowKind::Complaint,
+    };
+    Ok(store.create_follow_up(id, follow, addressee.as_deref(), &new, &finished)?)
 }
 
 /// Records the answer to filed draft `id`.

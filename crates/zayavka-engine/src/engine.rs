@@ -650,6 +650,19 @@ impl Engine {
         Ok(self.write()?.copy_for_correction(id)?)
     }
 
+    /// Writes the letter of `kind` after filed draft `id` (a repeat request, or a complaint to
+    /// the inspectorate `addressee`) and stores it as a new linked draft; returns its id
+    /// ([`case::write_follow_up`]).
+    pub fn write_follow_up(
+        &self,
+        id: DraftId,
+        kind: zayavka_core::FollowUpKind,
+        addressee: Option<&str>,
+        today: Date,
+    ) -> Result<DraftId, CaseError> {
+        case::write_follow_up(&self.write()?, id, kind, addressee, today)
+    }
+
     /// How draft `id` follows another draft, when it does.
     pub fn follow_link(&self, id: DraftId) -> Result<Option<FollowLink>, CaseError> {
         Ok(self.read()?.follow_link(id)?)

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use jiff::civil::Date;
 use zayavka_core::full_sentence;
-use zayavka_store::{DraftId, Store};
+use zayavka_document::ProfileField;
+use zayavka_store::{DraftId, FollowKind, Store};
 
 use crate::attachments::{AttachmentError, document_photos};
 use crate::document::{CoSigners, DocumentError, FiledDocument, RenderError, for_draft};
@@ -104,8 +105,23 @@ pub fn filed_document(
     collective: bool,
 ) -> Result<FiledDocument, FilingError> {
     let draft = get(store, id)?;
-    let profile = load(paths)?;
-    let photos = document_photos(store, id)?;
+    let mut profile = load(paths)?;
+    // A letter to another addressee (a complaint's inspectorate) names it in «Кому»; its
+    // address is left blank for the resident to fill in.
+    if let Some(addressee) = store.addressee(id).map_err(DraftsError::from)? {
+        profile = profile
+            .with_value(ProfileField::CompanyName, Some(addressee))
+            .with_value(ProfileField::CompanyAddress, None);
+    }
+    let mut photos = document_photos(store, id)?;
+    // A repeat request or a complaint carries the first request's photos of the problem.
+    if photos.is_empty()
+        && let Some(link) = store.follow_link(id).map_err(DraftsError::from)?
+        && matches!(link.kind, FollowKind::Repeat | FollowKind::Complaint)
+        && let Some(first) = link.draft_id
+    {
+        photos = document_photos(store, first)?;
+    }
     let document = for_draft(&draft, &profile, date)?.with_photos(photos);
     Ok(if collective {
         document.with_co_signers(CoSigners::default())

@@ -85,7 +85,7 @@ pub use case::{
     received_on, result_ru, short_date, term_of, today,
 };
 pub use ics::deadline_event;
-pub use zayavka_core::{AnswerTerm, CalendarYear, Deadline, NoDeadline, TermId};
+pub use zayavka_core::{AnswerTerm, CalendarYear, Deadline, FollowUpKind, NoDeadline, TermId};
 pub use zayavka_store::{
     Answer, AnswerResult, AttachmentRole, Case, Filing, FilingMethod, FollowKind, FollowLink,
 };

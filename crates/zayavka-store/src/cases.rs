@@ -12,19 +12,19 @@ use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::audit::{self, Event, unknown_code};
 use crate::columns::{now_text, parse_timestamp};
-use crate::drafts::{is_filed, outcome_of};
+use crate::drafts::{check_finished, finish_in, insert_pending, is_filed, outcome_of};
 use crate::error::StoreError;
 use crate::faults;
 use crate::model::{
-    Answer, AnswerResult, AuditKind, Case, DraftId, DraftOutcome, Filing, FilingMethod, FollowKind,
-    FollowLink,
+    Answer, AnswerResult, AuditKind, Case, DraftId, DraftOutcome, Filing, FilingMethod,
+    FinishedDraft, FollowKind, FollowLink, NewDraft,
 };
 use crate::store::Store;
 
 /// The columns [`case_from_row`] reads, from `cases` joined with the draft's link.
-const COLUMNS: &str = "cases.draft_id, filed_on, method, number, addressee, delivered_on, \
-     answered_on, result, closed_on, cases.created_at, cases.updated_at, drafts.follows, \
-     drafts.follow_kind";
+const COLUMNS: &str = "cases.draft_id, cases.filed_on, cases.method, cases.number, \
+     cases.addressee, cases.delivered_on, cases.answered_on, cases.result, cases.closed_on, \
+     cases.created_at, cases.updated_at, drafts.follows, drafts.follow_kind";
 
 fn day(text: &str, column: usize) -> rusqlite::Result<Date> {
     text.parse::<Date>().map_err(|error| {
@@ -362,10 +362,10 @@ impl Store {
             "INSERT INTO drafts (created_at, updated_at, raw_input_json, checked_input_json,
                                  outcome, reason, retryable, title, body, request_json,
                                  warnings_json, subject_module, legal_omission, model_used,
-                                 follows, follow_kind)
+                                 follows, follow_kind, addressee)
              SELECT ?2, ?2, raw_input_json, checked_input_json, outcome, reason, retryable,
                     title, body, request_json, warnings_json, subject_module, legal_omission,
-                    model_used, id, 'correction'
+                    model_used, id, 'correction', addressee
              FROM drafts WHERE id = ?1",
             params![id.get(), now],
         )?;
@@ -413,6 +413,55 @@ impl Store {
         }
         Store::commit(tx, "draft_correct")?;
         Ok(copy)
+    }
+
+    /// Stores a letter written after draft `follows` (a repeat request, a complaint) as a new
+    /// ready draft linked to it, in one transaction: the input it was written from, the
+    /// finished request, the link and the audit events are all there, or none is. Returns its
+    /// id.
+    pub fn create_follow_up(
+        &self,
+        follows: DraftId,
+        kind: FollowKind,
+        addressee: Option<&str>,
+        draft: &NewDraft,
+        finished: &FinishedDraft,
+    ) -> Result<DraftId, StoreError> {
+        check_finished(finished, None)?;
+        check_text("addressee", addressee)?;
+        let tx = self.write()?;
+        outcome_of(&tx, follows)?;
+        let id = insert_pending(&tx, draft, None)?;
+        finish_in(&tx, id, finished, None, &[])?;
+        tx.execute(
+            "UPDATE drafts SET follows = ?2, follow_kind = ?3, addressee = ?4 WHERE id = ?1",
+            params![id.get(), follows.get(), kind.code(), addressee],
+        )?;
+        faults::point("follow_up_create", "row");
+        audit::record(
+            &tx,
+            AuditKind::FollowUpCreated,
+            Event {
+                draft_id: Some(id),
+                detail: Some(kind.code()),
+                ..Event::default()
+            },
+        )?;
+        Store::commit(tx, "follow_up_create")?;
+        Ok(id)
+    }
+
+    /// The addressee draft `id` is written to when it is not the profile's company (a
+    /// complaint's inspectorate).
+    pub fn addressee(&self, id: DraftId) -> Result<Option<String>, StoreError> {
+        let tx = self.read()?;
+        outcome_of(&tx, id)?;
+        let addressee = tx.query_row(
+            "SELECT addressee FROM drafts WHERE id = ?1",
+            [id.get()],
+            |row| row.get(0),
+        )?;
+        Ok(addressee)
     }
 
     /// How `draft_id` follows another draft, when it does.

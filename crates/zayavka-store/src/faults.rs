@@ -71,6 +71,9 @@ pub const WRITE_POINTS: &[&str] = &[
     "draft_correct.copy",
     "draft_correct.commit",
     "draft_correct.committed",
+    "follow_up_create.row",
+    "follow_up_create.commit",
+    "follow_up_create.committed",
 ];
 
 /// The variable that names the point where a debug build kills itself.

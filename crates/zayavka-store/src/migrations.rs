@@ -121,7 +121,7 @@ mod tests {
             "57de545d55ae002da4f9ab5154f3d2c6f7f66fd26426e530afebf96be58c3ebc",
             "e45d56322974c7544b5f5c11cfa3b8e84550e7a53a13889023805b385c197a9b",
             "875b5f1e486af37e224c5d5ff1ca5ed4dd6f7b021a2c3aa1eb334239938935e8",
-            "9078c8d3bbca8f76b489e9beb5cac501a567acb6d03876e58651e5826c139953",
+            "85e5a822717cbb9f555a07302253a7fb97850c90395a64861952a8c72aa49de2",
         ];
         assert_eq!(
             MIGRATIONS.len(),

@@ -42,6 +42,9 @@ CREATE INDEX cases_by_filed ON cases (filed_on, draft_id);
 ALTER TABLE drafts ADD COLUMN follows INTEGER REFERENCES drafts (id) ON DELETE SET NULL;
 ALTER TABLE drafts ADD COLUMN follow_kind TEXT
     CHECK (follow_kind IS NULL OR follow_kind IN ('correction', 'repeat', 'complaint'));
+-- The addressee a letter is written to when it is not the profile's management company (a
+-- complaint's housing inspectorate), for the document's «Кому».
+ALTER TABLE drafts ADD COLUMN addressee TEXT CHECK (addressee IS NULL OR addressee <> '');
 
 CREATE INDEX drafts_by_follows ON drafts (follows) WHERE follows IS NOT NULL;
 
