@@ -574,6 +574,54 @@ fn an_activist_files_a_batch_in_one_step_and_its_status_counts_the_cases() {
     assert_eq!(total["solved"], 1, "{stats}");
     let text = ok(home, "2026-12-18", &["stats"]);
     assert!(text.contains("Поданные заявки"), "{text}");
+
+    // The two letters get their delivery; on 30 December both are overdue (due 22 December)
+    // and the solved row needs nothing: complaints for the two, as PDFs in one folder.
+    for view in due.as_array().unwrap() {
+        if view["case"]["filing"]["method"] == "letter" {
+            let draft = view["case"]["draft_id"].to_string();
+            ok(
+                home,
+                "2026-12-18",
+                &["drafts", "filed", &draft, "--delivered", "2026-12-08"],
+            );
+        }
+    }
+    let folder = home.join("Жалобы пакета 1");
+    let args = [
+        "batch",
+        "follow-up",
+        "1",
+        "--to",
+        "inspectorate",
+        "--addressee",
+        "Государственная жилищная инспекция",
+        "--format",
+        "pdf",
+        "--out",
+        folder.to_str().unwrap(),
+    ];
+    let out = ok(home, "2026-12-30", &args);
+    assert!(out.contains("Написано писем: 2."), "{out}");
+    assert!(out.contains("Проблема решена — строки 2."), "{out}");
+    let mut files: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["row-0003-complaint.pdf", "row-0005-complaint.pdf"]);
+    // Run again: no letter twice, the files written again.
+    let out = ok(home, "2026-12-30", &args);
+    assert!(
+        out.contains("Написано писем: 0. Уже были написаны раньше"),
+        "{out}"
+    );
+    let listed = json(home, "2026-12-30", &["drafts", "list", "--json"]);
+    assert_eq!(
+        listed.as_array().unwrap().len(),
+        5,
+        "three rows and two complaints"
+    );
 }
 
 #[test]

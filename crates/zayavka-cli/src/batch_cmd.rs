@@ -45,6 +45,10 @@ enum BatchCommand {
     /// Отметить готовые заявки пакета поданными одним шагом: все или выбранные строки
     /// (--rows); уже отмеченные остаются как были.
     Filed(crate::case_cmd::BatchFiledArgs),
+    /// Написать повторные заявки (--to company) или жалобы в жилищную инспекцию (--to
+    /// inspectorate) по всем поданным строкам, где ответа нет после срока или он не решил
+    /// проблему, и сохранить их документами в папку.
+    FollowUp(crate::case_cmd::BatchFollowUpArgs),
 }
 
 /// Arguments of a batch run.
@@ -192,6 +196,10 @@ pub fn run(args: BatchArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         Some(BatchCommand::Filed(args)) => {
             let batch = named_batch(engine, args.batch())?;
             crate::case_cmd::batch_filed(&args, &batch.id, engine)
+        }
+        Some(BatchCommand::FollowUp(args)) => {
+            let batch = named_batch(engine, args.batch())?;
+            crate::case_cmd::batch_follow_up(&args, &batch.id, engine)
         }
         Some(BatchCommand::Export(export)) => export_command(&export, engine),
     }

@@ -195,6 +195,124 @@ pub fn batch_filed(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `batch follow-up`.
+#[derive(Debug, clap::Args)]
+pub struct BatchFollowUpArgs {
+    /// Номер пакета из `zayavka batch list`.
+    #[arg(value_name = "ПАКЕТ")]
+    batch: String,
+    /// company — повторные заявки в ту же управляющую организацию; inspectorate — жалобы в
+    /// государственную жилищную инспекцию.
+    #[arg(long, value_name = "КОМУ", value_parser = ["company", "inspectorate"],
+          hide_possible_values = true)]
+    to: String,
+    /// Для жалоб: инспекция вашего региона, как она будет названа в строке «Кому».
+    #[arg(long, value_name = "ТЕКСТ")]
+    addressee: Option<String>,
+    /// txt, pdf или docx.
+    #[arg(long, value_name = "ФОРМАТ", value_parser = ["txt", "pdf", "docx"],
+          hide_possible_values = true)]
+    format: String,
+    /// Папка для документов (создаётся, если её нет).
+    #[arg(long, value_name = "ПАПКА")]
+    out: PathBuf,
+}
+
+impl BatchFollowUpArgs {
+    /// The batch as the activist named it.
+    pub fn batch(&self) -> &str {
+        &self.batch
+    }
+}
+
+/// `batch follow-up`: the letters for a batch's overdue or unsolved rows, as documents.
+pub fn batch_follow_up(
+    args: &BatchFollowUpArgs,
+    batch_id: &str,
+    engine: &Engine,
+) -> anyhow::Result<ExitCode> {
+    let (kind, name) = if args.to == "inspectorate" {
+        (zayavka_engine::FollowUpKind::Complaint, "complaint")
+    } else {
+        (zayavka_engine::FollowUpKind::Repeat, "repeat")
+    };
+    if kind == zayavka_engine::FollowUpKind::Complaint && args.addressee.is_none() {
+        anyhow::bail!(
+            "Укажите инспекцию вашего региона, как её назвать в строке «Кому»: --addressee \
+             \"Государственная жилищная инспекция …\""
+        );
+    }
+    let format = zayavka_engine::DocumentFormat::from_extension(&args.format)
+        .ok_or_else(|| anyhow::anyhow!("допустимы форматы txt, pdf и docx"))?;
+    let today = today_or_error()?;
+    std::fs::create_dir_all(&args.out).map_err(|error| {
+        anyhow::anyhow!(
+            "Не удалось создать папку «{}»: {}. Выберите другую папку.",
+            args.out.display(),
+            zayavka_engine::io_error_ru(&error)
+        )
+    })?;
+    let report = engine
+        .batch_follow_ups(batch_id, kind, args.addressee.as_deref(), today)
+        .map_err(case_error)?;
+    let mut stdout = std::io::stdout().lock();
+    for (row, letter) in report.written.iter().chain(&report.existing) {
+        let path = args
+            .out
+            .join(format!("row-{row:04}-{name}.{}", args.format));
+        let bytes = engine
+            .filed_document(*letter, today, false)
+            .and_then(|document| Ok(document.render(format)?))
+            .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+        zayavka_engine::save_document(&path, &bytes)
+            .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+        writeln!(
+            stdout,
+            "Строка {row}: черновик № {letter}, {}",
+            path.display()
+        )?;
+    }
+    let rows = |list: &[u32]| {
+        list.iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    writeln!(
+        stdout,
+        "Написано писем: {}.{}{}{}",
+        report.written.len(),
+        if report.existing.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " Уже были написаны раньше и сохранены снова — строки {}.",
+                rows(
+                    &report
+                        .existing
+                        .iter()
+                        .map(|(row, _)| *row)
+                        .collect::<Vec<_>>()
+                )
+            )
+        },
+        if report.not_due.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " Срок ответа ещё не истёк — строки {}.",
+                rows(&report.not_due)
+            )
+        },
+        if report.solved.is_empty() {
+            String::new()
+        } else {
+            format!(" Проблема решена — строки {}.", rows(&report.solved))
+        }
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// How a batch's cases stand today, for `batch status --json`.
 pub fn batch_cases(engine: &Engine, batch_id: &str) -> anyhow::Result<zayavka_engine::CaseCounts> {
     engine

@@ -432,6 +432,19 @@ pub(crate) fn file_batch(
     Ok(report)
 }
 
+/// What writing a batch's follow-up letters did, by the rows' numbers in the file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct BatchFollowUps {
+    /// The rows a letter was written for, with the letter's draft.
+    pub written: Vec<(u32, DraftId)>,
+    /// The rows that had a letter of this kind already, with its draft (not written again).
+    pub existing: Vec<(u32, DraftId)>,
+    /// Filed rows whose answer is not due yet.
+    pub not_due: Vec<u32>,
+    /// Filed rows whose answer solved the problem.
+    pub solved: Vec<u32>,
+}
+
 /// How the cases of a set of drafts stand today, for a batch's status (issue 30).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct CaseCounts {

@@ -31,7 +31,9 @@ use crate::batch::{
     BatchFile, BatchPlan, BatchPreview, BatchRowReport, DocumentsError, DocumentsExport,
     DocumentsReport,
 };
-use crate::case::{self, BatchFiling, CaseCounts, CaseError, CaseView, FilingInput};
+use crate::case::{
+    self, BatchFiling, BatchFollowUps, CaseCounts, CaseError, CaseView, FilingInput,
+};
 use crate::config::{Config, ConfigError, ProfileName, ProviderOverrides};
 use crate::database::{open_store, open_store_to_read};
 use crate::doctor::Check;
@@ -661,6 +663,50 @@ impl Engine {
         today: Date,
     ) -> Result<DraftId, CaseError> {
         case::write_follow_up(&self.write()?, id, kind, addressee, today)
+    }
+
+    /// Writes the letter of `kind` for every filed row of stored batch `batch_id` whose answer
+    /// is overdue or did not solve the problem; the other rows are reported with why not. Each
+    /// letter is its own transaction: a failure stops at that row, the letters before it kept.
+    pub fn batch_follow_ups(
+        &self,
+        batch_id: &str,
+        kind: zayavka_core::FollowUpKind,
+        addressee: Option<&str>,
+        today: Date,
+    ) -> Result<BatchFollowUps, CaseError> {
+        let store = self.write()?;
+        let rows = crate::batch::batch_row_reports(&store, batch_id)
+            .map_err(|error| CaseError::Batch(error.message_ru()))?;
+        let mut report = BatchFollowUps::default();
+        for row in rows {
+            let Some(draft) = row.draft_id else {
+                continue;
+            };
+            if store.case(draft)?.is_none() {
+                continue;
+            }
+            let follow = match kind {
+                zayavka_core::FollowUpKind::Repeat => zayavka_store::FollowKind::Repeat,
+                zayavka_core::FollowUpKind::Complaint => zayavka_store::FollowKind::Complaint,
+            };
+            // Run again, the batch's letters are not written twice.
+            if let Some((letter, _)) = store
+                .follow_ups(draft)?
+                .into_iter()
+                .find(|(_, existing)| *existing == follow)
+            {
+                report.existing.push((row.row, letter));
+                continue;
+            }
+            match case::write_follow_up(&store, draft, kind, addressee, today) {
+                Ok(letter) => report.written.push((row.row, letter)),
+                Err(CaseError::NotDueYet { .. }) => report.not_due.push(row.row),
+                Err(CaseError::Solved) => report.solved.push(row.row),
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(report)
     }
 
     /// How draft `id` follows another draft, when it does.
