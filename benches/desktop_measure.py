@@ -3,7 +3,7 @@
 
 Used by scripts/bench-desktop.sh, which runs it inside Xvfb and a private D-Bus session:
 
-    desktop_measure.py RUNS NAME=BINARY NAME=BINARY
+    desktop_measure.py SAMPLES RUNS NAME=BINARY NAME=BINARY
 
 For every launch: the time from exec to a painted window (the app's top-level window exists and
 shows dark text on a light ground, checked by capturing it with ImageMagick's `import`),
@@ -11,7 +11,9 @@ then, after the window has settled for SETTLE seconds, the proportional set size
 /proc/PID/smaps_rollup, so pages shared between processes count once) summed over the app and
 every process it started (WebKitWebProcess, WebKitNetworkProcess, a sandbox helper if any). Each
 app gets one unmeasured launch first, so both start with warm file caches and an existing data
-folder. Prints one JSON object with every sample.
+folder. Each sample is appended to SAMPLES as one JSON line the moment it is measured, flushed
+and synced, so that no measurement is lost whatever happens to this process or the summary
+after it (issue 31: twice a run's twenty samples were measured and the file was empty).
 """
 
 import json
@@ -147,11 +149,19 @@ def launch(binary, home):
         stop(process)
 
 
+def keep(path, record):
+    """Appends one sample to the samples file as a JSON line, on the disk before returning."""
+    with open(path, "a", encoding="utf-8") as samples:
+        samples.write(json.dumps(record, ensure_ascii=False) + "\n")
+        samples.flush()
+        os.fsync(samples.fileno())
+
+
 def main():
-    runs = int(sys.argv[1])
-    apps = [argument.split("=", 1) for argument in sys.argv[2:]]
+    path = sys.argv[1]
+    runs = int(sys.argv[2])
+    apps = [argument.split("=", 1) for argument in sys.argv[3:]]
     homes = {name: tempfile.mkdtemp(prefix=f"bench-desktop-{name}-") for name, _ in apps}
-    samples = {name: [] for name, _ in apps}
     for name, binary in apps:
         launch(binary, homes[name])
     for round_number in range(runs):
@@ -159,10 +169,9 @@ def main():
         order = apps if round_number % 2 == 0 else list(reversed(apps))
         for name, binary in order:
             sample = launch(binary, homes[name])
-            samples[name].append(sample)
+            keep(path, {"app": name, "run": round_number + 1, **sample})
             print(f"  run {round_number + 1:2}/{runs} {name:8} painted {sample['paint_s']:.2f} s, "
                   f"PSS {sample['pss_kib'] / 1024:.0f} MiB", file=sys.stderr, flush=True)
-    json.dump(samples, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -48,6 +48,11 @@ phase "release workflow (actionlint)"
 
 # Every fuzz target compiles; their checks run over every seed in the workspace's tests
 # (tests/integration/fuzz_seeds.rs), the long runs are made by hand (ADR 29).
+# The desktop benchmark's summary on a recorded run, and its plain refusal of an empty file
+# (issue 31); the benchmark itself is run by hand (scripts/bench-desktop.sh).
+phase "benchmark summary (benches/test_desktop_summary.py)"
+python3 benches/test_desktop_summary.py
+
 phase "fuzz targets compile"
 bash scripts/fuzz.sh check
 
