@@ -234,3 +234,93 @@ fn issue_6_a_device_as_input_is_refused_at_once() {
     assert_eq!(error.code(), "not_regular_file");
     assert!(error.message_ru().contains("это устройство"), "{error}");
 }
+
+/// Every Russian message that lists model services lists them in the setup's order — the ones a
+/// resident in Russia can pay for first — and the advice for a draft with no service starts
+/// with the setup itself (issue 31).
+#[test]
+fn issue_31_messages_list_services_in_the_setup_s_order_and_offer_the_setup_first() {
+    let order = [
+        "gigachat",
+        "yandex",
+        "ollama",
+        "lmstudio",
+        "llamacpp",
+        "custom",
+        "openai",
+        "openrouter",
+    ];
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = Vec::new();
+    let mut folders = vec![
+        root.join("crates"),
+        root.join("src-tauri/src"),
+        root.join("ui/js"),
+    ];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|ext| ext == "rs" || ext == "js")
+            {
+                files.push(path);
+            }
+        }
+    }
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        // A Rust string continued with `\` at the end of a line is one message.
+        let joined = text.replace("\\\n", " ");
+        for line in joined.lines() {
+            if !line
+                .chars()
+                .any(|c| ('а'..='я').contains(&c.to_lowercase().next().unwrap()))
+            {
+                continue;
+            }
+            let words: Vec<&str> = line
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .collect();
+            let mut seen: Vec<usize> = Vec::new();
+            for word in words {
+                if let Some(index) = order.iter().position(|name| *name == word)
+                    && !seen.contains(&index)
+                {
+                    seen.push(index);
+                }
+            }
+            if seen.len() >= 2 {
+                checked += 1;
+                if !seen.is_sorted() {
+                    wrong.push(format!("{}: {}", path.display(), line.trim()));
+                }
+            }
+        }
+    }
+    assert!(checked >= 3, "the check found only {checked} such messages");
+    assert!(
+        wrong.is_empty(),
+        "services out of the setup's order:\n{}",
+        wrong.join("\n")
+    );
+
+    // A draft with no service set up: the first advice is the setup.
+    let home = tempfile::tempdir().unwrap();
+    let (output, stdout, stderr) = run(zayavka().env("ZAYAVKA_HOME", home.path()).args([
+        "draft",
+        "--description",
+        "В подъезде неделю не горит свет на лестнице.",
+    ]));
+    assert_eq!(output.status.code(), Some(5), "{stdout}{stderr}");
+    let all = format!("{stdout}{stderr}");
+    let setup = all.find("zayavka config init").expect(&all);
+    let by_hand = all.find("active_profile").expect(&all);
+    assert!(setup < by_hand, "{all}");
+    assert!(all.contains("gigachat, yandex, ollama"), "{all}");
+    assert!(!all.contains("openai, openrouter, ollama"), "{all}");
+}

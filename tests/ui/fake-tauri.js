@@ -223,6 +223,14 @@
         retryable: false,
         attempts: 0,
       }),
+    no_provider: () =>
+      base('failed', {
+        reason: 'bad_config',
+        message: 'Сервис модели не выбран: подключите его в мастере подключения (GigaChat, Yandex AI Studio или модель на этом компьютере) или укажите адрес сервера и модель. Это техническая неудача, а не оценка вашей проблемы. Ваш текст сохранён.',
+        next_steps: ['configure_provider', 'draft_without_model'],
+        retryable: false,
+        attempts: 0,
+      }),
     rate_limited: () =>
       base('failed', {
         reason: 'rate_limited',

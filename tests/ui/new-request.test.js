@@ -231,6 +231,18 @@ test('an unconfirmed subject offers the selector, never pre-filled, and re-assem
   await closePage(page);
 });
 
+test('with no model service the next step is the setup wizard, as the setup names it (issue 31)', async () => {
+  const page = await openPage(harness, { fake: { scenario: 'no_provider' } });
+  await page.fill('#description', LIGHT_OUT);
+  await page.click('#draft-submit');
+  await page.waitForSelector('.panel-failed');
+  const buttons = await page.$$eval('.panel-failed button', (nodes) => nodes.map((node) => node.textContent));
+  assert.deepEqual(buttons, ['Мастер подключения', 'Составить без модели']);
+  await page.click('.panel-failed button:text("Мастер подключения")');
+  await page.waitForSelector('#screen-setup:not([hidden])');
+  await closePage(page);
+});
+
 test('a failed draft keeps the text and offers retry and drafting without a model', async () => {
   const page = await openPage(harness, { fake: { scenario: 'failed' } });
   await page.fill('#description', LIGHT_OUT);

@@ -430,6 +430,7 @@ export function setUpBatch(navigation) {
         explain: opened.explain,
         onNextStep: (action) => {
           if (action === 'open_settings') navigation.show('settings');
+          if (action === 'open_setup') navigation.show('setup');
           else if (action === 'store_api_key') navigation.show('settings', 'api-key');
           else navigation.editInForm(opened.summary.input);
         },

@@ -117,6 +117,7 @@ export function setUpDrafts(navigation) {
   // A stored draft that did not end ready goes back to the form, where it can be sent again.
   function nextStep(action, opened) {
     if (action === 'open_settings') navigation.show('settings');
+    if (action === 'open_setup') navigation.show('setup');
     else if (action === 'store_api_key') navigation.show('settings', 'api-key');
     else navigation.editInForm(opened.summary.input);
   }

@@ -176,6 +176,9 @@ export function setUpNewRequest(navigation) {
       case 'open_settings':
         navigation.show('settings');
         break;
+      case 'open_setup':
+        navigation.show('setup');
+        break;
       case 'store_api_key':
         navigation.show('settings', 'api-key');
         break;

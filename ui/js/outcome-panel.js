@@ -9,7 +9,7 @@ import { PANEL_HEADINGS } from './words.js';
 /**
  * The panel of `result`, headed by an element with id `headingId`. `onAction(action)` gets the
  * page's action of a next-step button: `retry`, `draft_without_model`, `open_settings`,
- * `store_api_key` or `focus_description`.
+ * `open_setup` (the setup wizard), `store_api_key` or `focus_description`.
  */
 export function outcomePanel(result, headingId, onAction) {
   const heading = h('h2', { id: headingId, class: 'result-heading', tabindex: '-1' }, PANEL_HEADINGS[result.outcome] ?? 'Заявка не составлена');
@@ -64,7 +64,7 @@ const STEP_BUTTONS = {
   retry: ['retry', 'Попробовать ещё раз'],
   retry_later: ['retry', 'Попробовать ещё раз'],
   draft_without_model: ['draft_without_model', 'Составить без модели'],
-  configure_provider: ['open_settings', 'Открыть настройки'],
+  configure_provider: ['open_setup', 'Мастер подключения'],
   check_provider_settings: ['open_settings', 'Открыть настройки'],
   switch_schema_mode: ['open_settings', 'Открыть настройки'],
   store_api_key: ['store_api_key', 'Задать ключ'],

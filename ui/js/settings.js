@@ -402,7 +402,10 @@ export function setUpSettings(navigation) {
     if (step === 'switch_schema_mode') {
       return h('button', { type: 'button', onclick: () => { byId('schema-mode-details').open = true; schemaMode.focus(); } }, 'К формату ответа');
     }
-    if (step === 'configure_provider' || step === 'check_provider_settings') {
+    if (step === 'configure_provider') {
+      return h('button', { type: 'button', onclick: () => navigation.show('setup') }, 'Мастер подключения');
+    }
+    if (step === 'check_provider_settings') {
       return h('button', { type: 'button', onclick: () => presets.querySelector('input')?.focus() }, 'К настройкам сервиса');
     }
     if (step === 'draft_without_model') {

@@ -91,10 +91,11 @@ fn next_step_ru(step: NextStep, rerun: &Rerun) -> String {
         NextStep::Retry => format!("повторить: {}", rerun.line()),
         NextStep::RetryLater => format!("подождать минуту и повторить: {}", rerun.line()),
         NextStep::DraftWithoutModel => format!("составить без модели: {}", rerun.offline_line()),
-        NextStep::ConfigureProvider => "выбрать провайдера модели: zayavka config set \
-                                        active_profile ИМЯ (openai, openrouter, ollama, lmstudio \
-                                        или llamacpp)"
-            .to_owned(),
+        NextStep::ConfigureProvider => format!(
+            "подключить сервис модели пошагово: zayavka config init (или сразу: zayavka config \
+             set active_profile ИМЯ — {})",
+            zayavka_engine::ProviderKind::names_ru(false)
+        ),
         NextStep::StoreApiKey => format!("сохранить ключ доступа: {}", rerun.key_set_line()),
         NextStep::CheckProviderSettings => {
             "проверить адрес сервера, модель и ключ: zayavka doctor".to_owned()
@@ -284,8 +285,9 @@ pub fn config_error_hint(error: &ConfigError) -> Option<String> {
             ..
         } => format!("исправить значение: zayavka config set {field} ЗНАЧЕНИЕ"),
         ConfigError::UnknownProfile { name, .. } => format!(
-            "создать профиль: zayavka config set profiles.{name}.kind ВИД (openai, openrouter, \
-             ollama, lmstudio, llamacpp или custom)"
+            "создать профиль пошагово: zayavka config init (или сразу: zayavka config set \
+             profiles.{name}.kind ВИД — {})",
+            zayavka_engine::ProviderKind::names_ru(true)
         ),
         ConfigError::IncompleteProfile { profile, field } => format!(
             "задать значение: zayavka config set profiles.{profile}.{} ЗНАЧЕНИЕ",

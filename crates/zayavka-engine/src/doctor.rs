@@ -280,10 +280,10 @@ async fn provider_checks(
                     "Сервис модели не выбран: заявки составляются только без модели, из ваших \
                      слов. Чтобы описание составляла модель, выберите сервис модели.",
                 )
-                .detail(
-                    "профили: gigachat, yandex, ollama, lmstudio, llamacpp, custom, openai, \
-                     openrouter",
-                )
+                .detail(format!(
+                    "виды профилей: {}",
+                    crate::config::ProviderKind::names_ru(true)
+                ))
                 .then(&[NextStep::ConfigureProvider, NextStep::DraftWithoutModel]),
             ];
         }

@@ -244,6 +244,21 @@ pub enum ProviderKind {
 }
 
 impl ProviderKind {
+    /// The kinds' names in the setup's order, for a message: «gigachat, yandex, …, openai или
+    /// openrouter» (issue 31: every message lists the services a resident in Russia can use
+    /// first, as the setup does). `custom` only when `with_custom`.
+    pub fn names_ru(with_custom: bool) -> String {
+        let names: Vec<&str> = ProviderKind::ALL
+            .iter()
+            .filter(|kind| with_custom || **kind != ProviderKind::Custom)
+            .map(|kind| kind.as_str())
+            .collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} или {last}", rest.join(", ")),
+            _ => names.join(""),
+        }
+    }
+
     /// Every kind, in the order every front end lists them (issue 15): the services a resident
     /// in Russia can use and pay for first, then a model on this computer, then any other
     /// compatible service, then OpenAI and OpenRouter.

@@ -291,8 +291,9 @@ pub(crate) fn model_settings(
     let provider = match crate::config::resolve_provider(&config, &overrides) {
         Ok(Some(provider)) => provider,
         Ok(None) => {
-            let detail = "провайдер модели не выбран: выберите его в настройках (например \
-                          openai или ollama) или укажите адрес сервера и модель"
+            let detail = "сервис модели не выбран: подключите его в мастере подключения \
+                          (GigaChat, Yandex AI Studio или модель на этом компьютере) или укажите \
+                          адрес сервера и модель"
                 .to_owned();
             return Err(technical(FailureReason::BadConfig, detail));
         }
