@@ -534,7 +534,7 @@ fn an_xlsx_with_millions_of_cells_is_refused_at_the_cell_limit() {
         &measured,
         &file,
         &[
-            "на первом листе больше 800008 заполненных ячеек",
+            "на первом листе больше 800\u{a0}008 заполненных ячеек",
             "Оставьте на первом листе только таблицу заявок или разделите её на несколько файлов",
         ],
         &format!("an XLSX of {} bytes with 2 million cells", bytes.len()),

@@ -154,7 +154,7 @@ fn max_rows(text: &str) -> Result<u32, String> {
         Ok(n) if (1..=zayavka_engine::MAX_ROWS as u32).contains(&n) => Ok(n),
         _ => Err(format!(
             "ожидается целое число строк от 1 до {}",
-            zayavka_engine::MAX_ROWS
+            zayavka_engine::group_digits(zayavka_engine::MAX_ROWS as u64)
         )),
     }
 }

@@ -394,7 +394,9 @@ fn details(out: &mut String, group: &GroupStats) {
             "Токены",
             format!(
                 "{} (ввод {}, вывод {})",
-                group.tokens.total, group.tokens.prompt, group.tokens.completion
+                zayavka_engine::group_digits(group.tokens.total),
+                zayavka_engine::group_digits(group.tokens.prompt),
+                zayavka_engine::group_digits(group.tokens.completion)
             ),
         );
     }

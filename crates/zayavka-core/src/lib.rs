@@ -74,4 +74,4 @@ pub use schema::{
     request_draft as request_draft_schema, sha256_hex,
 };
 pub use subject::SubjectKind;
-pub use text::{char_count, escape_invisible, full_sentence, json_error_ru};
+pub use text::{char_count, escape_invisible, full_sentence, group_digits, json_error_ru};

@@ -228,6 +228,25 @@ pub fn end_as_sentence(mut text: String) -> String {
     text
 }
 
+/// A whole number as a Russian text writes it (issue 31): from five digits on, the digits in
+/// groups of three separated by a no-break space («14 692», «100 000»), so that a line break
+/// never splits the number; four digits and fewer stay as they are («2500»), as Russian
+/// typography has them.
+pub fn group_digits(number: impl Into<u64>) -> String {
+    let digits = number.into().to_string();
+    if digits.len() < 5 {
+        return digits;
+    }
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 * 2);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            out.push('\u{a0}');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// `text` as a sentence that can stand on its own: trimmed, its first letter upper-cased
 /// ([`capitalise_first`]) and one closing mark ([`end_as_sentence`]; several full stops become
 /// one). The engine's inner messages and a service's details are clauses, lower case and
@@ -528,5 +547,20 @@ mod tests {
             Some("/subject/evidence/0/quote")
         );
         assert_eq!(first_duplicate_key("не JSON"), None);
+    }
+
+    #[test]
+    fn numbers_of_five_digits_and_more_are_grouped_by_three() {
+        for (number, text) in [
+            (0_u64, "0"),
+            (2500, "2500"),
+            (9999, "9999"),
+            (14692, "14\u{a0}692"),
+            (100_000, "100\u{a0}000"),
+            (800_008, "800\u{a0}008"),
+            (1_234_567, "1\u{a0}234\u{a0}567"),
+        ] {
+            assert_eq!(group_digits(number), text, "{number}");
+        }
     }
 }

@@ -137,7 +137,7 @@ pub use zayavka_store::StoreErrorCode;
 pub use zayavka_core::{
     BODY_LIMIT, Failure, FailureAdvice, FailureReason, InputField, NextStep, Outcome, OutcomeKind,
     REQUEST_HEADING, RawInput, Report, Request, SubjectKind, Verdict, escape_invisible,
-    full_sentence, input_limits, json_error_ru, legal_catalogue,
+    full_sentence, group_digits, input_limits, json_error_ru, legal_catalogue,
 };
 pub use zayavka_llm::{Budget, CancellationToken, Role};
 pub use zayavka_store::{Batch, DraftFilter, DraftId, DraftOutcome, StoreError, StoredDraft};

@@ -92,9 +92,11 @@ pub enum BatchError {
     NotFound(String),
     /// The file has more rows than a batch may have unless the limit is raised on purpose.
     #[error(
-        "в файле {rows} строк с данными, а в одном пакете — не больше {limit}: каждая строка — \
+        "в файле {} строк с данными, а в одном пакете — не больше {}: каждая строка — \
          отдельное обращение к модели. Проверьте, тот ли это файл; разделите его на части или, \
-         если столько заявок действительно нужно, поднимите предел"
+         если столько заявок действительно нужно, поднимите предел",
+        zayavka_core::group_digits(*rows),
+        zayavka_core::group_digits(*limit)
     )]
     TooManyRows {
         /// The file's data rows.

@@ -579,8 +579,9 @@ fn content_reason_ru(kind: &ContentError) -> String {
              Заполните хотя бы одну строку под заголовком"
         ),
         ContentError::TooManyRows { max } => format!(
-            "в файле больше {max} заявок, а в одном пакете может быть не больше {max}. \
-             Разделите таблицу на несколько файлов"
+            "в файле больше {0} заявок, а в одном пакете может быть не больше {0}. \
+             Разделите таблицу на несколько файлов",
+            zayavka_core::group_digits(*max as u64)
         ),
         ContentError::NoSheets => "в книге Excel нет ни одного листа. Откройте файл в Excel \
              или LibreOffice и проверьте, что заявки на первом листе"
@@ -588,10 +589,11 @@ fn content_reason_ru(kind: &ContentError) -> String {
         ContentError::WorkbookTooLarge {
             entries: Some(entries),
         } => format!(
-            "внутри книги Excel {entries} файлов, а в таблице заявок их бывает не больше \
+            "внутри книги Excel {} файлов, а в таблице заявок их бывает не больше \
              {}. Похоже, это не таблица заявок или файл испорчен. Откройте его в Excel или \
              LibreOffice и сохраните заявки заново как «Книга Excel (.xlsx)» или как CSV",
-            xlsx::MAX_ENTRIES
+            zayavka_core::group_digits(*entries as u64),
+            zayavka_core::group_digits(xlsx::MAX_ENTRIES as u64)
         ),
         ContentError::WorkbookTooLarge { entries: None } => format!(
             "в распакованном виде книга Excel заняла бы больше {} МБ — для таблицы заявок это \
@@ -601,9 +603,11 @@ fn content_reason_ru(kind: &ContentError) -> String {
             xlsx::MAX_UNPACKED_BYTES / (1024 * 1024)
         ),
         ContentError::TooManyCells { max } => format!(
-            "на первом листе больше {max} заполненных ячеек, а в пакете может быть не больше \
-             {MAX_ROWS} заявок. Оставьте на первом листе только таблицу заявок или разделите \
-             её на несколько файлов"
+            "на первом листе больше {} заполненных ячеек, а в пакете может быть не больше \
+             {} заявок. Оставьте на первом листе только таблицу заявок или разделите \
+             её на несколько файлов",
+            zayavka_core::group_digits(*max as u64),
+            zayavka_core::group_digits(MAX_ROWS as u64)
         ),
         ContentError::UnreadableWorkbook { .. } => "файл похож на книгу Excel (XLSX), но \
              прочитать его не удалось — возможно, он повреждён или это не XLSX. Откройте его \
@@ -1081,4 +1085,35 @@ impl crate::error::EngineError for BatchFileError {
 }
 
 #[cfg(test)]
-mod tests;
+mod grouping_tests {
+    use super::*;
+
+    #[test]
+    fn issue_31_large_counts_in_the_messages_are_grouped_by_three() {
+        let nbsp = '\u{a0}';
+        let cells = content_reason_ru(&ContentError::TooManyCells {
+            max: xlsx::MAX_CELLS,
+        });
+        assert!(
+            cells.contains(&format!("800{nbsp}008 заполненных ячеек")),
+            "{cells}"
+        );
+        assert!(cells.contains(&format!("100{nbsp}000 заявок")), "{cells}");
+        let rows = content_reason_ru(&ContentError::TooManyRows { max: MAX_ROWS });
+        assert!(
+            rows.contains(&format!("больше 100{nbsp}000 заявок")),
+            "{rows}"
+        );
+        let batch = crate::batch::run::BatchError::TooManyRows {
+            rows: 14692,
+            limit: 5000,
+        };
+        assert!(
+            batch
+                .to_string()
+                .contains(&format!("в файле 14{nbsp}692 строк")),
+            "{batch}"
+        );
+        assert!(batch.to_string().contains("не больше 5000"), "{batch}");
+    }
+}

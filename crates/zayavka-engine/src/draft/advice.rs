@@ -163,8 +163,9 @@ fn context_advice(error: &LlmError, kind: ProviderKind) -> String {
     let numbers = match (requested, available) {
         (Some(requested), Some(available)) => {
             format!(
-                ": нужно {}, а сервер даёт {available}",
-                tokens_ru(requested)
+                ": нужно {}, а сервер даёт {}",
+                tokens_ru(requested),
+                zayavka_core::group_digits(available)
             )
         }
         (Some(requested), None) => format!(": нужно {}", tokens_ru(requested)),
@@ -172,6 +173,8 @@ fn context_advice(error: &LlmError, kind: ProviderKind) -> String {
         (None, None) => String::new(),
     };
     let what = format!("Запрос Заявки не помещается в контекст модели{numbers}.");
+    // In prose the size is grouped («16 384»); in a command or a variable it is typed as is.
+    let grouped = zayavka_core::group_digits(suggested);
     let how = match kind {
         ProviderKind::LlamaCpp => format!(
             "Перезапустите сервер llama.cpp с большим контекстом: ключ --ctx-size (коротко -c), \
@@ -179,7 +182,7 @@ fn context_advice(error: &LlmError, kind: ProviderKind) -> String {
              контекст делится на N запросов — тогда умножьте размер на N."
         ),
         ProviderKind::Ollama => format!(
-            "Увеличьте длину контекста Ollama до {suggested} или больше: ползунком длины \
+            "Увеличьте длину контекста Ollama до {grouped} или больше: ползунком длины \
              контекста в настройках приложения Ollama, переменной окружения \
              OLLAMA_CONTEXT_LENGTH={suggested} при запуске сервера (ollama serve) или \
              параметром модели num_ctx."
@@ -190,10 +193,10 @@ fn context_advice(error: &LlmError, kind: ProviderKind) -> String {
              --context-length {suggested}."
         ),
         ProviderKind::GigaChat | ProviderKind::Yandex => {
-            format!("Выберите в настройках модель с контекстом не меньше {suggested} токенов.")
+            format!("Выберите в настройках модель с контекстом не меньше {grouped} токенов.")
         }
         ProviderKind::Custom | ProviderKind::OpenAi | ProviderKind::OpenRouter => format!(
-            "Выберите модель с контекстом не меньше {suggested} токенов или увеличьте размер \
+            "Выберите модель с контекстом не меньше {grouped} токенов или увеличьте размер \
              контекста в настройках сервера модели."
         ),
     };
@@ -208,7 +211,7 @@ fn tokens_ru(count: u64) -> String {
         (2..=4, hundred) if !(12..=14).contains(&hundred) => "токена",
         _ => "токенов",
     };
-    format!("{count} {noun}")
+    format!("{} {noun}", zayavka_core::group_digits(count))
 }
 
 /// A context size that fits a request of `requested` tokens: the next power of two, and never
