@@ -112,6 +112,7 @@ const STATES = {
   'new-needs-user': { hash: 'new', fake: { scenario: 'needs_user' }, reach: submit('.panel-needs_user') },
   'new-rejected': { hash: 'new', fake: { scenario: 'rejected' }, reach: submit('.panel-rejected') },
   'new-failed': { hash: 'new', fake: { scenario: 'failed' }, reach: submit('.panel-failed') },
+  'new-no-provider': { hash: 'new', fake: { scenario: 'no_provider' }, reach: submit('.panel-failed') },
   'drafts-list': {
     hash: 'drafts',
     reach: async (page) => {
