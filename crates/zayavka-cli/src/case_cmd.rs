@@ -245,7 +245,9 @@ pub fn batch_follow_up(
     let format = zayavka_engine::DocumentFormat::from_extension(&args.format)
         .ok_or_else(|| anyhow::anyhow!("допустимы форматы txt, pdf и docx"))?;
     let today = today_or_error()?;
-    std::fs::create_dir_all(&args.out).map_err(|error| {
+    // The folder itself, never its parents: a path whose parent is gone is most often a
+    // removable disk that was pulled out (the engine's rule for every export).
+    zayavka_engine::create_output_dir(&args.out).map_err(|error| {
         anyhow::anyhow!(
             "Не удалось создать папку «{}»: {}. Выберите другую папку.",
             args.out.display(),

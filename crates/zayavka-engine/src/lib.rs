@@ -41,7 +41,7 @@ pub use engine::{Engine, Environment, Notice};
 pub use error::{EngineError, ErrorKind};
 
 // Folders, files the resident names, and the keyring.
-pub use paths::{Paths, PathsError, PathsOrigin, io_error_ru, replace_file};
+pub use paths::{Paths, PathsError, PathsOrigin, create_output_dir, io_error_ru, replace_file};
 pub use read::{FileRole, ReadError, read_text_file};
 pub use secrets::{
     ApiKey, ApiKeySource, ENV_API_KEY, KeyStatus, KeyringStore, MemoryStore, SecretError,
