@@ -154,12 +154,6 @@ pub fn batch_filed(
         writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let rows = |list: &[u32]| {
-        list.iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     writeln!(
         stdout,
         "Отмечено поданными {} ({}): {}.",
@@ -171,21 +165,21 @@ pub fn batch_filed(
         writeln!(
             stdout,
             "Уже были отмечены и остались как были — строки {}.",
-            rows(&report.already_filed)
+            row_list(&report.already_filed)
         )?;
     }
     if !report.not_ready.is_empty() {
         writeln!(
             stdout,
             "Без готовой заявки, не отмечены — строки {}.",
-            rows(&report.not_ready)
+            row_list(&report.not_ready)
         )?;
     }
     if !report.unknown.is_empty() {
         writeln!(
             stdout,
             "В пакете нет строк {} — проверьте номера (zayavka batch status {}).",
-            rows(&report.unknown),
+            row_list(&report.unknown),
             args.batch
         )?;
     }
@@ -274,12 +268,6 @@ pub fn batch_follow_up(
             path.display()
         )?;
     }
-    let rows = |list: &[u32]| {
-        list.iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     writeln!(
         stdout,
         "Написано писем: {}.{}{}{}",
@@ -289,7 +277,7 @@ pub fn batch_follow_up(
         } else {
             format!(
                 " Уже были написаны раньше и сохранены снова — строки {}.",
-                rows(
+                row_list(
                     &report
                         .existing
                         .iter()
@@ -303,13 +291,13 @@ pub fn batch_follow_up(
         } else {
             format!(
                 " Срок ответа ещё не истёк — строки {}.",
-                rows(&report.not_due)
+                row_list(&report.not_due)
             )
         },
         if report.solved.is_empty() {
             String::new()
         } else {
-            format!(" Проблема решена — строки {}.", rows(&report.solved))
+            format!(" Проблема решена — строки {}.", row_list(&report.solved))
         }
     )?;
     Ok(ExitCode::SUCCESS)
@@ -860,4 +848,12 @@ pub fn cases_by_draft(engine: &Engine) -> BTreeMap<DraftId, CaseView> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// Row numbers as a message lists them: «2, 5, 7».
+fn row_list(rows: &[u32]) -> String {
+    rows.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -240,23 +240,15 @@ mod tests {
     use crate::subject::SubjectKind;
     use jiff::civil::date;
 
-    /// The document crate's wording of a date, restated for the tests.
+    /// The document crate's wording of a date («7 декабря 2026 г.»), restated for the tests:
+    /// this crate may not depend on that one.
     fn date_ru(date: Date) -> String {
-        const MONTHS: [&str; 12] = [
-            "января",
-            "февраля",
-            "марта",
-            "апреля",
-            "мая",
-            "июня",
-            "июля",
-            "августа",
-            "сентября",
-            "октября",
-            "ноября",
-            "декабря",
-        ];
-        let month = MONTHS[usize::from(date.month().unsigned_abs()) - 1];
+        let months = "января февраля марта апреля мая июня июля августа сентября октября ноября \
+                      декабря";
+        let month = months
+            .split_whitespace()
+            .nth(usize::from(date.month().unsigned_abs()) - 1)
+            .unwrap();
         format!("{} {month} {} г.", date.day(), date.year())
     }
 
