@@ -202,12 +202,9 @@ fn issue_14_closed_pipe_on_stdout_and_stderr_is_no_panic() {
         let what = args.join(" ");
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let pipe = closed_pipe();
-        let status = home
-            .command(&args)
-            .stderr(pipe.try_clone().unwrap())
-            .stdout(pipe)
-            .status()
-            .unwrap();
+        let mut command = home.command(&args);
+        command.stderr(pipe.try_clone().unwrap()).stdout(pipe);
+        let status = crate::support::start_retrying(|| command.status()).unwrap();
         assert_eq!(
             status.code(),
             Some(CLOSED_PIPE),

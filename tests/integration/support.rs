@@ -61,9 +61,20 @@ pub fn tests_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests")
 }
 
+/// Starts a program through `start`, once more if Wine's `CreateProcess` failed with
+/// `ERROR_INTERNAL_ERROR` (1359): Wine does that now and then when several threads start
+/// programs at once (seen twice under load, never on Windows itself). What the tests check
+/// happens after the start, so starting again is no weaker a test.
+pub fn start_retrying<T>(mut start: impl FnMut() -> std::io::Result<T>) -> std::io::Result<T> {
+    match start() {
+        Err(error) if cfg!(windows) && error.raw_os_error() == Some(1359) => start(),
+        other => other,
+    }
+}
+
 /// Runs a command and returns its output, with stdout and stderr as text.
 pub fn run(command: &mut Command) -> (Output, String, String) {
-    let output = command.output().expect("the binary runs");
+    let output = start_retrying(|| command.output()).expect("the binary runs");
     let stdout = String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8");
     let stderr = String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8");
     (output, stdout, stderr)

@@ -155,12 +155,9 @@ fn killed(status: ExitStatus) -> bool {
 
 /// Runs `args` with `ZAYAVKA_CRASH_AT=point` and asserts that it was killed there.
 fn kill_at(home: &Home, point: &str, args: &[&str]) {
-    let output = home
-        .command()
-        .env("ZAYAVKA_CRASH_AT", point)
-        .args(args)
-        .output()
-        .expect("the binary runs");
+    let mut command = home.command();
+    command.env("ZAYAVKA_CRASH_AT", point).args(args);
+    let output = crate::support::start_retrying(|| command.output()).expect("the binary runs");
     assert!(
         killed(output.status),
         "{point} was never reached: {:?}\n{}",
