@@ -240,16 +240,11 @@ fn issue_6_a_device_as_input_is_refused_at_once() {
 /// with the setup itself (issue 31).
 #[test]
 fn issue_31_messages_list_services_in_the_setup_s_order_and_offer_the_setup_first() {
-    let order = [
-        "gigachat",
-        "yandex",
-        "ollama",
-        "lmstudio",
-        "llamacpp",
-        "custom",
-        "openai",
-        "openrouter",
-    ];
+    // The setup's order is the engine's list of kinds (its own test pins it).
+    let order: Vec<&str> = zayavka_engine::ProviderKind::ALL
+        .iter()
+        .map(|kind| kind.as_str())
+        .collect();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut files = Vec::new();
     let mut folders = vec![

@@ -364,6 +364,28 @@ fn today_or_error() -> anyhow::Result<jiff::civil::Date> {
     today().map_err(case_error)
 }
 
+/// `--json` of `drafts filed` and `drafts answer`: the photos attached quietly, then the case.
+fn print_json_with_photos(
+    engine: &Engine,
+    view: &CaseView,
+    role: AttachmentRole,
+    photos: &[PathBuf],
+) -> anyhow::Result<ExitCode> {
+    attach(
+        engine,
+        &mut std::io::sink(),
+        view.case.draft_id,
+        role,
+        photos,
+    )?;
+    writeln!(
+        std::io::stdout().lock(),
+        "{}",
+        serde_json::to_string_pretty(view)?
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Photos added to a case, reported as `drafts attach` reports them.
 fn attach(
     engine: &Engine,
@@ -433,15 +455,7 @@ pub fn filed(args: FiledArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         .map_err(case_error)?;
     let mut stdout = std::io::stdout().lock();
     if args.json {
-        attach(
-            engine,
-            &mut std::io::sink(),
-            args.id,
-            AttachmentRole::Filing,
-            &args.photos,
-        )?;
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&view)?)?;
-        return Ok(ExitCode::SUCCESS);
+        return print_json_with_photos(engine, &view, AttachmentRole::Filing, &args.photos);
     }
     let filing = &view.case.filing;
     if existing.is_some() {
@@ -543,15 +557,7 @@ pub fn answer(args: AnswerArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         .map_err(case_error)?;
     let mut stdout = std::io::stdout().lock();
     if args.json {
-        attach(
-            engine,
-            &mut std::io::sink(),
-            args.id,
-            AttachmentRole::Answer,
-            &args.photos,
-        )?;
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&view)?)?;
-        return Ok(ExitCode::SUCCESS);
+        return print_json_with_photos(engine, &view, AttachmentRole::Answer, &args.photos);
     }
     writeln!(
         stdout,
