@@ -225,17 +225,8 @@ pub fn batch_follow_up(
     batch_id: &str,
     engine: &Engine,
 ) -> anyhow::Result<ExitCode> {
-    let (kind, name) = if args.to == "inspectorate" {
-        (zayavka_engine::FollowUpKind::Complaint, "complaint")
-    } else {
-        (zayavka_engine::FollowUpKind::Repeat, "repeat")
-    };
-    if kind == zayavka_engine::FollowUpKind::Complaint && args.addressee.is_none() {
-        anyhow::bail!(
-            "Укажите инспекцию вашего региона, как её назвать в строке «Кому»: --addressee \
-             \"Государственная жилищная инспекция …\""
-        );
-    }
+    let kind = follow_up_kind(&args.to, args.addressee.as_deref())?;
+    let name = kind.code();
     let format = zayavka_engine::DocumentFormat::from_extension(&args.format)
         .ok_or_else(|| anyhow::anyhow!("допустимы форматы txt, pdf и docx"))?;
     let today = today_or_error()?;
@@ -301,6 +292,25 @@ pub fn batch_follow_up(
         }
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The letter `--to` asks for (`company` or `inspectorate`); a complaint needs the
+/// inspectorate's name for its «Кому».
+pub fn follow_up_kind(
+    to: &str,
+    addressee: Option<&str>,
+) -> anyhow::Result<zayavka_engine::FollowUpKind> {
+    if to != "inspectorate" {
+        return Ok(zayavka_engine::FollowUpKind::Repeat);
+    }
+    if addressee.is_none() {
+        anyhow::bail!(
+            "Укажите инспекцию вашего региона, как её назвать в строке «Кому»: --addressee \
+             \"Государственная жилищная инспекция …\" (название и адрес есть на сайте \
+             инспекции или на Госуслугах)"
+        );
+    }
+    Ok(zayavka_engine::FollowUpKind::Complaint)
 }
 
 /// How a batch's cases stand today, for `batch status --json`.

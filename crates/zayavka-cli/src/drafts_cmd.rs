@@ -515,18 +515,7 @@ fn edit(edit: EditArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
 /// `drafts follow-up`: a repeat request or a complaint written from the case, stored as a new
 /// draft and, when asked, saved as a document.
 fn follow_up(args: FollowUpArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
-    let kind = if args.to == "inspectorate" {
-        zayavka_engine::FollowUpKind::Complaint
-    } else {
-        zayavka_engine::FollowUpKind::Repeat
-    };
-    if kind == zayavka_engine::FollowUpKind::Complaint && args.addressee.is_none() {
-        anyhow::bail!(
-            "Укажите инспекцию вашего региона, как её назвать в строке «Кому»: --addressee \
-             \"Государственная жилищная инспекция …\" (название и адрес есть на сайте \
-             инспекции или на Госуслугах)"
-        );
-    }
+    let kind = crate::case_cmd::follow_up_kind(&args.to, args.addressee.as_deref())?;
     let today = zayavka_engine::today().map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     let id = engine
         .write_follow_up(args.id, kind, args.addressee.as_deref(), today)
