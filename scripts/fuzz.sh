@@ -4,7 +4,12 @@
 #   bash scripts/fuzz.sh check                 every target compiles (what CI runs; the seeds are
 #                                              replayed by the workspace's tests)
 #   bash scripts/fuzz.sh smoke [SECONDS]       build every target, run each briefly (60 s in all)
-#   bash scripts/fuzz.sh run TARGET [RUNS]     run one target for RUNS executions (10 000 000)
+#   bash scripts/fuzz.sh run TARGET [RUNS] [OPTION...]
+#                                              run one target for RUNS executions (10 000 000);
+#                                              further libFuzzer options follow, such as
+#                                              -max_total_time=SECONDS to stop sooner
+#   bash scripts/fuzz.sh time TARGET SECONDS   run one target for SECONDS (the nightly job's
+#                                              1800, .github/workflows/fuzz-nightly.yml)
 #   bash scripts/fuzz.sh list                  the targets
 #
 # FUZZ_SANITIZER=none runs without AddressSanitizer (about four times faster; for the long runs
@@ -15,6 +20,7 @@
 # to fuzz/corpus/TARGET (not checked in) and reads the checked-in seeds in fuzz/seeds/TARGET; a
 # crash is saved under fuzz/artifacts/TARGET and fails the command. docs/testing.md, «Fuzzing».
 set -euo pipefail
+script="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/../fuzz"
 export RUSTC_BOOTSTRAP=1
 sanitizer=${FUZZ_SANITIZER:-address}
@@ -45,10 +51,20 @@ options() {
     echo "-timeout=10 -rss_limit_mb=2048 -max_len=262144 -print_final_stats=1${dict:+ -dict=$dict}"
 }
 
+# Builds every target, or the one named.
 build() {
     # The lock file is checked in; refuse to change it, as the workspace's --locked builds do.
     cargo metadata --locked --format-version 1 >/dev/null
-    cargo fuzz build "$build_profile" -s "$sanitizer"
+    cargo fuzz build "$build_profile" -s "$sanitizer" "$@"
+}
+
+known_target() {
+    local target
+    for target in "${targets[@]}"; do
+        [ "$target" = "$1" ] && return 0
+    done
+    echo "no fuzz target $1: bash scripts/fuzz.sh list" >&2
+    exit 2
 }
 
 run_target() {
@@ -95,11 +111,21 @@ case "${1:-}" in
     run)
         target=${2:?"which target? bash scripts/fuzz.sh list"}
         runs=${3:-10000000}
-        build
-        run_target "$target" -runs="$runs"
+        known_target "$target"
+        build "$target"
+        run_target "$target" -runs="$runs" "${@:4}"
+        ;;
+    time)
+        target=${2:?"which target? bash scripts/fuzz.sh list"}
+        seconds=${3:?"for how many seconds?"}
+        known_target "$target"
+        build "$target"
+        # libFuzzer stops by itself when the time is up, prints its final counts and exits 0;
+        # a crash, a timeout or an out-of-memory before then fails the command.
+        run_target "$target" -max_total_time="$seconds"
         ;;
     *)
-        sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,16p' "$script" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
 esac
