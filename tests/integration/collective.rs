@@ -144,10 +144,18 @@ fn collective_text_and_docx_carry_the_table_and_json_refuses_the_flag() {
 }
 
 fn valid_draft() -> Value {
+    draft_about(
+        "Не работает освещение на лестнице",
+        "На лестнице неделю не горит свет",
+    )
+}
+
+/// A well-formed answer with this title and problem and nothing more.
+fn draft_about(title: &str, problem: &str) -> Value {
     json!({
         "outcome": "draft",
-        "title": "Не работает освещение на лестнице",
-        "problem": "На лестнице неделю не горит свет",
+        "title": title,
+        "problem": problem,
         "circumstances": null,
         "impact": null,
         "verification": null,
@@ -241,9 +249,24 @@ fn batch_export(home: &Path, id: &str, format: &str, out: &Path, extra: &[&str])
 fn batch_header_columns_go_into_each_rows_document_and_never_to_the_model() {
     let home = home_with_profile();
     let file = header_file(home.path());
-    let stand_in = StandIn::start(Script::always(Reply::completion(
-        &valid_draft().to_string(),
-    )));
+    // One answer per row, in file order (one row at a time), each about its own row's
+    // problem: an answer about another row's would be rejected (issue 31).
+    let script = [
+        valid_draft(),
+        draft_about(
+            "Течёт кровля",
+            "На крыше течёт кровля, вода попадает на пятый этаж",
+        ),
+        draft_about(
+            "Сломан доводчик входной двери",
+            "Сломан доводчик на входной двери, дверь громко хлопает",
+        ),
+    ]
+    .iter()
+    .fold(Script::new(), |script, draft| {
+        script.then(Reply::completion(&draft.to_string()))
+    });
+    let stand_in = StandIn::start(script);
     let (output, stdout, stderr) = run(zayavka()
         .env("ZAYAVKA_HOME", home.path())
         .env("ZAYAVKA_API_KEY", "sk-test")

@@ -14,6 +14,7 @@ use crate::preview::offline_title;
 use crate::reply::{ModelOutcome, ModelReply, decode_reply, semantic_findings};
 use crate::schema::RegisteredSchema;
 use crate::text::{char_count, join_lines};
+use crate::unrelated::unrelated_findings;
 
 /// The warning that says no model was used. It says what assembly still does to the resident's
 /// words (issue 14): it is true whether or not the description needed any of it.
@@ -55,6 +56,12 @@ pub fn evaluate_reply(
         return Outcome::NeedsUser { reason, hints };
     }
     if let Some(rejection) = Rejection::new(RejectionReason::SemanticViolation, findings) {
+        return Outcome::Rejected(rejection);
+    }
+    // A draft that keeps none of the resident's facts is not a request with words to check:
+    // it is about another problem, and it is withheld, not shown with warnings (issue 31).
+    let unrelated = unrelated_findings(input, &draft);
+    if let Some(rejection) = Rejection::new(RejectionReason::UnrelatedDraft, unrelated) {
         return Outcome::Rejected(rejection);
     }
     let legal = decide_legal_module(input, draft.subject.as_ref());

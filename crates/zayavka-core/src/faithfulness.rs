@@ -304,23 +304,23 @@ pub fn check_faithfulness(input: &ResidentInput, draft: &ModelDraft) -> Faithful
 }
 
 /// The resident's text, ready for comparison.
-struct ResidentText {
+pub(crate) struct ResidentText {
     /// Every stem of every word.
     stems: BTreeSet<String>,
     /// Every number value given, in digits or in words.
-    numbers: BTreeSet<u64>,
+    pub(crate) numbers: BTreeSet<u64>,
     /// Every month named.
-    months: BTreeSet<u64>,
+    pub(crate) months: BTreeSet<u64>,
     /// The words in order, lower case, «ё» as «е».
-    words: Vec<String>,
+    pub(crate) words: Vec<String>,
     /// The stem of each of those words, in the same order.
     word_stems: Vec<String>,
     /// Whether the text is mostly in Cyrillic letters, so that Russian stems can be compared.
-    russian: bool,
+    pub(crate) russian: bool,
 }
 
 impl ResidentText {
-    fn new(input: &ResidentInput) -> ResidentText {
+    pub(crate) fn new(input: &ResidentInput) -> ResidentText {
         let fields = [
             Some(input.description()),
             input.location(),
@@ -356,7 +356,7 @@ impl ResidentText {
 
     /// Whether the resident used a word with this stem, or one closely related by its start
     /// («протекает» and «протечка», «освещение» and «освещённый»).
-    fn has_related(&self, stem: &str) -> bool {
+    pub(crate) fn has_related(&self, stem: &str) -> bool {
         if self.stems.contains(stem) {
             return true;
         }
@@ -372,7 +372,7 @@ impl ResidentText {
 
     /// Whether the resident used a word of the same plain-Russian group as this stem
     /// («воняет» for «пахнет», «сломан» for «поломка»).
-    fn has_synonym(&self, stem: &str) -> bool {
+    pub(crate) fn has_synonym(&self, stem: &str) -> bool {
         vocabulary()
             .synonyms
             .iter()
@@ -639,7 +639,7 @@ fn sentences(text: &str) -> Vec<(usize, &str)> {
 
 /// The words of a text as written: runs of letters and digits (a hyphen inside a word keeps it
 /// whole: «из-за», «какой-то»).
-fn shown_words(text: &str) -> Vec<String> {
+pub(crate) fn shown_words(text: &str) -> Vec<String> {
     shown_words_at(text)
         .into_iter()
         .map(|(_, word)| word)
@@ -673,16 +673,16 @@ fn shown_words_at(text: &str) -> Vec<(usize, String)> {
 }
 
 /// A word in the form the checks compare: lower case, «ё» as «е».
-fn fold(word: &str) -> String {
+pub(crate) fn fold(word: &str) -> String {
     word.to_lowercase().replace('ё', "е")
 }
 
-fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<String> {
     shown_words(text).iter().map(|w| fold(w)).collect()
 }
 
 /// The Snowball Russian stem of a folded word.
-fn stem(word: &str) -> String {
+pub(crate) fn stem(word: &str) -> String {
     static STEMMER: OnceLock<Stemmer> = OnceLock::new();
     STEMMER
         .get_or_init(|| Stemmer::create(Algorithm::Russian))
@@ -691,19 +691,19 @@ fn stem(word: &str) -> String {
 }
 
 /// A number found among words: where, and its value when the checks can read it.
-struct Number {
-    span: std::ops::Range<usize>,
-    value: Option<u64>,
+pub(crate) struct Number {
+    pub(crate) span: std::ops::Range<usize>,
+    pub(crate) value: Option<u64>,
     /// A month's name: compared with the resident's months, not with their other numbers
     /// («марта» is not «три недели»).
-    month: bool,
+    pub(crate) month: bool,
 }
 
 /// Numbers in folded words: digits (each part of «12.03» or «18:00» on its own, as the word
 /// splitting leaves them), cardinal and ordinal number words with compounds («двадцать пять»),
 /// and month names as their numbers. Words of vague quantity that cannot be read as a value
 /// («пару», «полтора десятка») come back without one.
-fn numbers_in(words: &[String]) -> Vec<Number> {
+pub(crate) fn numbers_in(words: &[String]) -> Vec<Number> {
     let mut numbers = Vec::new();
     let mut at = 0;
     while at < words.len() {
@@ -1091,12 +1091,12 @@ const FORMAL: &str = "наблюдается наблюдаются отсутс
     оборудование оборудования неправильно правильно причина причину причины источник источника происхождение идёт идут откуда почему непонятно \
     словам слов заявителем жилец жильца жительница жительницы житель жителя";
 
-fn is_formal(stem: &str) -> bool {
+pub(crate) fn is_formal(stem: &str) -> bool {
     vocabulary().formal.contains(stem)
 }
 
 /// Prepositions, conjunctions, pronouns, particles and auxiliaries: never content.
-fn is_function_word(word: &str) -> bool {
+pub(crate) fn is_function_word(word: &str) -> bool {
     #[rustfmt::skip]
     const FUNCTION: &[&str] = &[
         "и", "а", "но", "или", "либо", "да", "что", "чтобы", "как", "так", "также", "тоже",

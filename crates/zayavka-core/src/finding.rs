@@ -52,6 +52,10 @@ stable_codes! {
         QuoteLength => "quote_length",
         /// The assembled body is longer than the limit.
         BodyTooLong => "body_too_long",
+        /// The problem field shares no word with anything the resident typed.
+        NoResidentWord => "no_resident_word",
+        /// The draft repeats the system prompt's worked example instead of the resident's text.
+        PromptExample => "prompt_example",
     }
 }
 
@@ -113,18 +117,24 @@ stable_codes! {
         SemanticViolation => "semantic_violation",
         /// The assembled body is longer than the limit; it is never cut.
         BodyTooLong => "body_too_long",
+        /// The draft keeps none of the resident's facts: it describes another problem, such as
+        /// the system prompt's worked example (issue 31, ADR 35).
+        UnrelatedDraft => "unrelated_draft",
     }
 }
 
 impl RejectionReason {
     /// Whether asking the model again may give a usable answer: malformed output often is a
-    /// one-off, while a refusal or a filtered answer will most likely repeat.
+    /// one-off, and so is a draft about another problem (a small model that repeated the
+    /// prompt's example may write about the resident's once told so), while a refusal or a
+    /// filtered answer will most likely repeat.
     pub fn may_reask(self) -> bool {
         match self {
             RejectionReason::InvalidJson
             | RejectionReason::SchemaViolation
             | RejectionReason::EmptyResponse
-            | RejectionReason::UnsafeText => true,
+            | RejectionReason::UnsafeText
+            | RejectionReason::UnrelatedDraft => true,
             RejectionReason::Refusal
             | RejectionReason::Truncated
             | RejectionReason::ContentFilter
@@ -200,7 +210,7 @@ mod tests {
     }
 
     #[test]
-    fn only_malformed_output_is_asked_for_again() {
+    fn only_malformed_or_unrelated_output_is_asked_for_again() {
         let again: Vec<_> = RejectionReason::ALL
             .iter()
             .filter(|reason| reason.may_reask())
@@ -212,7 +222,8 @@ mod tests {
                 "empty_response",
                 "invalid_json",
                 "schema_violation",
-                "unsafe_text"
+                "unsafe_text",
+                "unrelated_draft"
             ]
         );
     }

@@ -28,6 +28,7 @@ mod reply;
 mod schema;
 mod subject;
 mod text;
+mod unrelated;
 
 pub use assemble::{
     BodyTooLong, DraftText, GENERIC_ITEM, ItemSource, Provenance, REQUEST_HEADING, Request,

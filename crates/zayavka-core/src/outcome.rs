@@ -406,6 +406,15 @@ impl Outcome {
                     limit_ru(BODY_LIMIT)
                 )
             }
+            Outcome::Rejected(rejection)
+                if rejection.reason() == RejectionReason::UnrelatedDraft =>
+            {
+                "Модель описала другую проблему, а не ту, о которой написали вы, поэтому \
+                 черновик не показан. Так бывает с небольшими моделями. Это не оценка вашей \
+                 проблемы: попробуйте ещё раз, выберите в настройках модель побольше или \
+                 составьте заявку без модели."
+                    .to_owned()
+            }
             Outcome::Rejected(rejection) => format!(
                 "Ответ модели не прошёл проверку ({}), поэтому черновик не показан. Это \
                  техническая неудача, а не оценка вашей проблемы.",
@@ -450,6 +459,7 @@ fn rejection_ru(reason: RejectionReason) -> &'static str {
         RejectionReason::UnsafeText => "в ответе есть невидимые или управляющие символы",
         RejectionReason::SemanticViolation => "ответ нарушает правила составления заявки",
         RejectionReason::BodyTooLong => "текст заявки слишком длинный",
+        RejectionReason::UnrelatedDraft => "модель описала другую проблему",
     }
 }
 

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 use zayavka_codes::stable_codes;
 
-use crate::finding::Finding;
+use crate::finding::{Finding, FindingCode};
 use crate::input::ResidentInput;
 use crate::schema::{RegisteredSchema, sha256_hex};
 
@@ -54,6 +54,34 @@ impl SystemPrompt {
     pub fn sha256(&self) -> &str {
         &self.sha256
     }
+
+    /// The worked example's user message, as the prompt shows it: the first JSON block of its
+    /// «## Пример» section. `None` for a prompt without one.
+    pub fn example_message(&self) -> Option<&'static str> {
+        example_blocks(self.text).next()
+    }
+
+    /// The worked example's answer, as the prompt shows it: the second JSON block of its
+    /// «## Пример» section. A small model may give it back as its own answer whatever the
+    /// resident wrote (issue 31), which is why the checks need to know it.
+    pub fn example_answer(&self) -> Option<&'static str> {
+        example_blocks(self.text).nth(1)
+    }
+}
+
+/// The fenced JSON blocks of a prompt's «## Пример» section, in order, without their fences.
+fn example_blocks(text: &'static str) -> impl Iterator<Item = &'static str> {
+    let section = text
+        .split_once("\n## Пример\n")
+        .map(|(_, rest)| {
+            rest.split_once("\n## ")
+                .map_or(rest, |(section, _)| section)
+        })
+        .unwrap_or_default();
+    section
+        .split("```json\n")
+        .skip(1)
+        .filter_map(|block| block.split_once("\n```").map(|(json, _)| json.trim()))
 }
 
 static SYSTEM_PROMPT_V1: LazyLock<SystemPrompt> = LazyLock::new(|| {
@@ -120,6 +148,20 @@ pub fn reask_message(findings: &[Finding]) -> String {
             finding.field()
         };
         message.push_str(&format!("- {place}: {}\n", finding.message()));
+    }
+    let unrelated = findings.iter().any(|finding| {
+        matches!(
+            finding.code(),
+            FindingCode::NoResidentWord | FindingCode::PromptExample
+        )
+    });
+    if unrelated {
+        // A model that wrote about the example's problem needs to hear which text is the
+        // resident's: the example shows the form of an answer, never its content.
+        message.push_str(
+            "Опиши проблему из сообщения пользователя — его словами и только его факты. \
+             Пример из инструкции показывает лишь форму ответа.\n",
+        );
     }
     message.push_str(
         "Ответь заново одним JSON-объектом строго по схеме, по тем же правилам и с теми же \
@@ -266,6 +308,25 @@ mod tests {
             reask_message(&many).matches("- /x").count(),
             REASK_FINDINGS_MAX
         );
+    }
+
+    #[test]
+    fn a_reask_after_a_draft_about_another_problem_says_whose_problem_to_describe() {
+        let malformed = reask_message(&[Finding::new("/title", FindingCode::Schema, "bad")]);
+        assert!(!malformed.contains("Пример из инструкции"), "{malformed}");
+        let unrelated = reask_message(&[Finding::new(
+            "",
+            FindingCode::PromptExample,
+            "Ответ повторяет пример из инструкции модели.",
+        )]);
+        assert!(
+            unrelated.contains(
+                "Опиши проблему из сообщения пользователя — его словами и только его факты. \
+                 Пример из инструкции показывает лишь форму ответа.\n"
+            ),
+            "{unrelated}"
+        );
+        assert!(unrelated.ends_with("без разметки Markdown."));
     }
 
     #[test]

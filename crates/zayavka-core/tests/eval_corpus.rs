@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use zayavka_core::{
     FaithfulnessCheck, GENERIC_ITEM, ModelDraft, ModelOutcome, ModelReply, Outcome, ResidentInput,
-    SubjectKind, Verdict, check_faithfulness, evaluate_reply, legal_catalogue,
+    SubjectKind, Verdict, check_faithfulness, evaluate_reply, legal_catalogue, prompt_registry,
     request_draft_schema, request_item, semantic_findings,
 };
 
@@ -270,7 +270,12 @@ fn every_case_has_a_faithful_answer_that_meets_its_expectations() {
 }
 
 fn faithful_answers() -> BTreeMap<String, (String, ModelDraft)> {
-    json_files(&eval_dir().join("faithful"))
+    answers_in("faithful")
+}
+
+/// The answers of one folder of `tests/eval/`, by the id of the case each answers.
+fn answers_in(folder: &str) -> BTreeMap<String, (String, ModelDraft)> {
+    json_files(&eval_dir().join(folder))
         .into_iter()
         .map(|path| {
             let text = std::fs::read_to_string(&path).unwrap();
@@ -428,5 +433,111 @@ fn faithful_answers_broken_on_purpose_are_caught() {
         missed.len()
     );
     assert!(tried > 300, "only {tried} broken answers were tried");
+    assert_eq!(missed, Vec::<String>::new());
+}
+
+/// The outcome of `answer` (a model's JSON text) for `input`, through the real pipeline.
+fn outcome_of(input: &ResidentInput, answer: &str) -> Outcome {
+    let reply = ModelReply {
+        content: Some(answer.to_owned()),
+        refusal: None,
+        finish_reason: Some("stop".to_owned()),
+    };
+    evaluate_reply(input, &reply, request_draft_schema(), legal_catalogue())
+}
+
+/// Issue 31: a draft about another problem is refused as `unrelated_draft`, and a faithful
+/// one never is. Three numbers are printed and held: the faithful answers refused (none may
+/// be), the released prompts' worked example given back for every case (each must be caught),
+/// and the answers about another problem recorded in `tests/eval/unrelated/` (each refused for
+/// its own case). The example is also given back as a model that starts right and then copies
+/// would: the faithful title over the example's sentences.
+#[test]
+fn answers_about_another_problem_are_refused_and_faithful_answers_never() {
+    const UNRELATED: &str = "unrelated_draft";
+    let cases = cases();
+    let inputs: BTreeMap<String, ResidentInput> = faithful_answers()
+        .keys()
+        .map(|id| {
+            let input = ResidentInput::from_json_str(&cases[id].input.to_string()).unwrap();
+            (id.clone(), input)
+        })
+        .collect();
+
+    let (mut drafts, mut refused) = (0, Vec::new());
+    for (id, (text, draft)) in faithful_answers() {
+        if draft.outcome != ModelOutcome::Draft {
+            continue;
+        }
+        drafts += 1;
+        let outcome = outcome_of(&inputs[&id], &text);
+        if outcome.reason() == Some(UNRELATED) {
+            refused.push(format!("{id}: {:?}", outcome.report().errors));
+        }
+    }
+    eprintln!(
+        "faithful answers refused as {UNRELATED}: {} of {drafts}",
+        refused.len()
+    );
+    assert_eq!(refused, Vec::<String>::new());
+
+    let (mut tried, mut missed) = (0, Vec::new());
+    for prompt in prompt_registry() {
+        let example: serde_json::Value =
+            serde_json::from_str(prompt.example_answer().expect("a worked example")).unwrap();
+        for (id, input) in &inputs {
+            let mut mixed = example.clone();
+            let (_, faithful) = &faithful_answers()[id];
+            if let Some(title) = &faithful.title {
+                mixed["title"] = Value::from(title.as_str());
+            }
+            for (variant, answer) in [("verbatim", &example), ("faithful title", &mixed)] {
+                tried += 1;
+                let outcome = outcome_of(input, &answer.to_string());
+                if outcome.reason() != Some(UNRELATED) {
+                    missed.push(format!("{}, {variant}, {id}: {outcome:?}", prompt.version));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "the prompts' example given back: {} of {tried} caught",
+        tried - missed.len()
+    );
+    assert_eq!(missed, Vec::<String>::new());
+
+    let recorded = answers_in("unrelated");
+    assert!(
+        !recorded.is_empty(),
+        "tests/eval/unrelated/ holds no answer"
+    );
+    let mut caught = 0;
+    for (id, (text, _)) in &recorded {
+        let input = inputs
+            .get(id)
+            .unwrap_or_else(|| panic!("unrelated/{id}.json answers no case that reaches a model"));
+        let outcome = outcome_of(input, text);
+        assert_eq!(outcome.reason(), Some(UNRELATED), "{id}: {outcome:?}");
+        caught += 1;
+    }
+    eprintln!(
+        "recorded answers about another problem: {caught} of {} refused",
+        recorded.len()
+    );
+    // What a small model gave back is about its own problem, whatever the resident wrote: it
+    // is caught as the answer to every case, the ceiling stain like it included.
+    let mut missed = Vec::new();
+    for (recorded_for, (text, _)) in &recorded {
+        for (id, input) in &inputs {
+            if outcome_of(input, text).reason() != Some(UNRELATED) {
+                missed.push(format!("unrelated/{recorded_for} for {id}"));
+            }
+        }
+    }
+    eprintln!(
+        "recorded answers given for every case: {} of {} caught",
+        recorded.len() * inputs.len() - missed.len(),
+        recorded.len() * inputs.len()
+    );
     assert_eq!(missed, Vec::<String>::new());
 }
