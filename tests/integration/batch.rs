@@ -557,6 +557,44 @@ fn the_cost_cap_stops_sending_before_the_total_would_pass_it() {
     assert_eq!(unpriced.request_count(), 0);
 }
 
+/// Regression (issue 31): a row answered with the prompt's own example, twice, is rejected as
+/// `unrelated_draft`, and `batch status` says why in words a resident can act on; the row
+/// answered about its own problem is ready.
+#[test]
+fn a_row_answered_about_another_problem_is_rejected_and_says_why() {
+    let example = zayavka_core::system_prompt().example_answer().unwrap();
+    let stand_in = StandIn::start(
+        Script::new()
+            .then(ok())
+            .then(Reply::completion(example))
+            .then(Reply::completion(example)),
+    );
+    let home = Home::new();
+    let file = csv_file(home.path(), 2, None);
+    // One row at a time, so that the answers come in the order scripted.
+    let (_, summary) =
+        json_run(&mut home.batch(&file, &stand_in.base_url(), &["--concurrency", "1"]));
+    assert_eq!(
+        (&summary["ready"], &summary["rejected"]),
+        (&json!(1), &json!(1))
+    );
+    assert_eq!(
+        stand_in.request_count(),
+        3,
+        "the second row is asked again once"
+    );
+    let (_, status) = json_run(home.command().args(["batch", "status", "1", "--json"]));
+    let rows = status["row_results"].as_array().unwrap();
+    assert_eq!(rows[0]["status"], "ready", "{status}");
+    assert_eq!(rows[1]["status"], "rejected", "{status}");
+    assert_eq!(rows[1]["reason"], "unrelated_draft");
+    assert_eq!(
+        rows[1]["reason_ru"],
+        "Модель описала другую проблему, а не ту, что в строке, поэтому заявки нет. Это не \
+         оценка проблемы: строку можно составить снова, с моделью побольше или без модели."
+    );
+}
+
 #[test]
 fn status_and_export_show_the_stored_batch() {
     let stand_in = StandIn::start(Script::always(ok()));

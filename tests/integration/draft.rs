@@ -24,6 +24,16 @@ fn ok() -> Reply {
     Reply::completion(&valid_draft().to_string())
 }
 
+/// The current prompt's own worked example as the model's answer: a wet stain on a bathroom
+/// ceiling, which a small model gave back whatever it was asked (issue 31).
+fn prompt_example() -> Reply {
+    Reply::completion(
+        zayavka_core::system_prompt()
+            .example_answer()
+            .expect("the prompt has a worked example"),
+    )
+}
+
 /// One `zayavka draft` run against a stand-in, in its own `ZAYAVKA_HOME`.
 struct Run {
     home: tempfile::TempDir,
@@ -308,6 +318,12 @@ fn matrix() -> Vec<Row> {
                 draft["warnings"] = json!("нет");
             }),
             "schema_violation",
+            2,
+        ),
+        rejected(
+            "the prompt's example given back is re-asked once, then rejected",
+            prompt_example(),
+            "unrelated_draft",
             2,
         ),
         ready(
@@ -906,6 +922,93 @@ fn a_reask_shows_the_model_its_answer_and_what_was_wrong() {
     assert!(record.responses[0].reask.is_empty());
     assert_eq!(record.responses[1].reask.len(), 2);
     assert_eq!(record.responses[1].verdict.code(), "ready");
+}
+
+/// Regression (issue 31): a small model answered with the prompt's worked example, and the
+/// draft came out ready. Now the model is asked once more, told that it described another
+/// problem; an answer about the resident's problem is then ready, and a second answer about
+/// another one ends rejected (exit 4, reason `unrelated_draft`) and is shown nowhere.
+#[test]
+fn issue_31_an_answer_about_another_problem_is_asked_again_once_and_never_shown() {
+    let stand_in = StandIn::start(Script::new().then(prompt_example()).then(ok()));
+    let home = tempfile::tempdir().unwrap();
+    let record_file = home.path().join("record.json");
+    let (output, stdout, stderr) = run(draft_command(home.path(), &stand_in.base_url(), true)
+        .arg("--record")
+        .arg(&record_file));
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["outcome"], "ready");
+    assert_eq!(report["attempts"], 2);
+    let requests = stand_in.requests();
+    assert_eq!(requests.len(), 2);
+    let messages = requests[1].json()["messages"].as_array().unwrap().clone();
+    assert_eq!(messages.len(), 4);
+    assert_eq!(
+        messages[2]["content"],
+        zayavka_core::system_prompt().example_answer().unwrap()
+    );
+    let correction = messages[3]["content"].as_str().unwrap();
+    // The stain is on a floor («этаже»), as the resident's lamps are, so its problem keeps a
+    // word of theirs: only the example's own words give it away.
+    for expected in [
+        "- ответ: Ответ повторяет пример из инструкции модели, а не текст жителя: «Мокрое», \
+         «пятно», «потолке», «ванной»",
+        "Опиши проблему из сообщения пользователя — его словами и только его факты.",
+    ] {
+        assert!(
+            correction.contains(expected),
+            "{expected}\nin: {correction}"
+        );
+    }
+    let record: zayavka_engine::ContextRecord =
+        serde_json::from_str(&std::fs::read_to_string(&record_file).unwrap()).unwrap();
+    let verdicts: Vec<&str> = record.responses.iter().map(|r| r.verdict.code()).collect();
+    assert_eq!(verdicts, ["unrelated_draft", "ready"]);
+
+    // Given back again: the same treatment as every other rejected answer.
+    let stand_in = StandIn::start(Script::always(prompt_example()));
+    let run = draft(&stand_in.base_url(), &[]);
+    assert_eq!(run.code, Some(4), "{}", run.stderr);
+    assert_eq!(stand_in.request_count(), 2, "one re-ask, no more");
+    let report = &run.report;
+    assert_eq!(report["outcome"], "rejected");
+    assert_eq!(report["reason"], "unrelated_draft");
+    assert_eq!(report["request"], Value::Null);
+    assert_eq!(
+        report["next_steps"],
+        json!(["retry", "draft_without_model"])
+    );
+    let codes: Vec<&str> = report["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|error| error["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["prompt_example"]);
+    let id = report["draft_id"].as_i64().unwrap().to_string();
+    let (_, shown, _) = run_in(run.home.path(), &["drafts", "show", &id, "--json"]);
+    let shown: Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(shown["draft"]["outcome"], "rejected", "{shown:#}");
+    assert_eq!(shown["draft"]["reason"], "unrelated_draft", "{shown:#}");
+
+    // As a person reads it: why nothing is shown, what was found, what to do; no stain.
+    let (output, stdout, stderr) = crate::support::run(&mut draft_command(
+        run.home.path(),
+        &stand_in.base_url(),
+        false,
+    ));
+    assert_eq!(output.status.code(), Some(4), "{stderr}");
+    assert_eq!(stdout, "", "nothing is shown as a request");
+    for expected in [
+        "Модель описала другую проблему, а не ту, о которой написали вы, поэтому черновик не \
+         показан.",
+        "Это не оценка вашей проблемы",
+        "Подробности проверки:",
+        "— ответ: Ответ повторяет пример из инструкции модели",
+    ] {
+        assert!(stderr.contains(expected), "{expected}\nin: {stderr}");
+    }
 }
 
 #[test]

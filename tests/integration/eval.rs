@@ -406,6 +406,40 @@ fn each_check_fails_on_an_answer_built_to_break_it() {
     assert!(report["summary"][0]["invented_content"].as_u64().unwrap() >= 4);
 }
 
+/// Regression (issue 31): the answer SmolLM2-135M gave for the dirty wall, the prompt's own
+/// example cut short (`tests/eval/unrelated/`), is asked again once and then rejected as
+/// `unrelated_draft`: the case's `outcome` check fails and the run exits 1. Corrected on the
+/// re-ask, the same case passes.
+#[test]
+fn issue_31_an_answer_about_another_problem_fails_the_case_after_one_reask() {
+    const CASE: &str = "unrelated-wall-dirt-common-room";
+    let text =
+        std::fs::read_to_string(tests_dir().join(format!("eval/unrelated/{CASE}.json"))).unwrap();
+    let parroted: Value = serde_json::from_str(&text).unwrap();
+    let stand_in = StandIn::start(Script::always(answer(&parroted)));
+    let home = Home::new(&stand_in.base_url(), None);
+    let (code, report) = json_run(&mut home.eval(&["--run", "--json", "--case", CASE]));
+    assert_eq!(code, Some(1), "{report}");
+    assert_eq!(stand_in.request_count(), 2, "one re-ask");
+    let result = &report["results"][0];
+    assert_eq!(result["outcome"], "rejected", "{result}");
+    assert_eq!(result["reason"], "unrelated_draft", "{result}");
+    assert_eq!(result["hard"], "fail");
+    assert_eq!(verdict(&report, CASE, "outcome"), "fail");
+
+    let stand_in = StandIn::start(
+        Script::new()
+            .then(answer(&parroted))
+            .then(answer(&faithful(CASE))),
+    );
+    let home = Home::new(&stand_in.base_url(), None);
+    let (code, report) = json_run(&mut home.eval(&["--run", "--json", "--case", CASE]));
+    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(stand_in.request_count(), 2);
+    assert_eq!(report["results"][0]["outcome"], "ready");
+    assert_eq!(verdict(&report, CASE, "negations"), "pass");
+}
+
 #[test]
 fn the_cost_cap_refuses_before_anything_is_sent() {
     let stand_in = StandIn::start(Script::always(answer(&faithful(
@@ -487,7 +521,7 @@ fn ctrl_c_keeps_what_finished() {
     assert_eq!(output.status.code(), Some(5), "{report}");
     assert_eq!(report["stopped"], true);
     let kept = report["results"].as_array().unwrap().len();
-    assert!(kept >= 2 && kept < REPEATS, "{kept} answers");
+    assert!((2..REPEATS).contains(&kept), "{kept} answers");
     let run_id = report["run"].as_str().unwrap();
     let (_, replay) = json_run(&mut home.eval(&["--replay", run_id, "--json"]));
     assert_eq!(replay["results"], report["results"]);
