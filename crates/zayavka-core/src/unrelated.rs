@@ -35,8 +35,9 @@ use crate::text::is_cyrillic;
 
 /// How many words of the prompt's example, absent from the resident's text, make a draft a
 /// copy of the example. A faithful answer uses the resident's words and the request's formal
-/// vocabulary, so it has none or one or two by chance ([`tests`] and the corpus measure it);
-/// the example given back whole has more than a dozen.
+/// vocabulary: on the corpus none holds a single one, while the example given back holds at
+/// least six even for a resident who wrote about a leaking roof over the top floor (the test
+/// `the_example_threshold_has_a_margin_on_both_sides_of_the_corpus` holds both margins).
 pub(crate) const EXAMPLE_WORDS_MIN: usize = 4;
 
 /// The most example words a finding quotes.
