@@ -240,7 +240,7 @@ impl SaveFormat {
     }
 }
 
-/// The filed document of a stored draft, dated today (`Engine::filed_document`).
+/// The filed document of a stored draft, dated today ([`AppState::today`]).
 fn filed_document(
     state: &AppState,
     id: i64,
@@ -248,7 +248,7 @@ fn filed_document(
 ) -> Result<FiledDocument, CommandError> {
     Ok(state
         .engine
-        .filed_document(checked_id(id)?, jiff::Zoned::now().date(), collective)?)
+        .filed_document(checked_id(id)?, state.today()?, collective)?)
 }
 
 /// The document «Печать» prints: the same header, title, body, date and signature line as the
@@ -534,7 +534,7 @@ pub fn batch_export(
         BatchExport::Documents(format) => {
             let options = DocumentsExport {
                 format,
-                date: jiff::Zoned::now().date(),
+                date: state.today()?,
                 co_signers: collective.then(CoSigners::default),
                 replace,
             };

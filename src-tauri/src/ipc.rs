@@ -12,6 +12,7 @@ use tauri_plugin_clipboard_manager::ClipboardExt;
 use tauri_plugin_dialog::{DialogExt, MessageDialogButtons, MessageDialogKind};
 use zayavka_engine::RawInput;
 
+use crate::cases;
 use crate::commands::{self, ListFilter, SaveFormat};
 use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
@@ -546,4 +547,174 @@ pub async fn stats_get(
     request: crate::stats::StatsRequest,
 ) -> Answer<zayavka_engine::Stats> {
     blocking(app, move |state| crate::stats::stats_get(state, request)).await
+}
+
+// ---------------------------------------------------------------------------------------------
+// After the request is filed (issue 30): crate::cases.
+
+#[tauri::command]
+pub async fn case_get(app: AppHandle, id: i64) -> Answer<cases::CaseDetail> {
+    blocking(app, move |state| cases::case_get(state, id)).await
+}
+
+#[tauri::command]
+pub async fn case_file(
+    app: AppHandle,
+    id: i64,
+    filing: cases::FilingForm,
+) -> Answer<cases::CaseDetail> {
+    blocking(app, move |state| cases::case_file(state, id, &filing)).await
+}
+
+#[tauri::command]
+pub async fn case_unfile(app: AppHandle, id: i64) -> Answer<cases::CaseDetail> {
+    blocking(app, move |state| cases::case_unfile(state, id)).await
+}
+
+#[tauri::command]
+pub async fn case_answer(
+    app: AppHandle,
+    id: i64,
+    answer: cases::AnswerForm,
+) -> Answer<cases::CaseDetail> {
+    blocking(app, move |state| cases::case_answer(state, id, &answer)).await
+}
+
+#[tauri::command]
+pub async fn case_close(app: AppHandle, id: i64, close: bool) -> Answer<cases::CaseDetail> {
+    blocking(app, move |state| cases::case_close(state, id, close)).await
+}
+
+/// Asks for photos of the filing (`role` `filing`) or of the answer (`answer`) and attaches
+/// them; `null` when the resident cancelled.
+#[tauri::command]
+pub async fn case_attach_chosen(
+    app: AppHandle,
+    id: i64,
+    role: String,
+) -> Answer<Option<cases::CaseDetail>> {
+    let dialogs = app.clone();
+    blocking(app, move |state| {
+        let role = cases::photo_role(&role)?;
+        let Some(chosen) = dialogs
+            .dialog()
+            .file()
+            .set_title(if role == zayavka_engine::AttachmentRole::Answer {
+                "Фотографии или скан ответа"
+            } else {
+                "Фотографии отметки о приёме или почтовой квитанции"
+            })
+            .add_filter(
+                "Фотографии (JPEG, PNG)",
+                &["jpg", "jpeg", "png", "JPG", "JPEG", "PNG"],
+            )
+            .blocking_pick_files()
+        else {
+            return Ok(None);
+        };
+        let files = chosen
+            .into_iter()
+            .map(to_path)
+            .collect::<Answer<Vec<_>>>()?;
+        cases::case_attach(state, id, role, &files).map(Some)
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn draft_correct(app: AppHandle, id: i64) -> Answer<i64> {
+    blocking(app, move |state| cases::draft_correct(state, id)).await
+}
+
+#[tauri::command]
+pub async fn follow_up_write(
+    app: AppHandle,
+    id: i64,
+    kind: String,
+    addressee: Option<String>,
+) -> Answer<i64> {
+    blocking(app, move |state| {
+        cases::follow_up_write(state, id, &kind, addressee.as_deref())
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn cases_due(app: AppHandle) -> Answer<cases::DueView> {
+    blocking(app, cases::cases_due).await
+}
+
+/// Saves the deadline of draft `id` as an `.ics` event where the resident chooses; the path,
+/// or `null` when they cancelled.
+#[tauri::command]
+pub async fn case_calendar(app: AppHandle, id: i64) -> Answer<Option<String>> {
+    let dialogs = app.clone();
+    blocking(app, move |state| {
+        let (file_name, event) = cases::case_calendar(state, id)?;
+        let Some(chosen) = dialogs
+            .dialog()
+            .file()
+            .set_title("Сохранить срок ответа для календаря")
+            .set_file_name(&file_name)
+            .add_filter("Событие календаря (iCalendar)", &["ics"])
+            .blocking_save_file()
+        else {
+            return Ok(None);
+        };
+        let path = to_path(chosen)?;
+        commands::write_document(&path, event.as_bytes())?;
+        Ok(Some(path.display().to_string()))
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn batch_file(
+    app: AppHandle,
+    number: u32,
+    rows: Vec<u32>,
+    filing: cases::FilingForm,
+) -> Answer<cases::BatchFilingView> {
+    blocking(app, move |state| {
+        cases::batch_file(state, number, &rows, &filing)
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn batch_cases(app: AppHandle, number: u32) -> Answer<zayavka_engine::CaseCounts> {
+    blocking(app, move |state| cases::batch_cases(state, number)).await
+}
+
+/// Asks for a folder and writes the batch's repeat requests or complaints into it; `null`
+/// when the resident cancelled.
+#[tauri::command]
+pub async fn batch_follow_up(
+    app: AppHandle,
+    number: u32,
+    kind: String,
+    addressee: Option<String>,
+    format: String,
+) -> Answer<Option<cases::BatchFollowUpView>> {
+    let dialogs = app.clone();
+    blocking(app, move |state| {
+        let format = match commands::export_format(&format)? {
+            commands::BatchExport::Documents(format) => format,
+            commands::BatchExport::Results(_) => {
+                return Err(CommandError::invalid_argument("формат писем"));
+            }
+        };
+        let Some(chosen) = dialogs
+            .dialog()
+            .file()
+            .set_title("Папка для писем")
+            .blocking_pick_folder()
+        else {
+            return Ok(None);
+        };
+        let folder = to_path(chosen)?;
+        cases::batch_follow_up(state, number, &kind, addressee.as_deref(), format, &folder)
+            .map(Some)
+    })
+    .await
 }

@@ -2,6 +2,8 @@
 //! uses (ADR 15). The page in `ui/` is built into the binary; it calls the commands of
 //! [`ipc`] and nothing else.
 //!
+//! - [`cases`]: after the request is filed — the filing, deadlines («Сроки»), the answer and
+//!   the next letter (issue 30);
 //! - [`commands`]: one plain function per command, over [`state::AppState`], tested against a
 //!   temporary data folder and the stand-in provider;
 //! - [`ipc`]: the Tauri commands, which run those off the window's thread and open the native
@@ -12,6 +14,7 @@
 //! - [`error`]: the one `{kind, message}` error;
 //! - [`webview`]: what a resident reads when Windows lacks the WebView2 Runtime.
 
+pub mod cases;
 pub mod commands;
 pub mod error;
 // Each command is documented, with its arguments and answer, in docs/desktop-ipc.md.
@@ -154,6 +157,19 @@ pub fn run() {
             ipc::window_close_watch,
             ipc::window_unsaved,
             ipc::window_close,
+            ipc::case_get,
+            ipc::case_file,
+            ipc::case_unfile,
+            ipc::case_answer,
+            ipc::case_close,
+            ipc::case_attach_chosen,
+            ipc::draft_correct,
+            ipc::follow_up_write,
+            ipc::cases_due,
+            ipc::case_calendar,
+            ipc::batch_file,
+            ipc::batch_cases,
+            ipc::batch_follow_up,
         ])
         .run(tauri::generate_context!());
     if let Err(error) = result {

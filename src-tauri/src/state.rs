@@ -28,6 +28,7 @@ pub struct AppState {
     chosen: Mutex<std::collections::HashSet<PathBuf>>,
     dropped: Mutex<Vec<PathBuf>>,
     unsaved: AtomicBool,
+    today: Mutex<Option<jiff::civil::Date>>,
 }
 
 impl AppState {
@@ -45,7 +46,24 @@ impl AppState {
             chosen: Mutex::new(std::collections::HashSet::new()),
             dropped: Mutex::new(Vec::new()),
             unsaved: AtomicBool::new(false),
+            today: Mutex::new(None),
         }
+    }
+
+    /// The date the app takes as today: `ZAYAVKA_TODAY` when set (for a resident checking a
+    /// past case, and for tests), else the system's date — or the date fixed by
+    /// [`AppState::fix_today`].
+    pub fn today(&self) -> Result<jiff::civil::Date, CommandError> {
+        if let Some(today) = *self.today.lock().unwrap_or_else(PoisonError::into_inner) {
+            return Ok(today);
+        }
+        Ok(zayavka_engine::today()?)
+    }
+
+    /// Fixes the date [`AppState::today`] gives, as `ZAYAVKA_TODAY` does for a whole process
+    /// (tests, which share one process).
+    pub fn fix_today(&self, today: jiff::civil::Date) {
+        *self.today.lock().unwrap_or_else(PoisonError::into_inner) = Some(today);
     }
 
     /// The environment's provider overrides and key for one run; a run without a model reads

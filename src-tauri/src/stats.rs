@@ -24,7 +24,7 @@ pub fn stats_get(state: &AppState, request: StatsRequest) -> Result<Stats, Comma
     let since = match request.days {
         None => None,
         Some(days @ 1..=MAX_DAYS) => {
-            let today = jiff::Zoned::now().date();
+            let today = state.today()?;
             today
                 .checked_sub(jiff::Span::new().days(i64::from(days - 1)))
                 .ok()
@@ -36,7 +36,7 @@ pub fn stats_get(state: &AppState, request: StatsRequest) -> Result<Stats, Comma
         until: None,
         profile: None,
         period: Period::All,
-        today: None,
+        today: Some(state.today()?),
     };
     Ok(state.engine.stats(&query)?)
 }

@@ -1666,3 +1666,262 @@ fn issue_19_a_foreign_file_in_the_databases_place_is_named_and_left_alone() {
     assert!(message.contains("не является базой данных"), "{message}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), foreign);
 }
+
+mod after_filing {
+    //! Issue 30: a draft filed, past its deadline, answered by a complaint; a batch filed and
+    //! its repeat requests written.
+
+    use super::*;
+    use zayavka_desktop::cases::{self, AnswerForm, FilingForm};
+
+    fn filing(date: jiff::civil::Date, method: &str) -> FilingForm {
+        FilingForm {
+            filed_on: date.to_string(),
+            method: method.to_owned(),
+            number: Some("15-к".to_owned()),
+            addressee: Some("ООО «УК Восход»".to_owned()),
+            delivered_on: None,
+        }
+    }
+
+    fn day(date: jiff::civil::Date, days: i64) -> jiff::civil::Date {
+        date.checked_add(jiff::Span::new().days(days)).unwrap()
+    }
+
+    fn offline_draft(app: &App) -> i64 {
+        commands::draft_run(&app.state, typed(None), "t", true, &|_| {})
+            .unwrap()
+            .draft_id
+            .unwrap()
+    }
+
+    #[test]
+    fn a_draft_is_filed_passes_its_deadline_and_gets_a_complaint_an_answer_and_a_closing() {
+        let app = App::without_provider();
+        let id = offline_draft(&app);
+        let today = jiff::Zoned::now().date();
+        app.state.fix_today(today);
+
+        let fresh = serde_json::to_value(cases::case_get(&app.state, id).unwrap()).unwrap();
+        assert_eq!(fresh["can_file"], true);
+        assert_eq!(fresh["case"], Value::Null);
+        assert_eq!(fresh["today"], today.to_string());
+
+        // Refused, and nothing recorded: a date to come, a blank date, a delivery for a visit.
+        let future = cases::case_file(&app.state, id, &filing(day(today, 1), "in_person"));
+        let future = future.unwrap_err();
+        assert_eq!(future.kind, ErrorKind::InvalidSetting);
+        assert!(
+            future.message.contains("ещё не наступила"),
+            "{}",
+            future.message
+        );
+        let mut no_date = filing(today, "in_person");
+        no_date.filed_on = " ".to_owned();
+        let refused = cases::case_file(&app.state, id, &no_date).unwrap_err();
+        assert_eq!(refused.message, "Укажите дату подачи. Ничего не изменено.");
+        let mut visit = filing(today, "in_person");
+        visit.delivered_on = Some(today.to_string());
+        let refused = cases::case_file(&app.state, id, &visit).unwrap_err();
+        assert!(
+            refused.message.contains("Дата вручения нужна только"),
+            "{}",
+            refused.message
+        );
+        assert!(
+            cases::case_get(&app.state, id).unwrap().case.is_none(),
+            "nothing recorded"
+        );
+
+        let filed = serde_json::to_value(
+            cases::case_file(&app.state, id, &filing(today, "in_person")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(filed["can_file"], false);
+        assert!(
+            filed["facts"][0]
+                .as_str()
+                .unwrap()
+                .contains("входящий № 15-к, адресат: ООО «УК Восход»"),
+            "{}",
+            filed["facts"]
+        );
+        let deadline = filed["deadline_line"].as_str().unwrap();
+        assert!(
+            deadline.starts_with("Ответ должен прийти не позднее"),
+            "{deadline}"
+        );
+        assert_eq!(filed["case"]["state"]["state"], "waiting");
+        assert_eq!(filed["can_follow_up"], false);
+
+        // The text no longer changes; a letter after it waits for the deadline.
+        let edit = commands::draft_edit(&app.state, id, "Другой", "Другой текст").unwrap_err();
+        assert!(
+            edit.message.contains("отмечен как поданный"),
+            "{}",
+            edit.message
+        );
+        let early = cases::follow_up_write(&app.state, id, "repeat", None).unwrap_err();
+        assert!(early.message.contains("ещё не истёк"), "{}", early.message);
+        let due = serde_json::to_value(cases::cases_due(&app.state).unwrap()).unwrap();
+        assert_eq!(due["overdue"], 0);
+        assert_eq!(due["cases"][0]["draft_id"], id);
+        let (file_name, event) = cases::case_calendar(&app.state, id).unwrap();
+        assert_eq!(file_name, format!("Срок-ответа-{id}.ics"));
+        assert!(event.starts_with("BEGIN:VCALENDAR"), "{event}");
+
+        // Forty days on, the answer is overdue: «Сроки» puts it first, the complaint is written.
+        let later = day(today, 40);
+        app.state.fix_today(later);
+        let due = serde_json::to_value(cases::cases_due(&app.state).unwrap()).unwrap();
+        assert_eq!(due["overdue"], 1);
+        assert_eq!(due["cases"][0]["state"]["state"], "overdue");
+        assert!(
+            due["cases"][0]["state_ru"]
+                .as_str()
+                .unwrap()
+                .starts_with("срок ответа истёк"),
+            "{}",
+            due["cases"][0]["state_ru"]
+        );
+        assert!(cases::case_get(&app.state, id).unwrap().can_follow_up);
+        let nameless = cases::follow_up_write(&app.state, id, "complaint", Some("  ")).unwrap_err();
+        assert_eq!(nameless.kind, ErrorKind::InvalidSetting);
+        let complaint = cases::follow_up_write(
+            &app.state,
+            id,
+            "complaint",
+            Some("Государственная жилищная инспекция Московской области"),
+        )
+        .unwrap();
+        let letter = cases::case_get(&app.state, complaint).unwrap();
+        assert_eq!(letter.follows.as_ref().unwrap().kind, "complaint");
+        assert_eq!(letter.follows.as_ref().unwrap().draft_id, Some(id));
+        assert!(letter.can_file, "the complaint is a ready draft to file");
+        let printed = commands::draft_document(&app.state, complaint, false).unwrap();
+        let printed = serde_json::to_string(&printed).unwrap();
+        assert!(printed.contains("Государственная жилищная инспекция Московской области"));
+        assert!(
+            printed.contains("15-к"),
+            "the first request's number is cited"
+        );
+        assert_eq!(
+            cases::case_get(&app.state, id).unwrap().follow_ups[0].draft_id,
+            Some(complaint)
+        );
+
+        // The answer, late and a refusal; closing and opening again.
+        let answered = cases::case_answer(
+            &app.state,
+            id,
+            &AnswerForm {
+                answered_on: later.to_string(),
+                result: "refused".to_owned(),
+            },
+        )
+        .unwrap();
+        assert!(answered.facts.iter().any(|line| line.ends_with(": отказ.")));
+        assert!(
+            answered
+                .facts
+                .iter()
+                .any(|line| line.starts_with("Ответ пришёл позже срока"))
+        );
+        assert_eq!(answered.deadline_line, None);
+        assert!(answered.can_follow_up, "a refusal may be taken further");
+        let closed = cases::case_close(&app.state, id, true).unwrap();
+        assert!(closed.facts.last().unwrap().starts_with("Дело закрыто"));
+        assert!(!closed.can_follow_up);
+        let open = cases::case_close(&app.state, id, false).unwrap();
+        assert!(!open.facts.last().unwrap().starts_with("Дело закрыто"));
+
+        // A filing marked by mistake is taken back: the text can change again.
+        let unfiled = cases::case_unfile(&app.state, id).unwrap();
+        assert!(unfiled.case.is_none() && unfiled.can_file);
+        commands::draft_edit(&app.state, id, "Свет на лестнице", "Текст заявки.").unwrap();
+
+        // A correction is a new draft.
+        cases::case_file(&app.state, id, &filing(later, "email")).unwrap();
+        let copy = cases::draft_correct(&app.state, id).unwrap();
+        assert_ne!(copy, id);
+        assert_eq!(
+            cases::case_get(&app.state, copy)
+                .unwrap()
+                .follows
+                .unwrap()
+                .kind,
+            "correction"
+        );
+    }
+
+    #[test]
+    fn a_batch_is_filed_in_one_step_and_its_repeat_requests_are_written_as_documents() {
+        let app = App::without_provider();
+        let file = app.home.path().join("подъезд.csv");
+        std::fs::write(
+            &file,
+            format!("Описание\n{DESCRIPTION}\nСвет\n{DESCRIPTION} Второй подъезд.\n"),
+        )
+        .unwrap();
+        let check = commands::batch_check(&app.state, &file).unwrap();
+        commands::batch_run(&app.state, &check.check_token, true, false, "b", &|_| {}).unwrap();
+        let today = jiff::Zoned::now().date();
+        app.state.fix_today(today);
+
+        let none = serde_json::to_value(cases::batch_cases(&app.state, 1).unwrap()).unwrap();
+        assert_eq!(none["filed"], 0);
+        let filed = cases::batch_file(&app.state, 1, &[], &filing(today, "in_person")).unwrap();
+        assert_eq!(filed.filed, 2);
+        assert!(
+            filed.message.starts_with("Отмечено поданными"),
+            "{}",
+            filed.message
+        );
+        assert_eq!(filed.cases.filed, 2);
+        let again =
+            cases::batch_file(&app.state, 1, &[2, 3, 9], &filing(today, "in_person")).unwrap();
+        assert_eq!(again.filed, 0);
+        assert!(
+            again.message.contains("Строки 2: уже были отмечены")
+                && again.message.contains("Строки 3: без готовой заявки")
+                && again.message.contains("Строки 9: таких строк в пакете нет"),
+            "{}",
+            again.message
+        );
+
+        let folder = app.home.path().join("письма");
+        std::fs::create_dir(&folder).unwrap();
+        let early = cases::batch_follow_up(
+            &app.state,
+            1,
+            "repeat",
+            None,
+            zayavka_engine::DocumentFormat::Txt,
+            &folder,
+        )
+        .unwrap();
+        assert_eq!(early.written, 0);
+        assert!(
+            early.message.contains("срок ответа ещё не истёк"),
+            "{}",
+            early.message
+        );
+
+        app.state.fix_today(day(today, 40));
+        let counts = cases::batch_cases(&app.state, 1).unwrap();
+        assert_eq!(counts.overdue, 2);
+        let letters = cases::batch_follow_up(
+            &app.state,
+            1,
+            "repeat",
+            None,
+            zayavka_engine::DocumentFormat::Txt,
+            &folder,
+        )
+        .unwrap();
+        assert_eq!(letters.written, 2);
+        let repeat = std::fs::read_to_string(folder.join("row-0002-repeat.txt")).unwrap();
+        assert!(repeat.contains("15-к"), "{repeat}");
+        assert!(folder.join("row-0004-repeat.txt").is_file());
+    }
+}

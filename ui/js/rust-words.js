@@ -47,3 +47,21 @@ export const FIELD_LABELS = {
 
 /** The heading of a request's one item (`REQUEST_HEADING`). */
 export const REQUEST_HEADING = "Прошу:";
+
+/** How a request was filed, in the order the filing form offers them (`method_ru`). */
+export const FILING_METHODS = [
+  { code: "in_person", label: "лично, с отметкой на втором экземпляре" },
+  { code: "letter", label: "заказным письмом с уведомлением о вручении" },
+  { code: "email", label: "по электронной почте" },
+  { code: "gis", label: "через ГИС ЖКХ или Госуслуги.Дом" },
+  { code: "site", label: "через сайт или приложение управляющей организации" },
+  { code: "other", label: "другим способом" },
+];
+
+/** What an answer did about the problem (`result_ru`). */
+export const ANSWER_RESULTS = [
+  { code: "solved", label: "проблема решена" },
+  { code: "partly", label: "проблема решена частично" },
+  { code: "refused", label: "отказ" },
+  { code: "unaddressed", label: "ответ не по существу" },
+];

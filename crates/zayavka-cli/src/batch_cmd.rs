@@ -614,7 +614,10 @@ fn export_command(args: &ExportArgs, engine: &Engine) -> anyhow::Result<ExitCode
         .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
     let options = DocumentsExport {
         format,
-        date: args.date.unwrap_or_else(|| jiff::Zoned::now().date()),
+        date: match args.date {
+            Some(date) => date,
+            None => zayavka_engine::today().map_err(|error| anyhow::anyhow!(error.message_ru()))?,
+        },
         co_signers: args.collective.then(CoSigners::default),
         replace: args.force,
     };

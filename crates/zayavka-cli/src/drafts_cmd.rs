@@ -570,7 +570,13 @@ fn export(export: ExportArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
                     export.format
                 );
             }
-            let date = export.date.unwrap_or_else(|| jiff::Zoned::now().date());
+            // Dated today (`ZAYAVKA_TODAY` fixes it, as for the deadlines) unless --date says.
+            let date = match export.date {
+                Some(date) => date,
+                None => {
+                    zayavka_engine::today().map_err(|error| anyhow::anyhow!(error.message_ru()))?
+                }
+            };
             engine
                 .filed_document(export.id, date, export.collective)
                 .and_then(|document| Ok(document.render(format)?))

@@ -709,6 +709,15 @@ impl Engine {
         Ok(report)
     }
 
+    /// The letters written after draft `id` (corrections, repeat requests, complaints), oldest
+    /// first.
+    pub fn follow_ups(
+        &self,
+        id: DraftId,
+    ) -> Result<Vec<(DraftId, zayavka_store::FollowKind)>, CaseError> {
+        Ok(self.read()?.follow_ups(id)?)
+    }
+
     /// How draft `id` follows another draft, when it does.
     pub fn follow_link(&self, id: DraftId) -> Result<Option<FollowLink>, CaseError> {
         Ok(self.read()?.follow_link(id)?)

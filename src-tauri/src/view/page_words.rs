@@ -9,7 +9,9 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use zayavka_engine::{InputField, REQUEST_HEADING, SubjectKind};
+use zayavka_engine::{
+    AnswerResult, FilingMethod, InputField, REQUEST_HEADING, SubjectKind, method_ru, result_ru,
+};
 
 /// A JavaScript string literal of `text`: JSON's string syntax is JavaScript's.
 fn js(text: &str) -> String {
@@ -47,6 +49,29 @@ fn page_words() -> String {
         "export const REQUEST_HEADING = {};",
         js(REQUEST_HEADING)
     );
+    out.push_str(
+        "\n/** How a request was filed, in the order the filing form offers them (`method_ru`). */\n\
+         export const FILING_METHODS = [\n",
+    );
+    for &method in FilingMethod::ALL {
+        let _ = writeln!(
+            out,
+            "  {{ code: {}, label: {} }},",
+            js(method.code()),
+            js(method_ru(method))
+        );
+    }
+    out.push_str("];\n\n/** What an answer did about the problem (`result_ru`). */\n");
+    out.push_str("export const ANSWER_RESULTS = [\n");
+    for &result in AnswerResult::ALL {
+        let _ = writeln!(
+            out,
+            "  {{ code: {}, label: {} }},",
+            js(result.code()),
+            js(result_ru(result))
+        );
+    }
+    out.push_str("];\n");
     out
 }
 
