@@ -207,7 +207,7 @@ fn facts(view: &CaseView) -> Vec<String> {
         filing
             .number
             .as_deref()
-            .map(|number| format!(", входящий № {number}"))
+            .map(|number| format!(", входящий №\u{a0}{number}"))
             .unwrap_or_default(),
         filing
             .addressee
@@ -447,7 +447,7 @@ pub fn cases_due(state: &AppState) -> Result<DueView, CommandError> {
                     .filing
                     .number
                     .as_deref()
-                    .map(|number| format!(", вх. № {number}"))
+                    .map(|number| format!(", вх. №\u{a0}{number}"))
                     .unwrap_or_default()
             ),
             follows: view
@@ -548,10 +548,24 @@ pub fn batch_file(
     })
 }
 
+/// How a batch's filed rows stand today, and today (the filing form's default date).
+#[derive(Debug, Clone, Serialize)]
+pub struct BatchCasesView {
+    /// Filed, answered, overdue, solved.
+    #[serde(flatten)]
+    pub counts: CaseCounts,
+    /// The date the app takes as today.
+    pub today: Date,
+}
+
 /// How the filed rows of batch `number` stand today.
-pub fn batch_cases(state: &AppState, number: u32) -> Result<CaseCounts, CommandError> {
+pub fn batch_cases(state: &AppState, number: u32) -> Result<BatchCasesView, CommandError> {
     let batch_id = state.engine.find_batch(&number.to_string())?.id;
-    Ok(state.engine.batch_cases(&batch_id, state.today()?)?)
+    let today = state.today()?;
+    Ok(BatchCasesView {
+        counts: state.engine.batch_cases(&batch_id, today)?,
+        today,
+    })
 }
 
 /// What writing a batch's letters did.

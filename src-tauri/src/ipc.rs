@@ -682,7 +682,7 @@ pub async fn batch_file(
 }
 
 #[tauri::command]
-pub async fn batch_cases(app: AppHandle, number: u32) -> Answer<zayavka_engine::CaseCounts> {
+pub async fn batch_cases(app: AppHandle, number: u32) -> Answer<cases::BatchCasesView> {
     blocking(app, move |state| cases::batch_cases(state, number)).await
 }
 

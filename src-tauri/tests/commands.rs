@@ -1909,7 +1909,7 @@ mod after_filing {
 
         app.state.fix_today(day(today, 40));
         let counts = cases::batch_cases(&app.state, 1).unwrap();
-        assert_eq!(counts.overdue, 2);
+        assert_eq!(counts.counts.overdue, 2);
         let letters = cases::batch_follow_up(
             &app.state,
             1,

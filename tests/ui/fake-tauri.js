@@ -756,6 +756,116 @@
   };
   window.__fake = fake;
 
+  // --- After filing (issue 30): cases by draft id, as case_get and cases_due shape them. -----
+  // `config.filed` seeds cases: [{id, overdue?: true, method?, number?}]. Today is fixed.
+  const TODAY = config.today ?? '2026-12-04';
+  const METHOD_LABELS = {
+    in_person: 'лично, с отметкой на втором экземпляре',
+    letter: 'заказным письмом с уведомлением о вручении',
+    email: 'по электронной почте',
+    gis: 'через ГИС ЖКХ или Госуслуги.Дом',
+    site: 'через сайт или приложение управляющей организации',
+    other: 'другим способом',
+  };
+  const RESULT_LABELS = { solved: 'проблема решена', partly: 'проблема решена частично', refused: 'отказ', unaddressed: 'ответ не по существу' };
+  const cases = new Map();
+  const follows = new Map();
+  const caseCalls = { letters: 0 };
+  const TERM = {
+    term_ru: '10 рабочих дней со дня получения обращения',
+    term_sources: ['Правила осуществления деятельности по управлению многоквартирными домами, утверждённые постановлением Правительства РФ от 15.05.2013 № 416, пункт 34'],
+  };
+  function caseView(id) {
+    const c = cases.get(id);
+    if (!c) return null;
+    let state;
+    let state_ru;
+    let deadline = { state: 'known', due: c.overdue ? '2026-12-01' : '2026-12-18', verified: false };
+    if (c.filing.method === 'letter' && !c.filing.delivered_on) deadline = { state: 'awaiting_delivery' };
+    if (c.closed_on) {
+      state = { state: 'closed', closed_on: c.closed_on };
+      state_ru = 'закрыто 4 декабря';
+    } else if (c.answer) {
+      state = { state: 'answered', result: c.answer.result, on_time: true };
+      state_ru = c.answer.result === 'solved' ? 'решено' : `ответ получен: ${RESULT_LABELS[c.answer.result]}`;
+    } else if (deadline.state === 'awaiting_delivery') {
+      state = { state: 'awaiting_delivery' };
+      state_ru = 'письмо ещё не вручено: срок ответа начнётся со дня вручения';
+    } else if (c.overdue) {
+      state = { state: 'overdue', due: '2026-12-01', days_over: 3 };
+      state_ru = 'срок ответа истёк 3 дня назад';
+    } else {
+      state = { state: 'waiting', due: '2026-12-18', days_left: 14 };
+      state_ru = 'ждём ответа до 18 декабря';
+    }
+    return {
+      case: { draft_id: id, filing: c.filing, answer: c.answer ?? null, closed_on: c.closed_on ?? null, follows: follows.get(id) ?? null },
+      term: 'management_company',
+      ...TERM,
+      term_review: 'awaiting_verification',
+      received_on: deadline.state === 'known' ? c.filing.filed_on : null,
+      deadline,
+      state,
+      state_ru,
+      notice_ru: deadline.state === 'known' ? 'Срок посчитан по сроку ответа и производственному календарю, которые ещё не сверены с официальными текстами: перед тем как ссылаться на него, проверьте дату по документам.' : null,
+    };
+  }
+  const linkOf = (draftId, kind) => ({
+    draft_id: draftId,
+    kind,
+    label: { correction: 'Исправленный черновик', repeat: 'Повторная заявка', complaint: 'Жалоба в жилищную инспекцию' }[kind],
+  });
+  function caseDetail(id) {
+    const draft = drafts.get(id);
+    if (!draft) return reject('not_found', 'Черновика с номером ' + id + ' нет: проверьте номер в списке черновиков.');
+    const view = caseView(id);
+    const c = cases.get(id);
+    const facts = [];
+    if (c) {
+      facts.push(`Подана ${c.filing.filed_on} (${METHOD_LABELS[c.filing.method]})${c.filing.number ? `, входящий № ${c.filing.number}` : ''}.`);
+      if (c.answer) facts.push(`Ответ получен ${c.answer.answered_on}: ${RESULT_LABELS[c.answer.result]}.`);
+      if (c.closed_on) facts.push('Дело закрыто 4 декабря 2026 г.');
+    }
+    let deadlineLine = null;
+    if (view && !c.answer && !c.closed_on) {
+      deadlineLine = view.deadline.state === 'known'
+        ? `Ответ должен прийти не позднее ${c.overdue ? '1 декабря 2026 г.' : '18 декабря 2026 г.'}: ${TERM.term_ru}.`
+        : 'Срок ответа начнётся со дня вручения письма. Когда узнаете дату из уведомления о вручении или по трек-номеру, впишите её в сведения о подаче.';
+    }
+    const follow = follows.get(id);
+    return {
+      draft_id: id,
+      can_file: !c && draft.result.outcome === 'ready',
+      case: view,
+      facts,
+      deadline_line: deadlineLine,
+      can_follow_up: Boolean(view && !c.closed_on && (view.state.state === 'overdue' || (c.answer && c.answer.result !== 'solved'))),
+      follows: follow ? linkOf(follow.draft_id, follow.kind) : null,
+      follow_ups: [...follows.entries()].filter(([, link]) => link.draft_id === id).map(([letter, link]) => linkOf(letter, link.kind)),
+      filing_photos: structuredClone(c?.filingPhotos ?? []),
+      answer_photos: [],
+      profile_company: profile.company_name,
+      today: TODAY,
+    };
+  }
+  function checkDates(filedOn, other, what) {
+    if (filedOn > TODAY) return reject('invalid_setting', `Дата подачи ${filedOn} ещё не наступила (сегодня ${TODAY}). Ничего не изменено. Проверьте дату: отметить можно только то, что уже произошло.`);
+    if (other && other < filedOn) return reject('invalid_setting', `${what} ${other} раньше дня подачи (${filedOn}). Ничего не изменено. Проверьте даты.`);
+    return null;
+  }
+  function newLetter(from, kind, title) {
+    const draft = drafts.get(from);
+    const result = structuredClone(draft.result);
+    result.request.title = title;
+    result.request.edited = null;
+    const stored = store(result, draft.summary.input);
+    follows.set(stored.draft_id, { draft_id: from, kind });
+    return stored.draft_id;
+  }
+  for (const seed of config.filed ?? []) {
+    cases.set(seed.id, { filing: { filed_on: '2026-11-17', method: seed.method ?? 'in_person', number: seed.number ?? null, addressee: null, delivered_on: null }, overdue: Boolean(seed.overdue) });
+  }
+
   const handlers = {
     async draft_run({ input, taskId, onProgress }) {
       const errors = validate(input);
@@ -1083,6 +1193,83 @@
       // A gated run is waiting for its next row; let it notice the cancel.
       fake.releaseBatchRow();
       return null;
+    },
+    async case_get({ id }) {
+      return caseDetail(id);
+    },
+    async case_file({ id, filing }) {
+      if (!filing.filed_on) return reject('invalid_setting', 'Укажите дату подачи. Ничего не изменено.');
+      const refused = checkDates(filing.filed_on, filing.delivered_on, 'Дата вручения');
+      if (refused) return refused;
+      const old = cases.get(id);
+      cases.set(id, { ...old, filing: { ...filing, addressee: filing.addressee ?? null }, overdue: old?.overdue ?? false });
+      return caseDetail(id);
+    },
+    async case_unfile({ id }) {
+      cases.delete(id);
+      return caseDetail(id);
+    },
+    async case_answer({ id, answer }) {
+      const c = cases.get(id);
+      const refused = checkDates(c.filing.filed_on, answer.answered_on, 'Дата ответа');
+      if (refused) return refused;
+      c.answer = answer;
+      return caseDetail(id);
+    },
+    async case_close({ id, close }) {
+      cases.get(id).closed_on = close ? TODAY : null;
+      return caseDetail(id);
+    },
+    async case_attach_chosen({ id, role }) {
+      const c = cases.get(id);
+      if (role === 'filing') c.filingPhotos = [...(c.filingPhotos ?? []), fakePhoto((c.filingPhotos?.length ?? 0) + 1)];
+      return caseDetail(id);
+    },
+    async draft_correct({ id }) {
+      return newLetter(id, 'correction', drafts.get(id).result.request.title);
+    },
+    async follow_up_write({ id, kind, addressee }) {
+      const view = caseView(id);
+      if (view.state.state === 'waiting') return reject('invalid_argument', 'Срок ответа на эту заявку ещё не истёк: ответ должен прийти не позднее 18 декабря 2026 г. Повторную заявку или жалобу пишут, когда ответа нет после срока или ответ не решил проблему. Ничего не создано.');
+      if (kind === 'complaint' && (addressee ?? '').trim() === '') {
+        return reject('invalid_setting', 'Впишите, в какую инспекцию жалоба: например, «Государственная жилищная инспекция Московской области». Название и адрес есть на сайте инспекции вашего региона или на Госуслугах. Ничего не создано.');
+      }
+      caseCalls.letters += 1;
+      return newLetter(id, kind, kind === 'complaint' ? 'Жалоба на непредоставление ответа на обращение' : 'Повторная заявка');
+    },
+    async cases_due() {
+      const views = [...cases.keys()].map(caseView);
+      const rank = { overdue: 0, waiting: 1, awaiting_delivery: 2, no_deadline: 2, answered: 3, closed: 4 };
+      views.sort((a, b) => rank[a.state.state] - rank[b.state.state]);
+      return {
+        today_ru: '4 декабря 2026 г.',
+        overdue: views.filter((v) => v.state.state === 'overdue').length,
+        due_soon: 0,
+        cases: views.map((v) => ({
+          draft_id: v.case.draft_id,
+          title: drafts.get(v.case.draft_id)?.summary.title ?? null,
+          state: v.state,
+          state_ru: v.state_ru,
+          needs_attention: v.state.state === 'overdue',
+          filed_ru: `подана ${v.case.filing.filed_on}${v.case.filing.number ? `, вх. № ${v.case.filing.number}` : ''}`,
+          follows: v.case.follows ? linkOf(v.case.follows.draft_id, v.case.follows.kind) : null,
+        })),
+        notice: views.some((v) => v.notice_ru) ? 'Срок посчитан по сроку ответа и производственному календарю, которые ещё не сверены с официальными текстами: перед тем как ссылаться на него, проверьте дату по документам.' : null,
+      };
+    },
+    async case_calendar({ id }) {
+      return `/home/resident/Документы/Срок-ответа-${id}.ics`;
+    },
+    async batch_file({ rows, filing }) {
+      if (!filing.filed_on) return reject('invalid_setting', 'Укажите дату подачи. Ничего не изменено.');
+      fake.batchFiled = { rows, filing };
+      return { filed: 2, message: 'Отмечено поданными 4 декабря 2026 г. (лично, с отметкой на втором экземпляре): 2. Строки 3: без готовой заявки, не отмечены.', cases: { filed: 2, answered: 0, overdue: 0, solved: 0 } };
+    },
+    async batch_cases() {
+      return { filed: 0, answered: 0, overdue: 0, solved: 0, today: TODAY };
+    },
+    async batch_follow_up() {
+      return { folder: '/home/resident/Документы/письма', written: 0, message: 'Писать пока некому: ни по одной поданной строке срок ответа не истёк без ответа, и ни один ответ не оставил проблему нерешённой.' };
     },
     async batch_export({ format }) {
       // The page names a batch by its number: «Пакет 3».

@@ -1,13 +1,15 @@
 // «Пакет»: choose a file (or continue an earlier batch without choosing it again), see the plan
 // before anything is sent — rows to send, rows done before, rows refused and why, rows no longer
 // in the file, the worst-case cost — and confirm it; then progress and cancel, resume, review by
-// row number, «ФИО» and «Квартира» with the reason for every row that needs something, export.
+// row number, «ФИО» and «Квартира» with the reason for every row that needs something, export,
+// and after filing, the batch's cases and its next letters (batch-cases.js, issue 30).
 // Batches are named by their number («Пакет 3»); what a run does is the Rust side's plan.
 
 import * as ipc from './ipc.js';
 import { byId, h, replace } from './dom.js';
 import { renderResult } from './result.js';
-import { FIELD_LABELS, formatDate, plural } from './words.js';
+import { batchCases } from './batch-cases.js';
+import { FIELD_LABELS, capitalised, formatDate, plural } from './words.js';
 
 const REQUESTS = ['заявку', 'заявки', 'заявок'];
 const ROWS_TO_SEND = ['строку', 'строки', 'строк'];
@@ -36,7 +38,6 @@ function money(amount, currency) {
   return currency ? `${number} ${currency}` : number;
 }
 
-const capitalised = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 
 export function setUpBatch(navigation) {
   const status = byId('batch-status');
@@ -312,6 +313,7 @@ export function setUpBatch(navigation) {
       parts.push(h('p', { role: 'alert' }, failure.message));
     }
     parts.push(exportControls(number));
+    parts.push(batchCases(number));
     replace(review, ...parts);
     if (summary === null) {
       checkBlock.hidden = true;

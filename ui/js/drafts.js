@@ -1,11 +1,12 @@
 // «Черновики»: the saved drafts, newest first, with search as you type, filters, opening a draft
-// into the same result card as a fresh one, and deleting with a confirmation dialog. Everything
-// here reads the local store, so it works with no network.
+// into the same result card as a fresh one with its «Подача и ответ» panel (issue 30), and
+// deleting with a confirmation dialog. A filed request's line says where its case stands.
+// Everything here reads the local store, so it works with no network.
 
 import * as ipc from './ipc.js';
 import { byId, debounce, h, replace } from './dom.js';
 import { renderResult } from './result.js';
-import { OUTCOME_LABELS, SUBJECTS, formatDate, plural, subjectLabel } from './words.js';
+import { OUTCOME_LABELS, SUBJECTS, capitalised, formatDate, plural, subjectLabel } from './words.js';
 
 const SEARCH_DELAY_MS = 250;
 const LIST_LIMIT = 200;
@@ -25,6 +26,7 @@ export function setUpDrafts(navigation) {
   // Answers can arrive out of order while the resident types; only the latest one is shown.
   let generation = 0;
   let lastOpenedId = null;
+  let cases = new Map();
 
   async function refresh() {
     generation += 1;
@@ -47,7 +49,10 @@ export function setUpDrafts(navigation) {
             (filter.subject === null || draft.subject_module === filter.subject),
         );
       }
+      // Where each filed request stands; the list shows without it when it cannot be read.
+      const due = await ipc.casesDue().catch(() => null);
       if (mine !== generation) return;
+      cases = new Map((due?.cases ?? []).map((item) => [item.draft_id, item]));
       drafts.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id));
       renderList(drafts, text);
     } catch (failure) {
@@ -92,23 +97,39 @@ export function setUpDrafts(navigation) {
           draft.subject_module ? h('span', {}, ` · ${subjectLabel(draft.subject_module)}`) : null,
           draft.batch_id ? h('span', {}, ' · из пакета') : null,
         ),
+        caseLine(cases.get(draft.id)),
       ),
       h('div', { class: 'draft-actions' }, open, remove),
     );
   }
 
-  async function openDraft(id) {
+  function caseLine(item) {
+    if (!item) return null;
+    return h('p', { class: `draft-case${item.state.state === 'overdue' ? ' case-overdue' : ''}` }, `${capitalised(item.filed_ru)} · ${item.state_ru}`);
+  }
+
+  // `message` (after a change of the case, or when another draft of the case is opened) is said
+  // in the «Подача и ответ» panel, which then has the focus; otherwise the result's heading has.
+  async function openDraft(id, message = '') {
     lastOpenedId = id;
     try {
       const opened = await ipc.draftOpen(id);
+      // The draft still opens when its case cannot be read; the panel is then left out.
+      const caseDetail = await ipc.caseGet(id).catch(() => null);
       browser.hidden = true;
       detail.hidden = false;
       const view = renderResult(detailBody, opened.result, {
         explain: opened.explain,
+        case: caseDetail,
+        caseActions: {
+          onChanged: (_next, said) => void openDraft(id, said),
+          onOpenDraft: (other, said) => void openDraft(other, said),
+        },
         onNextStep: (action) => nextStep(action, opened),
         onReplaced: () => void refresh(),
       });
-      view.focus();
+      if (message !== '') view.announceCase(message);
+      else view.focus();
     } catch (failure) {
       status.textContent = failure.message;
     }
@@ -162,6 +183,10 @@ export function setUpDrafts(navigation) {
   return {
     enter() {
       if (detail.hidden) void refresh();
+    },
+    /** Opens draft `id` (from «Сроки»). */
+    open(id) {
+      return openDraft(id);
     },
   };
 }

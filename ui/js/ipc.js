@@ -94,6 +94,21 @@ export const batchRun = (checkToken, offline, confirmed, taskId, onProgress) =>
 export const batchCancel = (taskId) => call('batch_cancel', { taskId });
 export const batchExport = (number, format, collective) => call('batch_export', { number, format, collective });
 
+// After the request is filed (issue 30).
+export const caseGet = (id) => call('case_get', { id });
+export const caseFile = (id, filing) => call('case_file', { id, filing });
+export const caseUnfile = (id) => call('case_unfile', { id });
+export const caseAnswer = (id, answer) => call('case_answer', { id, answer });
+export const caseClose = (id, close) => call('case_close', { id, close });
+export const caseAttachChosen = (id, role) => call('case_attach_chosen', { id, role });
+export const draftCorrect = (id) => call('draft_correct', { id });
+export const followUpWrite = (id, kind, addressee) => call('follow_up_write', { id, kind, addressee });
+export const casesDue = () => call('cases_due', {});
+export const caseCalendar = (id) => call('case_calendar', { id });
+export const batchFile = (number, rows, filing) => call('batch_file', { number, rows, filing });
+export const batchCases = (number) => call('batch_cases', { number });
+export const batchFollowUp = (number, kind, addressee, format) => call('batch_follow_up', { number, kind, addressee, format });
+
 export const profileGet = () => call('profile_get', {});
 export const profileSet = (field, value) => call('profile_set', { field, value });
 export const profileClear = () => call('profile_clear', {});

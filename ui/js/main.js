@@ -1,4 +1,4 @@
-// The page's entry point: the navigation between the four screens and their start-up. Screens
+// The page's entry point: the navigation between the screens and their start-up. Screens
 // are sections of one document, switched by the address's fragment, so the browser's own back
 // and forward keys work and every screen is reachable by a link.
 
@@ -6,13 +6,14 @@ import { byId } from './dom.js';
 import * as ipc from './ipc.js';
 import { setUpNewRequest } from './new-request.js';
 import { setUpDrafts } from './drafts.js';
+import { setUpDue } from './due.js';
 import { setUpBatch } from './batch.js';
 import { setUpSettings } from './settings.js';
 import { setUpSetup } from './setup.js';
 import { watchPhotoDrops } from './photos.js';
 
 // «setup» is the first-run setup (issue 15): no link of its own, reached from «Настройки».
-const SCREENS = ['new', 'drafts', 'batch', 'settings', 'setup'];
+const SCREENS = ['new', 'drafts', 'due', 'batch', 'settings', 'setup'];
 
 // Where focus goes after a screen switch asked for a particular control (e.g. «Задать ключ»).
 let pendingFocus = null;
@@ -27,6 +28,11 @@ const navigation = {
     newRequest.load(input);
     navigation.show('new', 'description');
   },
+  // A draft opened in «Черновики» from another screen («Сроки»).
+  openDraft(id) {
+    navigation.show('drafts');
+    void screens.drafts.open(id);
+  },
   // A screen's unsaved changes may have changed (saved, put back, refused): Rust is told.
   unsavedChanged() {
     syncUnsaved();
@@ -37,6 +43,7 @@ const newRequest = setUpNewRequest(navigation);
 const screens = {
   new: newRequest,
   drafts: setUpDrafts(navigation),
+  due: setUpDue(navigation),
   batch: setUpBatch(navigation),
   settings: setUpSettings(navigation),
   setup: setUpSetup(navigation),
@@ -213,4 +220,6 @@ window.addEventListener('hashchange', guardedRoute);
 await firstScreen();
 route();
 void newRequest.restore();
+// What is overdue is said when the app opens; nothing runs in the background (issue 30).
+if (current !== 'setup' && current !== 'due') void screens.due.announce();
 document.documentElement.dataset.ready = 'yes';

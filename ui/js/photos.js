@@ -5,8 +5,11 @@
 import * as ipc from './ipc.js';
 import { freshId, h, replace } from './dom.js';
 
-/** The photos section of draft `draftId`. The list loads after the card is shown. */
-export function photosSection(draftId) {
+/**
+ * The photos section of draft `draftId`. The list loads after the card is shown. A filed draft's
+ * photos (`frozen`, issue 30) went to the addressee with it: they are listed, not changed.
+ */
+export function photosSection(draftId, { frozen = false } = {}) {
   const headingId = freshId('photos-heading');
   const list = h('ul', { class: 'photo-list' });
   const status = h('p', { role: 'status', class: 'photo-status' });
@@ -26,7 +29,7 @@ export function photosSection(draftId) {
           'li',
           {},
           h('span', {}, `${photo.label}, ${photo.width} × ${photo.height}`),
-          h('button', { type: 'button', class: 'link-button', 'aria-label': `Убрать ${photo.label}`, onclick: () => detach(photo) }, 'Убрать'),
+          frozen ? null : h('button', { type: 'button', class: 'link-button', 'aria-label': `Убрать ${photo.label}`, onclick: () => detach(photo) }, 'Убрать'),
         ),
       ),
     );
@@ -45,8 +48,12 @@ export function photosSection(draftId) {
   const detach = (photo) =>
     attempt(() => ipc.draftDetach(draftId, photo.number), () => `${photo.name} убрано.`);
   const choose = h('button', { type: 'button', onclick: () => attempt(() => ipc.draftAttachChosen(draftId), attached) }, 'Приложить фотографии…');
-  section.append(h('div', { class: 'actions' }, choose, h('span', { class: 'quiet' }, 'или перетащите файлы в окно')), status);
-  dropTargets.push({ section, attach: () => attempt(() => ipc.draftAttachDropped(draftId), attached) });
+  if (frozen) {
+    section.append(h('p', { class: 'note' }, 'Заявка отмечена как поданная: фотографии ушли вместе с ней и больше не меняются.'), status);
+  } else {
+    section.append(h('div', { class: 'actions' }, choose, h('span', { class: 'quiet' }, 'или перетащите файлы в окно')), status);
+    dropTargets.push({ section, attach: () => attempt(() => ipc.draftAttachDropped(draftId), attached) });
+  }
   attempt(() => ipc.draftPhotos(draftId), () => '');
   return section;
 }

@@ -25,8 +25,8 @@ export function requestActions(result, shown, onEdit) {
   actions.append(
     h('button', { type: 'button', onclick: () => saveAs(draftId, collective.checked, status) }, 'Сохранить как…'),
     h('button', { type: 'button', onclick: () => print(draftId, collective.checked, status) }, 'Печать'),
-    h('button', { type: 'button', onclick: () => onEdit() }, 'Редактировать'),
   );
+  if (onEdit !== null) actions.append(h('button', { type: 'button', onclick: () => onEdit() }, 'Редактировать'));
   return [
     actions,
     h(

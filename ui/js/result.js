@@ -15,6 +15,7 @@ import { subjectConfirmation } from './subject-confirmation.js';
 import { photosSection } from './photos.js';
 import { explainDisclosure } from './explain.js';
 import { outcomePanel } from './outcome-panel.js';
+import { casePanel } from './case-panel.js';
 
 /**
  * Renders `result` (a DraftResult) into `container`.
@@ -24,6 +25,9 @@ import { outcomePanel } from './outcome-panel.js';
  * result when it belongs to an earlier text; `options.explain` is an already loaded `explain`
  * record (an opened draft has it), otherwise it is loaded when the disclosure opens;
  * `options.onReplaced(result)` hears of a result that replaced this one (re-assembled or edited).
+ * `options.case` is the draft's `case_get` answer (an opened draft in «Черновики»): its
+ * «Подача и ответ» panel shows under the actions, with `options.caseActions` (case-panel.js);
+ * a filed draft's text and photos no longer change, so editing them is not offered.
  */
 export function renderResult(container, result, options = {}) {
   const view = new ResultView(container, options);
@@ -49,6 +53,12 @@ class ResultView {
       parts.push(outcomePanel(result, this.headingId, (step) => this.options.onNextStep?.(step, result)));
     }
     replace(this.container, ...parts);
+  }
+
+  /** Says `message` in the «Подача и ответ» panel and moves focus there. */
+  announceCase(message) {
+    if (this.casePanel) this.casePanel.announce(message);
+    else this.focus();
   }
 
   /** Moves focus to the result's heading, so a keyboard or screen-reader user lands on it. */
@@ -97,15 +107,20 @@ class ResultView {
       parts.push(h('p', { class: 'note' }, 'Модель не использовалась: заявка составлена из вашего текста.'));
     }
 
+    const filed = Boolean(this.options.case?.case);
     parts.push(requestCard(request), legend(request));
-    parts.push(requestActions(result, shown, () => this.edit(shown)));
+    parts.push(requestActions(result, shown, filed ? null : () => this.edit(shown)));
+    if (this.options.case) {
+      this.casePanel = casePanel(this.options.case, this.options.caseActions);
+      parts.push(this.casePanel.element);
+    }
     // The selector comes after the text: the resident reads the request first, then decides.
-    if (offerSubject) {
+    if (offerSubject && !filed) {
       parts.push(subjectConfirmation(result.draft_id, (next) => this.replaced(next)));
     }
     // Photos come after the question: confirming the subject changes the text, photos do not.
     if (result.draft_id !== null) {
-      parts.push(photosSection(result.draft_id), explainDisclosure(result.draft_id, () => this.options.explain));
+      parts.push(photosSection(result.draft_id, { frozen: filed }), explainDisclosure(result.draft_id, () => this.options.explain));
     }
     return h('article', { class: 'result', 'aria-labelledby': this.headingId }, parts);
   }

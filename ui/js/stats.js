@@ -4,7 +4,8 @@
 // waiting time and the money spent. The numbers come from `stats_get`, the same engine call as
 // `zayavka stats`; they are counted from the drafts on this computer and nothing is sent anywhere.
 // A service that answers every time but whose answers rarely pass the checks is called out
-// first, in its own box, so it cannot look healthy.
+// first, in its own box, so it cannot look healthy. Then the filed requests (issue 30): how many
+// were answered on time, late or never, and how many solved, in all and by addressee.
 //
 // The module starts itself (a script tag of its own) and refreshes whenever «Настройки» is shown.
 
@@ -107,6 +108,44 @@ function services(groups) {
   ];
 }
 
+/** The filed requests: what became of them, in all and, with more than one, by addressee. */
+function casesPart(cases) {
+  const total = cases.total;
+  if (total.filed === 0) return [];
+  const tally = (t) => {
+    const parts = [`подано ${t.filed}`, `ответ в срок ${t.answered_on_time}`, `с опозданием ${t.answered_late}`, `без ответа после срока ${t.never_answered}`];
+    if (t.answered_no_deadline > 0) parts.push(`ответ без рассчитанного срока ${t.answered_no_deadline}`);
+    if (t.waiting > 0) parts.push(`ждут ответа ${t.waiting}`);
+    parts.push(`решено ${t.solved}`);
+    return parts.join(', ');
+  };
+  const out = [
+    h('h3', {}, 'Поданные заявки'),
+    h(
+      'dl',
+      { class: 'stats-list' },
+      row('Подано', String(total.filed), { 'data-stat': 'filed' }),
+      row('Ответ пришёл в срок', String(total.answered_on_time), { 'data-stat': 'on_time' }),
+      row('Ответ пришёл с опозданием', String(total.answered_late), { 'data-stat': 'late' }),
+      row('Ответа нет, срок истёк', String(total.never_answered), { 'data-stat': 'never' }),
+      total.answered_no_deadline > 0 ? row('Ответ пришёл, срок не рассчитан', String(total.answered_no_deadline)) : null,
+      row('Ждут ответа', String(total.waiting)),
+      row('Проблема решена', String(total.solved), { 'data-stat': 'solved' }),
+    ),
+  ];
+  if (cases.by_addressee.length > 1) {
+    out.push(
+      h('h4', {}, 'По адресатам'),
+      h(
+        'ul',
+        { class: 'stats-services' },
+        cases.by_addressee.map((t) => h('li', {}, `${t.addressee ? `«${t.addressee}»` : 'Адресат не указан'}: ${tally(t)}`)),
+      ),
+    );
+  }
+  return out;
+}
+
 export function setUpStats() {
   const screen = byId('screen-settings');
   const period = byId('stats-period');
@@ -114,6 +153,7 @@ export function setUpStats() {
   const attention = byId('stats-attention');
   const list = byId('stats-list');
   const perService = byId('stats-services');
+  const filed = byId('stats-cases');
   let asked = 0;
 
   function clear() {
@@ -121,6 +161,7 @@ export function setUpStats() {
     replace(attention);
     replace(list);
     replace(perService);
+    replace(filed);
   }
 
   async function load() {
@@ -155,6 +196,7 @@ export function setUpStats() {
     }
     replace(list, rows(stats.total));
     replace(perService, services(stats.groups));
+    if (stats.cases) replace(filed, casesPart(stats.cases));
   }
 
   period.addEventListener('change', () => void load());

@@ -6,7 +6,7 @@
 // crates (rust-words.js); what follows is the page's own.
 import { SUBJECTS } from './rust-words.js';
 
-export { FIELD_LABELS, REQUEST_HEADING, SUBJECTS } from './rust-words.js';
+export { ANSWER_RESULTS, FIELD_LABELS, FILING_METHODS, REQUEST_HEADING, SUBJECTS } from './rust-words.js';
 
 export function subjectLabel(kind) {
   return SUBJECTS.find((subject) => subject.kind === kind)?.label ?? kind;
@@ -87,4 +87,9 @@ export function formatSeconds(milliseconds) {
   const seconds = Math.floor(milliseconds / 1000);
   if (seconds < 60) return `${seconds} с`;
   return `${Math.floor(seconds / 60)} мин ${seconds % 60} с`;
+}
+
+/** «ждём ответа до 17 декабря» → «Ждём ответа до 17 декабря»: a phrase from Rust as a sentence start. */
+export function capitalised(text) {
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }

@@ -349,6 +349,16 @@ mod tests {
     }
 
     #[test]
+    fn a_letter_never_offers_to_confirm_the_subject_it_cannot_assemble_again() {
+        let mut first = first(None, None);
+        first.legal = LegalDecision::Omitted(OmissionReason::NotConfirmed);
+        for kind in [FollowUpKind::Repeat, FollowUpKind::Complaint] {
+            let outcome = crate::Outcome::Ready(letter(kind, &first));
+            assert!(outcome.next_steps().is_empty(), "{kind:?}");
+        }
+    }
+
+    #[test]
     fn a_verified_term_is_cited_once_it_has_passed() {
         let mut first = first(None, None);
         if let Some(deadline) = &mut first.deadline {

@@ -314,6 +314,13 @@ impl Outcome {
     /// What the resident can do next, the most useful first.
     pub fn next_steps(&self) -> Vec<NextStep> {
         match self {
+            // A letter written from the recorded facts (a repeat request, a complaint) keeps
+            // the first request's legal decision: it has no model answer to assemble again.
+            Outcome::Ready(request)
+                if request.title_source() == crate::assemble::TitleSource::RecordedFacts =>
+            {
+                Vec::new()
+            }
             Outcome::Ready(request) => match request.legal_omission() {
                 Some(OmissionReason::NotConfirmed | OmissionReason::SubjectMismatch) => {
                     vec![NextStep::ConfirmSubject]
