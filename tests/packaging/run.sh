@@ -45,6 +45,14 @@ deb="$target/release/bundle/deb/zayavka_${version}_amd64.deb"
 rpm_file="$target/release/bundle/rpm/zayavka-${version}-1.x86_64.rpm"
 [[ -f "$deb" && -f "$rpm_file" ]] || fail "run bash scripts/package.sh first ($deb)"
 
+# What a resident downloads stays under 10 MB (issue 31): both programs in each package, their
+# shared code compressed once (xz -9 for the .deb, zstd -21 for the .rpm; ADR 25).
+limit=10000000
+for package in "$deb" "$rpm_file"; do
+    size="$(stat -c %s "$package")"
+    [[ $size -lt $limit ]] || fail "$(basename "$package") is $size bytes, over the $limit-byte limit"
+done
+
 # scripts/package.sh looks for the binaries where CARGO_TARGET_DIR puts them (issue 31): with an
 # empty target folder it must say they are missing there, not bundle ./target's.
 empty_target="$(mktemp -d)"
@@ -197,4 +205,15 @@ for file in /usr/bin/zayavka-desktop /usr/bin/zayavka /usr/share/applications/za
     grep -qx "$file" "$out/rpm-files.txt" || fail "the rpm does not hold $file"
 done
 rpm -qp --requires "$rpm_file" | grep -q 'libwebkit2gtk-4.1.so.0' || fail "the rpm does not require WebKitGTK 4.1"
+# rpm itself unpacks the payload (zstd) into a scratch root: both programs come out byte for
+# byte as built. --nodeps, as this Debian machine's rpm database lists no libraries.
+rpm_root="$scratch/rpm-root"
+mkdir -p "$rpm_root"
+rpm --root "$rpm_root" --initdb
+rpm --root "$rpm_root" -i --nodeps --noscripts "$rpm_file" >"$out/rpm-install.log" 2>&1 \
+    || { cat "$out/rpm-install.log" >&2; fail "rpm could not install the .rpm into a scratch root"; }
+for binary in zayavka zayavka-desktop; do
+    cmp -s "$rpm_root/usr/bin/$binary" "$target/release/$binary" \
+        || fail "/usr/bin/$binary from the .rpm differs from $target/release/$binary"
+done
 echo "packaging test: ok"
