@@ -642,6 +642,14 @@ fn status_and_export_show_the_stored_batch() {
         stdout.contains("Строка 4: ошибка в строке. Поле"),
         "{stdout}"
     );
+    // Issue 31: every row of the file is accounted for, the refused one too.
+    assert!(
+        stdout.contains(
+            "В файле 3 строки: с ошибками и не отправлены — 1 (строка 4); составлены — 2. Итог \
+             по пакету: готовы 2,"
+        ),
+        "{stdout}"
+    );
 
     let (output, stdout, _) = run(home.command().args(["batch", "list"]));
     assert_eq!(output.status.code(), Some(0));

@@ -1186,6 +1186,13 @@
         stopped: cancelled ? 'cancelled' : null,
         unfinished,
         complete: unfinished === 0,
+        // As BatchSummary::rows_ru words it: every row of the file, the refused ones too.
+        rows_ru:
+          `В файле ${BATCH_ROWS.length} строк: с ошибками и не отправлены — ${invalid.size} (строка ${[...invalid.keys()].map((i) => i + 2).join(', ')}); ` +
+          `составлены в этот раз — ${progress.done}` +
+          (batchDone.size > progress.done ? `; составлены раньше и не отправлялись снова — ${batchDone.size - progress.done}` : '') +
+          (unfinished > 0 ? `; ещё не составлены — ${unfinished}` : '') +
+          `. Итог по пакету: готовы ${batchDone.size}, нужно уточнить описание 0, ответ модели не подошёл 0, технический сбой 0.`,
       };
     },
     async batch_cancel({ taskId }) {

@@ -196,6 +196,11 @@ test('issue_14: a batch shows its plan, row by row, and sends nothing until the 
   assert.equal(run.args.offline, false);
   assert.equal(run.args.confirmed, true);
   assert.equal(await page.textContent('#batch-review h2'), 'Пакет 1 обработан');
+  // Every row of the file is accounted for, the one refused before sending too (issue 31).
+  assert.equal(
+    await page.textContent('#batch-review .batch-rows'),
+    'В файле 5 строк: с ошибками и не отправлены — 1 (строка 4); составлены в этот раз — 4. Итог по пакету: готовы 4, нужно уточнить описание 0, ответ модели не подошёл 0, технический сбой 0.',
+  );
   await closePage(page);
 });
 

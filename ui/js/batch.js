@@ -302,6 +302,8 @@ export function setUpBatch(navigation) {
         );
       }
     }
+    // Every row of the file accounted for, the ones refused before sending too (issue 31).
+    if (summary !== null) parts.splice(1, 0, h('p', { class: 'batch-rows' }, summary.rows_ru));
     if (summary !== null && summary.cost !== null) {
       const currency = summary.currency ?? (plan?.cost?.kind === 'at_most' ? plan.cost.currency : null);
       parts.push(h('p', { class: 'note' }, `Стоимость пакета по данным сервиса и ценам из настроек: ${money(summary.cost, currency)}.`));

@@ -487,20 +487,21 @@ fn print_summary(summary: &BatchSummary, currency: Option<&str>, json: bool) -> 
         || "не рассчитана".to_owned(),
         |cost| zayavka_engine::money_text(cost, currency, 4),
     );
+    use zayavka_engine::group_digits;
     let lines = [
         ("Пакет", summary.batch_number.to_string()),
-        ("Строк в файле", summary.rows.to_string()),
+        ("Строк в файле", group_digits(summary.rows)),
         (
             "С ошибками (не отправлены)",
-            summary.invalid.len().to_string(),
+            group_digits(summary.invalid.len() as u64),
         ),
-        ("Готово", summary.ready.to_string()),
-        ("Нужно уточнить описание", summary.needs_user.to_string()),
-        ("Ответ модели не подошёл", summary.rejected.to_string()),
-        ("Сбой", summary.failed.to_string()),
-        ("Ещё не составлены", summary.unfinished.to_string()),
-        ("Запросов за этот запуск", summary.sent.to_string()),
-        ("Токенов", summary.tokens.to_string()),
+        ("Готово", group_digits(summary.ready)),
+        ("Нужно уточнить описание", group_digits(summary.needs_user)),
+        ("Ответ модели не подошёл", group_digits(summary.rejected)),
+        ("Сбой", group_digits(summary.failed)),
+        ("Ещё не составлены", group_digits(summary.unfinished)),
+        ("Запросов за этот запуск", group_digits(summary.sent)),
+        ("Токенов", group_digits(summary.tokens)),
         ("Стоимость", cost),
     ];
     let width = lines
@@ -535,15 +536,18 @@ fn list_command(args: &ListArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         let state = if batch.complete() {
             "завершён".to_owned()
         } else {
-            format!("не составлено строк: {}", batch.unfinished + batch.failed)
+            format!(
+                "не составлено строк: {}",
+                zayavka_engine::group_digits(batch.unfinished + batch.failed)
+            )
         };
         writeln!(
             stdout,
             "Пакет {}  {}  строк: {}, готово: {}, {state}  {}",
             batch.number,
             crate::drafts_cmd::local_time_ru(&batch.updated_at, &zone),
-            batch.rows,
-            batch.ready,
+            zayavka_engine::group_digits(batch.rows),
+            zayavka_engine::group_digits(batch.ready),
             batch.file_name
         )?;
     }
@@ -596,6 +600,8 @@ fn status_command(args: &StatusArgs, engine: &Engine) -> anyhow::Result<ExitCode
         }
         writeln!(stdout, "{line}")?;
     }
+    // What became of every row of the file, the refused ones included (issue 31).
+    writeln!(stdout, "{}", summary.rows_ru(None))?;
     drop(stdout);
     // The currency the batch's first priced run recorded; an older batch recorded none, and
     // the status then names none rather than guess one.

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
 
+use zayavka_engine::group_digits;
 use zayavka_engine::{
     Attention, Counts, Engine, GroupStats, Period, ProfileName, Stats, StatsError, StatsQuery,
     money_text,
@@ -208,11 +209,11 @@ fn summary(out: &mut String, total: &GroupStats) {
         out,
         "Всего черновиков: {}; отправлено модели: {}, из них ответ не принят: {}{}, \
          технический сбой: {}{}.",
-        total.drafts,
-        total.sent_to_model,
-        total.outcomes.rejected,
+        group_digits(total.drafts),
+        group_digits(total.sent_to_model),
+        group_digits(total.outcomes.rejected),
         percent(total.rejected_share),
-        total.outcomes.failed,
+        group_digits(total.outcomes.failed),
         percent(total.failed_share),
     );
 }
@@ -272,14 +273,22 @@ fn table(out: &mut String, stats: &Stats) {
                 .as_ref()
                 .map_or_else(|| "весь период".to_owned(), |b| b.label.clone()),
             group.profile.clone().unwrap_or_else(|| "—".to_owned()),
-            group.drafts.to_string(),
-            outcomes.ready.to_string(),
-            group.ready_without_model.to_string(),
-            outcomes.needs_user.to_string(),
-            format!("{}{}", outcomes.rejected, percent(group.rejected_share)),
-            format!("{}{}", outcomes.failed, percent(group.failed_share)),
-            outcomes.invalid_input.to_string(),
-            outcomes.pending.to_string(),
+            group_digits(group.drafts),
+            group_digits(outcomes.ready),
+            group_digits(group.ready_without_model),
+            group_digits(outcomes.needs_user),
+            format!(
+                "{}{}",
+                group_digits(outcomes.rejected),
+                percent(group.rejected_share)
+            ),
+            format!(
+                "{}{}",
+                group_digits(outcomes.failed),
+                percent(group.failed_share)
+            ),
+            group_digits(outcomes.invalid_input),
+            group_digits(outcomes.pending),
         ]);
     }
     let widths: Vec<usize> = (0..headers.len())

@@ -518,7 +518,11 @@ impl fmt::Display for DisplayPath<'_> {
 fn exact_size(bytes: u64) -> String {
     const KIB: u64 = 1024;
     const MIB: u64 = 1024 * 1024;
-    let in_bytes = format!("{} {}", group_digits(bytes), bytes_word(bytes));
+    let in_bytes = format!(
+        "{} {}",
+        zayavka_core::group_digits(bytes),
+        bytes_word(bytes)
+    );
     if bytes >= MIB && bytes.is_multiple_of(MIB) {
         format!("{} МБ ({in_bytes})", bytes / MIB)
     } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
@@ -542,22 +546,6 @@ fn approximate_size(bytes: u64) -> String {
         return format!("{bytes} {}", bytes_word(bytes));
     };
     format!("{amount:.1} {unit}").replace('.', ",")
-}
-
-/// Groups the digits in threes with spaces, as Russian typography does: 65 536.
-fn group_digits(number: u64) -> String {
-    let digits = number.to_string();
-    if digits.len() <= 4 {
-        return digits;
-    }
-    let mut grouped = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index).is_multiple_of(3) {
-            grouped.push(' ');
-        }
-        grouped.push(digit);
-    }
-    grouped
 }
 
 /// «байт» in the form Russian grammar needs after the number.
@@ -680,7 +668,7 @@ mod tests {
         let message = error.message_ru();
         assert_clean_russian(&message);
         assert!(
-            message.contains("не больше 64 КБ (65 536 байт)"),
+            message.contains("не больше 64 КБ (65\u{a0}536 байт)"),
             "{message}"
         );
         assert!(message.contains("его размер — 64,0 КБ"), "{message}");
@@ -863,7 +851,7 @@ mod tests {
         assert_eq!(FileRole::ModelResponse.max_bytes(), 8 << 20);
         assert_eq!(FileRole::ContextRecord.max_bytes(), 32 << 20);
         assert_eq!(FileRole::Batch.max_bytes(), 256 << 20);
-        assert_eq!(exact_size(8 << 20), "8 МБ (8 388 608 байт)");
+        assert_eq!(exact_size(8 << 20), "8 МБ (8\u{a0}388\u{a0}608 байт)");
         assert_eq!(exact_size(10), "10 байт");
         assert_eq!(exact_size(1000), "1000 байт");
         assert_eq!(approximate_size(1536), "1,5 КБ");

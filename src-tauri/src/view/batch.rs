@@ -204,12 +204,16 @@ pub struct BatchSummaryView {
     pub unfinished: u32,
     /// Every valid row of the batch has an outcome and none failed.
     pub complete: bool,
+    /// What became of every row of the file — refused before sending, drafted by this run or
+    /// before it, not drafted yet — and the outcomes over the batch, in Russian (issue 31).
+    pub rows_ru: String,
 }
 
 impl BatchSummaryView {
     /// The engine's summary, with this run's counts as its last progress event gave them.
     pub fn new(last: BatchProgress, summary: BatchSummary) -> BatchSummaryView {
         BatchSummaryView {
+            rows_ru: summary.rows_ru(Some(last.finished)),
             progress: BatchProgressView::from(last),
             complete: summary.complete(),
             batch_number: summary.batch_number,

@@ -148,6 +148,84 @@ impl BatchSummary {
     pub fn valid(&self) -> u32 {
         self.rows.saturating_sub(self.invalid.len() as u32)
     }
+
+    /// What became of every row of the file, in two sentences (issue 31): how many rows the
+    /// file has, how many were refused before sending (their numbers; each row's reason is in
+    /// its own line), drafted by this run (`drafted_now`, when a run just ended) or before it,
+    /// and not drafted yet; then the outcomes over the whole batch. The same words in `batch
+    /// status` and on the app's «Пакет».
+    pub fn rows_ru(&self, drafted_now: Option<u32>) -> String {
+        use zayavka_core::group_digits;
+        let invalid = self.invalid.len() as u32;
+        let drafted = self.valid().saturating_sub(self.unfinished);
+        let mut parts = Vec::new();
+        if invalid > 0 {
+            let mut rows: Vec<String> = self
+                .invalid
+                .iter()
+                .take(ROWS_NAMED)
+                .map(|row| row.row.to_string())
+                .collect();
+            if self.invalid.len() > ROWS_NAMED {
+                rows.push(format!(
+                    "и ещё {}",
+                    group_digits(invalid - ROWS_NAMED as u32)
+                ));
+            }
+            parts.push(format!(
+                "с ошибками и не отправлены — {} ({} {})",
+                group_digits(invalid),
+                if invalid == 1 {
+                    "строка"
+                } else {
+                    "строки"
+                },
+                rows.join(", ")
+            ));
+        }
+        match drafted_now {
+            Some(now) => {
+                parts.push(format!("составлены в этот раз — {}", group_digits(now)));
+                let before = drafted.saturating_sub(now);
+                if before > 0 {
+                    parts.push(format!(
+                        "составлены раньше и не отправлялись снова — {}",
+                        group_digits(before)
+                    ));
+                }
+            }
+            None => parts.push(format!("составлены — {}", group_digits(drafted))),
+        }
+        if self.unfinished > 0 {
+            parts.push(format!(
+                "ещё не составлены — {}",
+                group_digits(self.unfinished)
+            ));
+        }
+        format!(
+            "В файле {} {}: {}. Итог по пакету: готовы {}, нужно уточнить описание {}, ответ \
+             модели не подошёл {}, технический сбой {}.",
+            group_digits(self.rows),
+            rows_word(self.rows),
+            parts.join("; "),
+            group_digits(self.ready),
+            group_digits(self.needs_user),
+            group_digits(self.rejected),
+            group_digits(self.failed)
+        )
+    }
+}
+
+/// How many refused rows [`BatchSummary::rows_ru`] names before it says how many more.
+const ROWS_NAMED: usize = 12;
+
+/// «строка», «строки» or «строк» after `count`.
+fn rows_word(count: u32) -> &'static str {
+    match (count % 10, count % 100) {
+        (1, rest) if rest != 11 => "строка",
+        (2..=4, rest) if !(12..=14).contains(&rest) => "строки",
+        _ => "строк",
+    }
 }
 
 /// The row state a finished draft leaves its row in.
@@ -1146,6 +1224,70 @@ impl crate::error::EngineError for ExportError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn summary(rows: u32, invalid: &[u32], outcomes: [u32; 4], unfinished: u32) -> BatchSummary {
+        let [ready, needs_user, rejected, failed] = outcomes;
+        BatchSummary {
+            batch_id: "b".to_owned(),
+            batch_number: 1,
+            rows,
+            invalid: invalid
+                .iter()
+                .map(|&row| InvalidRow {
+                    row,
+                    errors: Vec::new(),
+                })
+                .collect(),
+            ready,
+            needs_user,
+            rejected,
+            failed,
+            failed_retryable: 0,
+            unfinished,
+            sent: 0,
+            tokens: 0,
+            cost: None,
+            currency: None,
+            row_cost_bound: None,
+            stopped: None,
+            no_longer_in_file: 0,
+        }
+    }
+
+    #[test]
+    fn issue_31_the_summary_accounts_for_every_row_of_the_file() {
+        // Five rows: one refused, two drafted before, two now.
+        let five = summary(5, &[4], [3, 1, 0, 0], 0);
+        assert_eq!(
+            five.rows_ru(Some(2)),
+            "В файле 5 строк: с ошибками и не отправлены — 1 (строка 4); составлены в этот раз \
+             — 2; составлены раньше и не отправлялись снова — 2. Итог по пакету: готовы 3, \
+             нужно уточнить описание 1, ответ модели не подошёл 0, технический сбой 0."
+        );
+        assert_eq!(
+            five.rows_ru(None),
+            "В файле 5 строк: с ошибками и не отправлены — 1 (строка 4); составлены — 4. Итог \
+             по пакету: готовы 3, нужно уточнить описание 1, ответ модели не подошёл 0, \
+             технический сбой 0."
+        );
+        // Many refused rows are named up to twelve; large counts are grouped.
+        let refused: Vec<u32> = (2..=20_001).collect();
+        let big = summary(21_000, &refused, [1000, 0, 0, 0], 0);
+        let text = big.rows_ru(None);
+        assert!(
+            text.starts_with(
+                "В файле 21\u{a0}000 строк: с ошибками и не отправлены — 20\u{a0}000 (строки 2, \
+                 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, и ещё 19\u{a0}988); составлены — 1000."
+            ),
+            "{text}"
+        );
+        let unfinished = summary(3, &[], [1, 0, 0, 0], 2);
+        assert!(
+            unfinished
+                .rows_ru(Some(1))
+                .starts_with("В файле 3 строки: составлены в этот раз — 1; ещё не составлены — 2.")
+        );
+    }
 
     #[test]
     fn the_budget_never_reserves_past_the_cap() {
