@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use zayavka_engine::{
-    ApiKey, BatchFile, BatchProgress, BatchSettings, CoSigners, DocumentFormat, DocumentsExport,
-    DraftCommand, DraftEvent, DraftFilter, DraftId, DraftListItem, DraftOutcome, ExportFormat,
-    FiledDocument, FilingError, InputSource, KeptInput, Profile, ProfileField, ProfileName,
-    ProviderOverrides, RawInput, ScreenSetting, SubjectKind, save_document,
+    ApiKey, BatchChoice, BatchFile, BatchProgress, BatchSettings, CoSigners, DocumentFormat,
+    DocumentsExport, DraftCommand, DraftEvent, DraftFilter, DraftId, DraftListItem, DraftOutcome,
+    ExportFormat, FiledDocument, FilingError, InputSource, KeptInput, Profile, ProfileField,
+    ProfileName, ProviderOverrides, RawInput, ScreenSetting, SubjectKind, save_document,
 };
 
 use crate::error::{CommandError, ErrorKind, sentence};
@@ -391,28 +391,62 @@ pub fn connection_check(state: &AppState) -> Result<DoctorReport, CommandError> 
 fn plan_file(
     state: &AppState,
     path: &Path,
-    batch_number: Option<u32>,
+    choice: BatchChoice,
 ) -> Result<BatchPlanView, CommandError> {
     let file = BatchFile::read(path)?;
     let preview = state
         .engine
-        .preview_batch(&file, batch_number, state.environment(false)?)?;
+        .preview_batch(&file, choice, state.environment(false)?)?;
     let check_token = state.remember_check(CheckedBatch {
         path: path.to_owned(),
         content_sha256: file.content_sha256().to_owned(),
         offline_only: preview.plan.offline,
         needs_confirmation: preview.plan.needs_confirmation(),
-        batch_number,
+        choice,
     });
     Ok(BatchPlanView::new(check_token, preview))
 }
 
-/// Reads and checks a batch file and plans its run: which batch it continues, which rows are
-/// new, changed, unfinished, done before or refused, and what sending may cost. Nothing is
-/// stored or sent.
-pub fn batch_check(state: &AppState, path: &Path) -> Result<BatchPlanView, CommandError> {
-    plan_file(state, path, None)
+/// What the «Пакет» screen may ask of a check beyond the file (issue 31): a new batch even
+/// when the file was run before («Начать новый пакет», the CLI's `--new`), and a row limit
+/// above the usual 5,000 when the resident confirmed a large file is the right one (the CLI's
+/// `--max-rows`).
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+pub struct CheckOptions {
+    /// Start a new batch.
+    #[serde(default)]
+    pub new_batch: bool,
+    /// Refuse a file with more rows than this; the usual limit when `None`.
+    #[serde(default)]
+    pub max_rows: Option<u32>,
 }
+
+/// Reads and checks a batch file and plans its run: which batch it continues (or, with
+/// `options.new_batch`, a new one), which rows are new, changed, unfinished, done before or
+/// refused, and what sending may cost. Nothing is stored or sent.
+pub fn batch_check(
+    state: &AppState,
+    path: &Path,
+    options: CheckOptions,
+) -> Result<BatchPlanView, CommandError> {
+    let max_rows = match options.max_rows {
+        None => zayavka_engine::DEFAULT_MAX_ROWS,
+        Some(rows @ 1..=MAX_ROWS_ALLOWED) => rows,
+        Some(_) => return Err(CommandError::invalid_argument("предел строк")),
+    };
+    plan_file(
+        state,
+        path,
+        BatchChoice {
+            batch_number: None,
+            new_batch: options.new_batch,
+            max_rows,
+        },
+    )
+}
+
+/// The largest row limit the page may ask for: as many rows as a batch file can hold.
+pub const MAX_ROWS_ALLOWED: u32 = zayavka_engine::MAX_ROWS as u32;
 
 /// Plans the next run of an earlier batch from the file it was last run from, so that the
 /// resident need not choose it again. A file that is no longer there is said plainly
@@ -431,7 +465,14 @@ pub fn batch_continue(state: &AppState, number: u32) -> Result<BatchPlanView, Co
         ));
     };
     // Batch `number` itself, even if a later batch was started from the same file.
-    plan_file(state, &path, Some(number))
+    plan_file(
+        state,
+        &path,
+        BatchChoice {
+            batch_number: Some(number),
+            ..BatchChoice::default()
+        },
+    )
 }
 
 /// Every stored batch, the most recently created first.
@@ -472,7 +513,9 @@ pub fn batch_run(
         progress(BatchProgressView::from(report));
     };
     let settings = BatchSettings {
-        batch_number: check.batch_number,
+        batch_number: check.choice.batch_number,
+        new_batch: check.choice.new_batch,
+        max_rows: check.choice.max_rows,
         // The session's client: a batch after a draft reuses GigaChat's access token.
         session: state.engine.clients().clone(),
         ..BatchSettings::new(offline)

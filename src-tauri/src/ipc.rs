@@ -416,7 +416,11 @@ pub async fn batch_choose_file(app: AppHandle) -> Answer<Option<String>> {
 }
 
 #[tauri::command]
-pub async fn batch_check(app: AppHandle, path: String) -> Answer<BatchPlanView> {
+pub async fn batch_check(
+    app: AppHandle,
+    path: String,
+    options: Option<commands::CheckOptions>,
+) -> Answer<BatchPlanView> {
     blocking(app, move |state| {
         let path = PathBuf::from(path);
         // Only a file the resident chose in the open dialog is read.
@@ -426,7 +430,7 @@ pub async fn batch_check(app: AppHandle, path: String) -> Answer<BatchPlanView> 
                 "Выберите файл пакета кнопкой «Выбрать файл…».",
             ));
         }
-        commands::batch_check(state, &path)
+        commands::batch_check(state, &path, options.unwrap_or_default())
     })
     .await
 }

@@ -233,9 +233,10 @@ pub struct CheckedBatch {
     pub offline_only: bool,
     /// The plan sends rows to the model, so the run needs the resident's confirmation.
     pub needs_confirmation: bool,
-    /// The earlier batch the plan continues when the resident chose it from the list; `None`
-    /// for a file chosen or dropped, which continues the batch last run from it.
-    pub batch_number: Option<u32>,
+    /// The earlier batch the plan continues when the resident chose it from the list (`None`
+    /// for a file chosen, which continues the batch last run from it), whether a new batch was
+    /// asked for, and the row limit.
+    pub choice: zayavka_engine::BatchChoice,
 }
 
 /// A running task's cancellation token; dropping it forgets the task.

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use zayavka_desktop::commands::{self, ListFilter, SaveFormat};
+use zayavka_desktop::commands::{self, CheckOptions, ListFilter, SaveFormat};
 use zayavka_desktop::error::ErrorKind;
 use zayavka_desktop::state::{AppState, Environment};
 use zayavka_engine::{EnvironmentOverrides, MemoryStore, Paths, RawInput, set_config_value};
@@ -795,7 +795,7 @@ fn issue_15_a_gigachat_profile_set_up_on_the_screen_drafts_with_one_token_exchan
     assert_eq!(app.draft(typed(Some(LIGHTING)))["outcome"], "ready");
     let rows = [1, 2, 3].map(|flat| resident_row("Иванова", flat, "Подъезд."));
     let file = batch_file(&app, "дом.csv", &[&rows[0], &rows[1], &rows[2]]);
-    let plan = commands::batch_check(&app.state, &file).unwrap();
+    let plan = commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap();
     let summary = commands::batch_run(&app.state, &plan.check_token, false, true, "b", &|_| {});
     assert_eq!(serde_json::to_value(summary.unwrap()).unwrap()["ready"], 3);
     let chats = |stand_in: &StandIn| {
@@ -960,7 +960,10 @@ fn a_batch_is_checked_run_resumed_and_exported() {
         commands::batch_run(&app.state, "check-404", false, true, "b", &|_| {}).unwrap_err();
     assert_eq!(not_checked.kind, ErrorKind::BatchNotChecked);
 
-    let check = serde_json::to_value(commands::batch_check(&app.state, &file).unwrap()).unwrap();
+    let check = serde_json::to_value(
+        commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap(),
+    )
+    .unwrap();
     assert_eq!(
         keys(&check),
         [
@@ -1009,9 +1012,18 @@ fn a_batch_is_checked_run_resumed_and_exported() {
     assert_eq!(seen.lock().unwrap().last().unwrap().done, 2);
     assert_eq!(app.requests(), 2);
 
-    let again = commands::batch_check(&app.state, &file).unwrap();
+    let again = commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap();
     assert_eq!(again.batch_number, Some(1));
     assert_eq!(again.done_before, [2, 4]);
+    // Issue 31: «Начать новый пакет» plans the same file as a batch of its own.
+    let fresh = CheckOptions {
+        new_batch: true,
+        ..CheckOptions::default()
+    };
+    let fresh = commands::batch_check(&app.state, &file, fresh).unwrap();
+    assert_eq!(fresh.batch_number, None);
+    assert!(fresh.done_before.is_empty());
+    assert_eq!(fresh.new, [2, 4]);
     assert_eq!(again.to_send, 0);
     let resumed =
         commands::batch_run(&app.state, &again.check_token, false, false, "b2", &|_| {}).unwrap();
@@ -1133,7 +1145,7 @@ fn a_cancelled_batch_returns_what_it_has_and_resumes_later() {
         .map(|n| format!("{DESCRIPTION} Подъезд {n}.\n"))
         .collect();
     std::fs::write(&file, format!("Описание\n{rows}")).unwrap();
-    let check = commands::batch_check(&app.state, &file).unwrap();
+    let check = commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap();
     assert_eq!(check.to_send, 12);
     let runner = {
         let app = Arc::clone(&app);
@@ -1210,7 +1222,7 @@ fn issue_14_a_fixed_row_is_the_only_request_on_the_next_run() {
     let first = resident_row("Иванова А. П.", 12, "Подъезд 1.");
     let second = resident_row("Петров И. С.", 14, "Подъезд 2.");
     let file = batch_file(&app, "подъезд.csv", &[&first, "Сидоров;15;Свет", &second]);
-    let plan = commands::batch_check(&app.state, &file).unwrap();
+    let plan = commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap();
     assert_eq!(plan.invalid.len(), 1);
     commands::batch_run(&app.state, &plan.check_token, false, true, "b", &|_| {}).unwrap();
     assert_eq!(app.requests(), 2);
@@ -1222,7 +1234,7 @@ fn issue_14_a_fixed_row_is_the_only_request_on_the_next_run() {
         format!("ФИО;Квартира;Описание\r\n{first}\r\n{fixed}\r\n{second}\r\n"),
     )
     .unwrap();
-    let plan = commands::batch_check(&app.state, &file).unwrap();
+    let plan = commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap();
     assert_eq!(plan.batch_number, Some(1), "the same batch continues");
     assert_eq!(plan.done_before, [2, 4]);
     assert_eq!([plan.new.clone(), plan.changed.clone()].concat(), [3]);
@@ -1248,7 +1260,10 @@ fn issue_14_the_plan_is_shown_and_confirmed_before_anything_is_sent() {
         ],
     );
     // No prices in the profile: the plan says that it cannot estimate the cost.
-    let plan = serde_json::to_value(commands::batch_check(&app.state, &file).unwrap()).unwrap();
+    let plan = serde_json::to_value(
+        commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap(),
+    )
+    .unwrap();
     assert_eq!(plan["cost"], json!({"kind": "unknown"}));
     assert_eq!(plan["offline"], false);
     assert_eq!(plan["model_problem"], Value::Null);
@@ -1270,7 +1285,10 @@ fn issue_14_the_plan_is_shown_and_confirmed_before_anything_is_sent() {
     app.set("profiles.custom.price_input_per_million", "1");
     app.set("profiles.custom.price_output_per_million", "2");
     app.set("profiles.custom.currency", "USD");
-    let plan = serde_json::to_value(commands::batch_check(&app.state, &file).unwrap()).unwrap();
+    let plan = serde_json::to_value(
+        commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap(),
+    )
+    .unwrap();
     assert_eq!(plan["cost"]["kind"], "at_most");
     assert_eq!(plan["cost"]["currency"], "USD");
     assert!(plan["cost"]["amount"].as_f64().unwrap() > 0.0, "{plan}");
@@ -1281,10 +1299,24 @@ fn issue_14_the_plan_is_shown_and_confirmed_before_anything_is_sent() {
         .collect();
     let many: Vec<&str> = many.iter().map(String::as_str).collect();
     let big = batch_file(&app, "реестр.csv", &many);
-    let refused = commands::batch_check(&app.state, &big).unwrap_err();
+    let refused = commands::batch_check(&app.state, &big, CheckOptions::default()).unwrap_err();
     assert_eq!(refused.kind, ErrorKind::BatchTooLarge);
     assert!(refused.message.contains("5001"), "{}", refused.message);
     assert!(refused.message.contains("5000"), "{}", refused.message);
+    // Issue 31: the resident who confirms the file is the right one raises the limit on the
+    // screen, as `--max-rows` does; nothing is sent by the check either way.
+    let raised = CheckOptions {
+        max_rows: Some(5_001),
+        ..CheckOptions::default()
+    };
+    let plan = commands::batch_check(&app.state, &big, raised).unwrap();
+    assert_eq!(plan.rows, 5_001);
+    let beyond = CheckOptions {
+        max_rows: Some(200_000),
+        ..CheckOptions::default()
+    };
+    let refused = commands::batch_check(&app.state, &big, beyond).unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::InvalidArgument);
     assert_eq!(app.requests(), 0);
 }
 
@@ -1300,7 +1332,7 @@ fn issue_14_earlier_batches_are_listed_and_continued_after_a_restart() {
             &resident_row("Петров", 2, "Два."),
         ],
     );
-    let plan = commands::batch_check(&failing.state, &file).unwrap();
+    let plan = commands::batch_check(&failing.state, &file, CheckOptions::default()).unwrap();
     let first =
         commands::batch_run(&failing.state, &plan.check_token, false, true, "b", &|_| {}).unwrap();
     assert!(!first.complete);
@@ -1370,7 +1402,10 @@ fn issue_14_a_batch_is_drafted_without_a_model() {
             &resident_row("Петров", 2, "Два."),
         ],
     );
-    let plan = serde_json::to_value(commands::batch_check(&app.state, &file).unwrap()).unwrap();
+    let plan = serde_json::to_value(
+        commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap(),
+    )
+    .unwrap();
     assert_eq!(plan["offline"], true);
     assert!(plan["model_problem"].is_string(), "{plan}");
     assert_eq!(plan["cost"], json!({"kind": "nothing"}));
@@ -1387,7 +1422,7 @@ fn issue_14_a_batch_is_drafted_without_a_model() {
     // With a service set up, «Составить без модели» sends nothing either.
     let app = App::with(Script::always(ok()));
     let file = batch_file(&app, "дом.csv", &[&resident_row("Иванова", 1, "Один.")]);
-    let plan = commands::batch_check(&app.state, &file).unwrap();
+    let plan = commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap();
     assert!(!plan.offline);
     let summary =
         commands::batch_run(&app.state, &plan.check_token, true, false, "b", &|_| {}).unwrap();
@@ -1411,7 +1446,7 @@ fn issue_14_the_rows_table_names_each_row_and_why() {
             "Петров И. С.;14;Свет",
         ],
     );
-    let plan = commands::batch_check(&app.state, &file).unwrap();
+    let plan = commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap();
     commands::batch_run(&app.state, &plan.check_token, false, true, "b", &|_| {}).unwrap();
     let rows = serde_json::to_value(commands::batch_rows(&app.state, 1).unwrap()).unwrap();
     assert_eq!(
@@ -1540,7 +1575,7 @@ fn a_busy_service_and_a_reask_are_reported_as_they_happen() {
 fn issue_14_continuing_a_batch_from_the_list_continues_that_very_batch() {
     let app = App::without_provider();
     let file = batch_file(&app, "дом.csv", &[&resident_row("Иванова", 1, "Один.")]);
-    let plan = commands::batch_check(&app.state, &file).unwrap();
+    let plan = commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap();
     commands::batch_run(&app.state, &plan.check_token, true, false, "b", &|_| {}).unwrap();
     // A second batch from the same file, started on purpose.
     let fresh = zayavka_engine::BatchSettings {
@@ -1563,7 +1598,7 @@ fn issue_14_continuing_a_batch_from_the_list_continues_that_very_batch() {
     assert_eq!(second.batch_number, 2);
     // The file chosen again continues the later batch; batch 1 from the list is batch 1.
     assert_eq!(
-        commands::batch_check(&app.state, &file)
+        commands::batch_check(&app.state, &file, CheckOptions::default())
             .unwrap()
             .batch_number,
         Some(2)
@@ -1742,7 +1777,7 @@ mod after_filing {
             filed["facts"][0]
                 .as_str()
                 .unwrap()
-                .contains("входящий № 15-к, адресат: ООО «УК Восход»"),
+                .contains("входящий №\u{a0}15-к, адресат: ООО «УК Восход»"),
             "{}",
             filed["facts"]
         );
@@ -1863,7 +1898,7 @@ mod after_filing {
             format!("Описание\n{DESCRIPTION}\nСвет\n{DESCRIPTION} Второй подъезд.\n"),
         )
         .unwrap();
-        let check = commands::batch_check(&app.state, &file).unwrap();
+        let check = commands::batch_check(&app.state, &file, CheckOptions::default()).unwrap();
         commands::batch_run(&app.state, &check.check_token, true, false, "b", &|_| {}).unwrap();
         let today = jiff::Zoned::now().date();
         app.state.fix_today(today);

@@ -1130,8 +1130,22 @@
     async batch_choose_file() {
       return config.noFile ? null : '/home/resident/Документы/подъезд-2.csv';
     },
-    async batch_check() {
-      return batchPlan();
+    async batch_check({ options }) {
+      // `config.batchRows` makes the file that long: over 5000 it is refused unless the page
+      // raised the limit (issue 31).
+      const rows = config.batchRows ?? BATCH_ROWS.length;
+      if (rows > (options?.max_rows ?? 5000)) {
+        return reject('batch_too_large', `В файле ${rows} строк с данными, а в одном пакете может быть не больше 5000. Проверьте, тот ли это файл; большой файл разделите на части.`);
+      }
+      const plan = batchPlan();
+      if (options?.new_batch) {
+        plan.new = [...plan.new, ...plan.done_before].sort((a, b) => a - b);
+        plan.done_before = [];
+        plan.batch_number = null;
+        plan.to_send = plan.new.length;
+        plan.to_draft = plan.new.length;
+      }
+      return plan;
     },
     async batch_list() {
       return batch === null ? [] : [batchListItem()];

@@ -12,6 +12,10 @@ import { batchCases } from './batch-cases.js';
 import { FIELD_LABELS, capitalised, formatDate, plural } from './words.js';
 
 const REQUESTS = ['заявку', 'заявки', 'заявок'];
+// The usual row limit of a batch, and the most rows a batch file can hold (the engine's
+// DEFAULT_MAX_ROWS and MAX_ROWS): a larger file is checked only when the resident says so.
+const DEFAULT_ROWS = 5000;
+const MAX_FILE_ROWS = 100000;
 const ROWS_TO_SEND = ['строку', 'строки', 'строк'];
 const ROWS = ['строка', 'строки', 'строк'];
 // How many row numbers a plan line names before it says how many more.
@@ -55,6 +59,10 @@ export function setUpBatch(navigation) {
 
   let plan = null;
   let running = null;
+  // The file last chosen, while its plan is on screen: «Начать новый пакет» and «Проверить все
+  // строки» check it again with the resident's choice (issue 31). A batch continued from the
+  // list has none: Rust reads its file from the data folder.
+  let chosenPath = null;
   let lastOpenedButton = null;
 
   chooseButton.addEventListener('click', () => void choose());
@@ -69,21 +77,44 @@ export function setUpBatch(navigation) {
   // --- Choosing a file, or an earlier batch, gives a plan. -------------------------------------
 
   async function choose() {
+    let path;
     try {
-      const path = await ipc.batchChooseFile();
-      if (path === null) {
-        status.textContent = 'Файл не выбран.';
-        return;
-      }
-      status.textContent = 'Проверяем строки файла…';
-      showPlan(await ipc.batchCheck(path));
+      path = await ipc.batchChooseFile();
+    } catch (failure) {
+      status.textContent = failure.message;
+      return;
+    }
+    if (path === null) {
+      status.textContent = 'Файл не выбран.';
+      return;
+    }
+    await check(path);
+  }
+
+  /** Checks a chosen file; `options` as `batch_check` takes them. */
+  async function check(path, options = null) {
+    chosenPath = null;
+    status.textContent = 'Проверяем строки файла…';
+    try {
+      const next = await ipc.batchCheck(path, options);
+      chosenPath = path;
+      showPlan(next);
     } catch (failure) {
       checkBlock.hidden = true;
       status.textContent = failure.message;
+      // Too many rows for an ordinary batch: the resident may say it is the right file.
+      if (failure.kind === 'batch_too_large') {
+        const all = h('button', { type: 'button' }, 'Это нужный файл — проверить все строки');
+        all.addEventListener('click', () => void check(path, { new_batch: false, max_rows: MAX_FILE_ROWS }));
+        replace(checkBlock, h('p', {}, 'Если это действительно нужный файл, приложение проверит все его строки. Отправлено ничего не будет, пока вы не подтвердите план.'), h('div', { class: 'actions' }, all));
+        checkBlock.hidden = false;
+        all.focus();
+      }
     }
   }
 
   async function continueBatch(number) {
+    chosenPath = null;
     status.textContent = `Проверяем файл пакета ${number}…`;
     try {
       showPlan(await ipc.batchContinue(number));
@@ -184,6 +215,16 @@ export function setUpBatch(navigation) {
           h('p', {}, `${plan.model_problem} Пока заявки можно составить без модели — из слов каждой строки.`),
           h('div', { class: 'actions' }, settings),
         ),
+      );
+    }
+    if (plan.batch_number !== null && chosenPath !== null) {
+      // The CLI's `--new`: the same file as a batch of its own, every row drafted again.
+      const path = chosenPath;
+      const fresh = h('button', { type: 'button', 'aria-describedby': 'batch-new-hint' }, 'Начать новый пакет');
+      fresh.addEventListener('click', () => void check(path, { new_batch: true, max_rows: plan.rows > DEFAULT_ROWS ? plan.rows : null }));
+      parts.push(
+        h('p', { id: 'batch-new-hint', class: 'note' }, `Этот файл уже запускали как пакет ${plan.batch_number}: составленные строки повторно не отправятся. Чтобы составить все строки заново отдельным пакетом, начните новый пакет — пакет ${plan.batch_number} останется как был.`),
+        h('div', { class: 'actions' }, fresh),
       );
     }
     if (plan.invalid.length > 0) parts.push(invalidTable());

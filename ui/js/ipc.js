@@ -85,7 +85,8 @@ export const setupCheck = () => call('setup_check', {});
 export const setupSkip = () => call('setup_skip', {});
 
 export const batchChooseFile = () => call('batch_choose_file', {});
-export const batchCheck = (path) => call('batch_check', { path });
+// `options`: `{new_batch, max_rows}` — a new batch even for a file run before, a higher row limit.
+export const batchCheck = (path, options = null) => call('batch_check', { path, options });
 export const batchList = () => call('batch_list', {});
 export const batchContinue = (number) => call('batch_continue', { number });
 export const batchRows = (number) => call('batch_rows', { number });

@@ -340,14 +340,14 @@ impl Engine {
     pub fn preview_batch(
         &self,
         file: &BatchFile,
-        batch_number: Option<u32>,
+        choice: crate::batch::BatchChoice,
         environment: EnvironmentOverrides,
     ) -> Result<BatchPreview, BatchError> {
         let store = self.read()?;
         crate::batch::preview_batch(
             &store,
             file,
-            batch_number,
+            choice,
             &self.paths,
             self.secrets(),
             environment,

@@ -105,9 +105,9 @@ pub use batch::run::{
     ExportFormat, ExportReport, RATE_LIMIT_PAUSE, StopReason,
 };
 pub use batch::{
-    BatchFile, BatchFileError, BatchPlan, BatchPreview, BatchRowReport, DEFAULT_MAX_ROWS,
-    DocumentsError, DocumentsExport, DocumentsReport, InvalidRow, MAX_ROWS, PlanCost, RowPlan,
-    RowStatus, SkipReason, SkippedRow, WriteStatus, WrittenDocument,
+    BatchChoice, BatchFile, BatchFileError, BatchPlan, BatchPreview, BatchRowReport,
+    DEFAULT_MAX_ROWS, DocumentsError, DocumentsExport, DocumentsReport, InvalidRow, MAX_ROWS,
+    PlanCost, RowPlan, RowStatus, SkipReason, SkippedRow, WriteStatus, WrittenDocument,
 };
 
 // The doctor's checks, statistics and the evaluation harness.

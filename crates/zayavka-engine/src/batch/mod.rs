@@ -23,6 +23,6 @@ pub use file::{
     BatchFile, BatchFileError, BatchFileErrorCode, ContentErrorCode, InvalidRow, MAX_ROWS,
 };
 pub use plan::{
-    BatchPlan, BatchPreview, BatchRowReport, PlanCost, RowPlan, RowStatus, batch_row_reports,
-    find_batch, plan_batch, preview_batch,
+    BatchChoice, BatchPlan, BatchPreview, BatchRowReport, PlanCost, RowPlan, RowStatus,
+    batch_row_reports, find_batch, plan_batch, preview_batch,
 };

@@ -253,19 +253,44 @@ pub struct BatchPreview {
     pub model_problem: Option<String>,
 }
 
+/// Which batch a file's run makes or continues, and how many rows it may have: what a front
+/// end chooses before the plan (`batch run --new --max-rows`, the app's «Новый пакет»).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchChoice {
+    /// The earlier batch to continue, by number; `None` continues the batch last run from the
+    /// file, if any.
+    pub batch_number: Option<u32>,
+    /// Start a new batch even when the file was run before.
+    pub new_batch: bool,
+    /// Refuse a file with more data rows than this.
+    pub max_rows: u32,
+}
+
+impl Default for BatchChoice {
+    fn default() -> BatchChoice {
+        BatchChoice {
+            batch_number: None,
+            new_batch: false,
+            max_rows: super::common::DEFAULT_MAX_ROWS,
+        }
+    }
+}
+
 /// Plans a run of `file` that continues batch `batch_number` (or, when `None`, the batch last
 /// run from the same file): with the model and `environment` when the settings allow, and
 /// otherwise without a model ([`BatchPreview`]). Nothing is stored or sent.
 pub fn preview_batch(
     store: &Store,
     file: &BatchFile,
-    batch_number: Option<u32>,
+    choice: BatchChoice,
     paths: &Paths,
     secrets: &dyn SecretStore,
     environment: EnvironmentOverrides,
 ) -> Result<BatchPreview, BatchError> {
     let settings = |offline| BatchSettings {
-        batch_number,
+        batch_number: choice.batch_number,
+        new_batch: choice.new_batch,
+        max_rows: choice.max_rows,
         ..BatchSettings::new(offline)
     };
     match plan_batch(store, file, &settings(false), paths, secrets, environment) {
