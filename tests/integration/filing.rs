@@ -707,9 +707,15 @@ fn a_repeat_request_and_a_complaint_are_written_from_the_case_and_saved_as_docum
             "txt",
             "--out",
             txt.to_str().unwrap(),
+            "--collective",
         ],
     );
     let complaint = std::fs::read_to_string(&txt).unwrap();
+    // A collective complaint carries the co-signers' table, as `export --collective` does.
+    assert!(
+        complaint.contains("Подписи жителей\n\nЗаявку поддерживают жители дома:"),
+        "{complaint}"
+    );
     assert!(
         complaint.contains("Кому: Государственная жилищная инспекция города Москвы"),
         "{complaint}"

@@ -210,6 +210,9 @@ pub struct BatchFollowUpArgs {
     /// Папка для документов (создаётся, если её нет).
     #[arg(long, value_name = "ПАПКА")]
     out: PathBuf,
+    /// Коллективные письма: добавить в каждый документ таблицу для подписей соседей.
+    #[arg(long)]
+    collective: bool,
 }
 
 impl BatchFollowUpArgs {
@@ -248,7 +251,7 @@ pub fn batch_follow_up(
             .out
             .join(format!("row-{row:04}-{name}.{}", args.format));
         let bytes = engine
-            .filed_document(*letter, today, false)
+            .filed_document(*letter, today, args.collective)
             .and_then(|document| Ok(document.render(format)?))
             .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
         zayavka_engine::save_document(&path, &bytes)

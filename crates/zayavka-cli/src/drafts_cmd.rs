@@ -102,6 +102,10 @@ struct FollowUpArgs {
     /// Файл документа.
     #[arg(long, value_name = "ФАЙЛ", requires = "format")]
     out: Option<std::path::PathBuf>,
+    /// Коллективное письмо: добавить в документ таблицу, где соседи впишут ФИО и квартиры и
+    /// распишутся (нужен --format).
+    #[arg(long, requires = "format")]
+    collective: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -537,7 +541,7 @@ fn follow_up(args: FollowUpArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
                 format,
                 out: Some(out),
                 date: Some(today),
-                collective: false,
+                collective: args.collective,
             },
             engine,
         ),
