@@ -59,4 +59,8 @@ pub const COMMANDS: &[&str] = &[
     "batch_file",
     "batch_cases",
     "batch_follow_up",
+    "data_backup",
+    "data_restore_choose",
+    "data_restore",
+    "data_recover",
 ];

@@ -18,7 +18,7 @@ use zayavka_engine::{
     ProfileName, ProviderOverrides, RawInput, ScreenSetting, SubjectKind, save_document,
 };
 
-use crate::error::{CommandError, ErrorKind, sentence};
+use crate::error::{CommandError, ErrorKind};
 use crate::state::{AppState, CheckedBatch};
 use crate::view::{
     BatchExportView, BatchListView, BatchPlanView, BatchProgressView, BatchRowView,
@@ -92,7 +92,7 @@ pub fn draft_run(
         view.message = format!(
             "{} Черновик не попал в список черновиков: {}{kept}",
             view.message,
-            sentence(&error.message_ru())
+            crate::error::message(error)
         );
     }
     Ok(view)

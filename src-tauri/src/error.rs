@@ -6,7 +6,7 @@
 //! problem.
 
 use serde::Serialize;
-use zayavka_engine::{EngineError, ErrorKind as EngineErrorKind};
+use zayavka_engine::{EngineError, ErrorKind as EngineErrorKind, StoreErrorCode};
 
 /// The stable kinds of failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -134,8 +134,49 @@ impl From<EngineErrorKind> for ErrorKind {
 /// Any engine error: its kind, and its Russian sentence as the page shows it.
 impl<E: EngineError> From<E> for CommandError {
     fn from(error: E) -> CommandError {
-        CommandError::new(error.kind().into(), sentence(&error.message_ru()))
+        CommandError::new(error.kind().into(), message(&error))
     }
+}
+
+/// An engine error's sentence as the page shows it: the engine's own, except where the drafts
+/// database's failure is met with the app's own way back ([`app_store_message`]).
+pub fn message(error: &impl EngineError) -> String {
+    error
+        .store_code()
+        .and_then(app_store_message)
+        .map_or_else(|| sentence(&error.message_ru()), str::to_owned)
+}
+
+/// The app's sentence for a failure of the drafts database whose way back the app offers
+/// itself, in «Настройки» → «Данные» (`crate::backup`); the store's own sentence names the
+/// command-line tool's commands there, which a resident in the app never types. `None` for
+/// every other failure, whose sentence fits the app as it is.
+pub fn app_store_message(code: StoreErrorCode) -> Option<&'static str> {
+    Some(match code {
+        StoreErrorCode::Corrupt => {
+            "Файл базы черновиков повреждён: часть записей не читается. Заявка не меняла и \
+             не «исправляла» его. Откройте «Настройки» → «Данные» и нажмите «Восстановить \
+             повреждённую базу»: всё, что ещё читается, перейдёт в новую базу, а повреждённый \
+             файл останется рядом под другим именем. Если у вас есть резервная копия, там же \
+             можно «Восстановить из резервной копии»."
+        }
+        StoreErrorCode::NotOurDatabase => {
+            "Файл базы черновиков не читается как база Заявки: он повреждён или это файл \
+             другой программы. Файл не изменён. Откройте «Настройки» → «Данные» и нажмите \
+             «Восстановить из резервной копии»: нынешний файл останется рядом под другим \
+             именем."
+        }
+        StoreErrorCode::RestoreTargetExists => {
+            "Пока шло восстановление, в папке данных появилась новая база черновиков, \
+             поэтому ничего не заменено. Закройте другие окна Заявки и повторите \
+             восстановление."
+        }
+        StoreErrorCode::NoDatabase => {
+            "Базы черновиков ещё нет, поэтому спасать нечего: она появится с первым \
+             черновиком."
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -233,6 +274,60 @@ mod tests {
                 error.message
             );
             assert!(!error.message.contains("zayavka"), "{}", error.message);
+        }
+    }
+
+    /// Issue 31: a damaged or unreadable database is met in the app with the app's own way
+    /// back; no message the page can show for the database names a command-line command or
+    /// flag, whichever error carries the database's failure.
+    #[test]
+    fn issue_31_no_database_message_names_a_command_line_command() {
+        use std::path::PathBuf;
+        use zayavka_engine::{DraftsError, StoreError};
+        let path = || PathBuf::from("/дом/zayavka.sqlite3");
+        let failures = || {
+            vec![
+                StoreError::Corrupt,
+                StoreError::NotOurDatabase { path: path() },
+                StoreError::NewerSchema {
+                    found: 9,
+                    supported: 8,
+                },
+                StoreError::RestoreTargetExists { path: path() },
+                StoreError::RecoverTargetExists { path: path() },
+                StoreError::BackupTargetExists { path: path() },
+                StoreError::NoDatabase { path: path() },
+                StoreError::ReadOnly { path: path() },
+                StoreError::NotAFolder { path: path() },
+                StoreError::NotAFile { path: path() },
+                StoreError::WriteRefused,
+                StoreError::DiskFull,
+                StoreError::DiskIo,
+                StoreError::Busy,
+            ]
+        };
+        let named = |message: &str| {
+            message
+                .split_whitespace()
+                .any(|word| word == "zayavka" || word.starts_with("--") || word == "drafts")
+        };
+        // The store's own sentences do name them (the CLI shows them), so this test would
+        // catch the app showing them as they are.
+        assert!(named(&StoreError::Corrupt.message_ru()));
+        for (store, wrapped) in failures().into_iter().zip(failures()) {
+            for error in [
+                CommandError::from(store),
+                CommandError::from(DraftsError::Store(wrapped)),
+            ] {
+                assert_eq!(error.kind, ErrorKind::Store);
+                assert!(!named(&error.message), "{}", error.message);
+                assert!(!error.message.contains("zayavka "), "{}", error.message);
+            }
+        }
+        for code in [StoreErrorCode::Corrupt, StoreErrorCode::NotOurDatabase] {
+            let message = app_store_message(code).unwrap();
+            assert!(message.contains("«Настройки» → «Данные»"), "{message}");
+            assert!(message.contains("«Восстановить"), "{message}");
         }
     }
 

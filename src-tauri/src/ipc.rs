@@ -722,3 +722,63 @@ pub async fn batch_follow_up(
     })
     .await
 }
+
+/// Asks where to save a backup of the drafts database and writes it there, whole or not at
+/// all; `null` when the resident cancelled.
+#[tauri::command]
+pub async fn data_backup(app: AppHandle) -> Answer<Option<crate::backup::BackupView>> {
+    let dialogs = app.clone();
+    blocking(app, move |state| {
+        let file_name = crate::backup::backup_file_name(state)?;
+        let Some(chosen) = dialogs
+            .dialog()
+            .file()
+            .set_title("Сохранить резервную копию черновиков")
+            .set_file_name(&file_name)
+            .add_filter("База черновиков Заявки", &["sqlite3"])
+            .blocking_save_file()
+        else {
+            return Ok(None);
+        };
+        let path = to_path(chosen)?;
+        crate::backup::data_backup(state, &path).map(Some)
+    })
+    .await
+}
+
+/// Asks for a backup to put back; the file, or `null` when the resident cancelled. Only a file
+/// chosen here may be restored.
+#[tauri::command]
+pub async fn data_restore_choose(app: AppHandle) -> Answer<Option<String>> {
+    let dialogs = app.clone();
+    blocking(app, move |state| {
+        let Some(chosen) = dialogs
+            .dialog()
+            .file()
+            .set_title("Выберите резервную копию черновиков")
+            .add_filter("База черновиков Заявки", &["sqlite3"])
+            .blocking_pick_file()
+        else {
+            return Ok(None);
+        };
+        Ok(Some(crate::backup::chosen_backup(state, to_path(chosen)?)))
+    })
+    .await
+}
+
+/// Puts the chosen backup in place of the drafts database, keeping the database that was
+/// there beside it.
+#[tauri::command]
+pub async fn data_restore(app: AppHandle, path: String) -> Answer<crate::backup::RestoredView> {
+    blocking(app, move |state| {
+        crate::backup::data_restore(state, &PathBuf::from(path))
+    })
+    .await
+}
+
+/// Recovers what can be read of the drafts database into a new one and puts it in place,
+/// keeping the damaged database beside it.
+#[tauri::command]
+pub async fn data_recover(app: AppHandle) -> Answer<crate::backup::RestoredView> {
+    blocking(app, crate::backup::data_recover).await
+}

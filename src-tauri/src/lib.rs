@@ -14,6 +14,7 @@
 //! - [`error`]: the one `{kind, message}` error;
 //! - [`webview`]: what a resident reads when Windows lacks the WebView2 Runtime.
 
+pub mod backup;
 pub mod cases;
 pub mod commands;
 pub mod error;
@@ -170,6 +171,10 @@ pub fn run() {
             ipc::batch_file,
             ipc::batch_cases,
             ipc::batch_follow_up,
+            ipc::data_backup,
+            ipc::data_restore_choose,
+            ipc::data_restore,
+            ipc::data_recover,
         ])
         .run(tauri::generate_context!());
     if let Err(error) = result {

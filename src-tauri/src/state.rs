@@ -98,6 +98,15 @@ impl AppState {
         }
     }
 
+    /// Whether a draft or a batch is running now (a restore waits for it to end).
+    pub fn has_running_tasks(&self) -> bool {
+        !self
+            .tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_empty()
+    }
+
     /// Remembers a file the resident chose in the open dialog: only such a file may be read as
     /// a batch, so that the page cannot name any other file on the computer.
     pub fn remember_chosen(&self, path: PathBuf) {

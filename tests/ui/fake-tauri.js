@@ -468,6 +468,12 @@
 
   const reject = (kind, message) => Promise.reject({ kind, message });
 
+  // «Данные» (issue 31): the app's own words for a damaged database (src-tauri/src/error.rs).
+  const DATA_FOLDER = '/home/resident/.local/share/zayavka';
+  const BACKUP_FILE = '/media/resident/ФЛЕШКА/Заявка-резервная-копия-2026-11-20.sqlite3';
+  const DAMAGED_DATABASE =
+    'Файл базы черновиков повреждён: часть записей не читается. Заявка не меняла и не «исправляла» его. Откройте «Настройки» → «Данные» и нажмите «Восстановить повреждённую базу»: всё, что ещё читается, перейдёт в новую базу, а повреждённый файл останется рядом под другим именем. Если у вас есть резервная копия, там же можно «Восстановить из резервной копии».';
+
   const PROFILE_FIELDS = ['full_name', 'address', 'apartment', 'phone', 'email', 'company_name', 'company_address'];
   const profile = Object.fromEntries(PROFILE_FIELDS.map((field) => [field, null]));
 
@@ -715,6 +721,8 @@
     settings,
     keyState,
     restored: config.restored ?? null,
+    // The drafts database does not read (issue 31) until «Данные» restores or recovers it.
+    damagedDatabase: config.damagedDatabase ?? false,
     // How the next setup_check ends: null (as the state says), 'key' or 'unreachable'.
     setupFailure: config.setupFailure ?? null,
     autosaved: null,
@@ -928,6 +936,7 @@
       return fake.restored;
     },
     async drafts_list({ filter }) {
+      if (fake.damagedDatabase) return reject('store', DAMAGED_DATABASE);
       return [...drafts.values()]
         .map((draft) => draft.summary)
         .filter((summary) => !filter.outcome || summary.outcome === filter.outcome)
@@ -1103,6 +1112,48 @@
     async profile_clear() {
       for (const field of PROFILE_FIELDS) profile[field] = null;
       return { ...profile };
+    },
+    // «Данные» in «Настройки» (issue 31), in Rust's words (src-tauri/src/backup.rs).
+    async data_backup() {
+      await tick(5);
+      if (config.noFile) return null;
+      if (fake.damagedDatabase) return reject('store', DAMAGED_DATABASE);
+      const file = '/home/resident/Документы/Заявка-резервная-копия-2026-12-04.sqlite3';
+      return {
+        file,
+        message: `Резервная копия черновиков записана в файл ${file}. Храните её отдельно от компьютера, например на флешке: если база черновиков повредится, её можно будет вернуть кнопкой «Восстановить из резервной копии».`,
+      };
+    },
+    async data_restore_choose() {
+      return config.noFile ? null : BACKUP_FILE;
+    },
+    async data_restore({ path }) {
+      await tick(5);
+      if (path !== BACKUP_FILE) return reject('invalid_argument', 'Приложение передало неверное значение (файл резервной копии). Ваш текст сохранён. Перезапустите приложение и попробуйте снова.');
+      fake.damagedDatabase = false;
+      const aside = `${DATA_FOLDER}/zayavka.sqlite3.before-restore-20261204-101500`;
+      return {
+        drafts: drafts.size,
+        set_aside: aside,
+        recovered: null,
+        damage_found: false,
+        message: `Черновики восстановлены из файла ${path}: ${drafts.size} черновика. Прежняя база черновиков не удалена: она сохранена рядом как ${aside}.`,
+      };
+    },
+    async data_recover() {
+      await tick(5);
+      if (config.nothingReadable) {
+        return reject('store', 'Ни одного черновика из повреждённой базы прочитать не удалось, поэтому она не заменена и не изменена. Если у вас есть резервная копия, нажмите «Восстановить из резервной копии».');
+      }
+      fake.damagedDatabase = false;
+      const aside = `${DATA_FOLDER}/zayavka.sqlite3.before-restore-20261204-101700`;
+      return {
+        drafts: drafts.size,
+        set_aside: aside,
+        recovered: `${DATA_FOLDER}/zayavka-recovered-20261204-101700.sqlite3`,
+        damage_found: true,
+        message: `Спасено черновиков: ${drafts.size}. Теперь приложение работает с ними. Повреждённая база не удалена и не изменена: она сохранена рядом как ${aside}. В базе нашлись повреждённые места: записи, которые в них были, прочитать не удалось. Если у вас есть резервная копия, сравните с ней.`,
+      };
     },
     async setup_check() {
       await tick(config.slowSetupCheck ? 400 : 5);

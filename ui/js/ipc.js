@@ -117,6 +117,12 @@ export const profileClear = () => call('profile_clear', {});
 // «Статистика» in «Настройки»: `request` is `{days: number|null}`.
 export const statsGet = (request) => call('stats_get', { request });
 
+// «Данные» in «Настройки» (issue 31): the drafts database backed up, put back, recovered.
+export const dataBackup = () => call('data_backup', {});
+export const dataRestoreChoose = () => call('data_restore_choose', {});
+export const dataRestore = (path) => call('data_restore', { path });
+export const dataRecover = () => call('data_recover', {});
+
 // Closing the window with unsaved changes: Rust keeps the window open and says so on the channel.
 export const windowCloseWatch = (onClose) => call('window_close_watch', { onClose: channel(onClose) });
 export const windowUnsaved = (unsaved) => call('window_unsaved', { unsaved });

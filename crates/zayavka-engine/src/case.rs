@@ -233,6 +233,13 @@ impl EngineError for CaseError {
     fn message_ru(&self) -> String {
         CaseError::message_ru(self)
     }
+
+    fn store_code(&self) -> Option<zayavka_store::StoreErrorCode> {
+        match self {
+            CaseError::Store(error) => Some(error.code()),
+            _ => None,
+        }
+    }
 }
 
 /// A date's name at the start of a sentence.

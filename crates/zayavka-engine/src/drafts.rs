@@ -548,6 +548,13 @@ impl crate::error::EngineError for DraftsError {
     fn message_ru(&self) -> String {
         DraftsError::message_ru(self)
     }
+
+    fn store_code(&self) -> Option<zayavka_store::StoreErrorCode> {
+        match self {
+            DraftsError::Store(error) => Some(error.code()),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use zayavka_codes::stable_codes;
 use zayavka_core::NextStep;
-use zayavka_store::StoreError;
+use zayavka_store::{StoreError, StoreErrorCode};
 
 stable_codes! {
     /// The closed set of ways an engine operation fails, as a front end tells them apart.
@@ -66,6 +66,12 @@ pub trait EngineError: std::error::Error {
     fn next_step(&self) -> Option<NextStep> {
         None
     }
+
+    /// The drafts database's own code, when the failure is the database's: a front end offers
+    /// its own way back from a damaged database (a command, a button) and words it itself.
+    fn store_code(&self) -> Option<StoreErrorCode> {
+        None
+    }
 }
 
 impl EngineError for StoreError {
@@ -75,6 +81,10 @@ impl EngineError for StoreError {
 
     fn message_ru(&self) -> String {
         StoreError::message_ru(self)
+    }
+
+    fn store_code(&self) -> Option<StoreErrorCode> {
+        Some(self.code())
     }
 }
 
@@ -125,6 +135,26 @@ mod tests {
         exported.sort_unstable();
         exported.dedup();
         assert_eq!(exported, implemented);
+    }
+
+    /// A database failure keeps its store code through every error that wraps it, so that a
+    /// front end can offer its own way back from a damaged database; other failures have none.
+    #[test]
+    fn a_database_failure_keeps_its_store_code_through_its_wrappers() {
+        let corrupt = || StoreError::Corrupt;
+        let codes = [
+            EngineError::store_code(&corrupt()),
+            crate::DraftsError::Store(corrupt()).store_code(),
+            crate::BatchError::Store(corrupt()).store_code(),
+            crate::AttachmentError::Store(corrupt()).store_code(),
+            crate::CaseError::Store(corrupt()).store_code(),
+            crate::StatsError::Store(corrupt()).store_code(),
+            crate::FilingError::Draft(crate::DraftsError::Store(corrupt())).store_code(),
+        ];
+        for code in codes {
+            assert_eq!(code, Some(StoreErrorCode::Corrupt));
+        }
+        assert_eq!(crate::DraftsError::EmptyEdit.store_code(), None);
     }
 
     /// Every set of error codes the engine declares is unique and round-trips, and the joined

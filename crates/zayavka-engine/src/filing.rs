@@ -92,6 +92,14 @@ impl EngineError for FilingError {
             ),
         }
     }
+
+    fn store_code(&self) -> Option<zayavka_store::StoreErrorCode> {
+        match self {
+            FilingError::Draft(error) => error.store_code(),
+            FilingError::Photos(error) => error.store_code(),
+            _ => None,
+        }
+    }
 }
 
 /// The document of stored draft `id`, dated `date`: the resident's latest edit or the

@@ -766,6 +766,13 @@ impl crate::error::EngineError for StatsError {
     fn message_ru(&self) -> String {
         StatsError::message_ru(self)
     }
+
+    fn store_code(&self) -> Option<zayavka_store::StoreErrorCode> {
+        match self {
+            StatsError::Store(error) => Some(error.code()),
+            StatsError::EmptyPeriod { .. } => None,
+        }
+    }
 }
 
 #[cfg(test)]

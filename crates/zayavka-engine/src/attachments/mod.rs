@@ -406,6 +406,13 @@ impl crate::error::EngineError for AttachmentError {
     fn message_ru(&self) -> String {
         AttachmentError::message_ru(self)
     }
+
+    fn store_code(&self) -> Option<zayavka_store::StoreErrorCode> {
+        match self {
+            AttachmentError::Store(error) => Some(error.code()),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -174,4 +174,11 @@ impl crate::error::EngineError for BatchError {
     fn message_ru(&self) -> String {
         BatchError::message_ru(self)
     }
+
+    fn store_code(&self) -> Option<zayavka_store::StoreErrorCode> {
+        match self {
+            BatchError::Store(error) => Some(error.code()),
+            _ => None,
+        }
+    }
 }

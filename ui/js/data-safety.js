@@ -1,0 +1,80 @@
+// «Данные» in «Настройки» (issue 31): a backup of the drafts database, a backup put back in its
+// place, and a damaged database recovered — the same engine calls as `zayavka drafts backup`,
+// `restore --replace` and `recover`. Nothing is replaced before the resident confirms it in a
+// dialog, and Rust keeps the database that was in place beside the new one under another name;
+// the status line says where every file went, in Rust's own words.
+//
+// The module starts itself (a script tag of its own), like «Статистика».
+
+import * as ipc from './ipc.js';
+import { byId } from './dom.js';
+
+/** Asks in #data-dialog; true when the resident pressed the confirming button. */
+async function confirmed(title, text, action) {
+  const dialog = byId('data-dialog');
+  byId('data-dialog-title').textContent = title;
+  byId('data-dialog-text').textContent = text;
+  byId('data-dialog-confirm').textContent = action;
+  dialog.returnValue = '';
+  dialog.showModal();
+  await new Promise((resolve) => dialog.addEventListener('close', resolve, { once: true }));
+  return dialog.returnValue === 'confirm';
+}
+
+export function setUpDataSafety() {
+  const status = byId('data-status');
+  const buttons = ['data-backup', 'data-restore', 'data-recover'].map(byId);
+
+  /** Runs one action at a time, the buttons disabled meanwhile, the focus back where it was. */
+  async function run(button, action) {
+    for (const each of buttons) each.disabled = true;
+    try {
+      await action();
+    } catch (failure) {
+      status.textContent = failure.message;
+    } finally {
+      for (const each of buttons) each.disabled = false;
+      button.focus();
+    }
+  }
+
+  byId('data-backup').addEventListener('click', (event) =>
+    void run(event.currentTarget, async () => {
+      status.textContent = 'Выберите, куда сохранить резервную копию.';
+      const written = await ipc.dataBackup();
+      status.textContent = written ? written.message : '';
+    }),
+  );
+
+  byId('data-restore').addEventListener('click', (event) =>
+    void run(event.currentTarget, async () => {
+      status.textContent = '';
+      const file = await ipc.dataRestoreChoose();
+      if (!file) return;
+      const yes = await confirmed(
+        'Восстановить черновики из резервной копии?',
+        `Черновики будут взяты из файла ${file}. Нынешняя база черновиков не удаляется: она останется рядом под другим именем, и к ней можно будет вернуться.`,
+        'Восстановить',
+      );
+      if (!yes) return;
+      status.textContent = 'Восстанавливаем черновики…';
+      status.textContent = (await ipc.dataRestore(file)).message;
+    }),
+  );
+
+  byId('data-recover').addEventListener('click', (event) =>
+    void run(event.currentTarget, async () => {
+      status.textContent = '';
+      const yes = await confirmed(
+        'Восстановить повреждённую базу?',
+        'Всё, что ещё читается в базе черновиков, будет перенесено в новую базу, и приложение начнёт работать с ней. Повреждённый файл не удаляется и не меняется: он останется рядом под другим именем. Если база в порядке, делать это не нужно.',
+        'Восстановить',
+      );
+      if (!yes) return;
+      status.textContent = 'Переносим черновики в новую базу…';
+      status.textContent = (await ipc.dataRecover()).message;
+    }),
+  );
+}
+
+setUpDataSafety();
