@@ -176,3 +176,28 @@ test('a batch is marked filed from «Пакет», all ready rows or the ones na
   assert.match(await page.textContent('.batch-cases p[role="status"]'), /^Подано: 2; ответ получен: 0; просрочено: 0; решено: 0\.$/);
   await closePage(page);
 });
+
+test('«Статистика» adds the filed requests: on time, late, never answered, solved, by addressee', async () => {
+  const tally = (addressee, fields) => ({ period: null, addressee, filed: 0, answered_on_time: 0, answered_late: 0, answered_no_deadline: 0, never_answered: 0, waiting: 0, solved: 0, ...fields });
+  const stats = {
+    total: { drafts: 6, outcomes: { pending: 0, ready: 6, needs_user: 0, rejected: 0, failed: 0, invalid_input: 0 }, ready_without_model: 6 },
+    cases: {
+      total: tally(null, { filed: 5, answered_on_time: 2, answered_late: 1, never_answered: 1, waiting: 1, solved: 2 }),
+      by_period: [],
+      by_addressee: [
+        tally('ООО «УК Восход»', { filed: 4, answered_on_time: 2, answered_late: 1, never_answered: 1, solved: 2 }),
+        tally('', { filed: 1, waiting: 1 }),
+      ],
+    },
+  };
+  const page = await openPage(harness, { hash: 'settings', fake: { stats } });
+  await page.waitForSelector('#stats-cases dl');
+  const numbers = await page.$$eval('#stats-cases dd[data-stat]', (cells) => Object.fromEntries(cells.map((cell) => [cell.dataset.stat, cell.textContent])));
+  assert.deepEqual(numbers, { filed: '5', on_time: '2', late: '1', never: '1', solved: '2' });
+  const lines = await page.$$eval('#stats-cases li', (items) => items.map((item) => item.textContent));
+  assert.deepEqual(lines, [
+    'ООО «УК Восход»: подано 4, ответ в срок 2, с опозданием 1, без ответа после срока 1, решено 2',
+    'Адресат не указан: подано 1, ответ в срок 0, с опозданием 0, без ответа после срока 0, ждут ответа 1, решено 0',
+  ]);
+  await closePage(page);
+});

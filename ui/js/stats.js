@@ -139,7 +139,7 @@ function casesPart(cases) {
       h(
         'ul',
         { class: 'stats-services' },
-        cases.by_addressee.map((t) => h('li', {}, `${t.addressee ? `«${t.addressee}»` : 'Адресат не указан'}: ${tally(t)}`)),
+        cases.by_addressee.map((t) => h('li', {}, `${t.addressee || 'Адресат не указан'}: ${tally(t)}`)),
       ),
     );
   }
