@@ -206,6 +206,17 @@ impl CaseError {
     }
 }
 
+/// A batch's rows that could not be read: the database's own failure stays one, so that a front
+/// end still knows a damaged database by its store code; any other keeps its sentence.
+impl From<crate::batch::run::BatchError> for CaseError {
+    fn from(error: crate::batch::run::BatchError) -> CaseError {
+        match error {
+            crate::batch::run::BatchError::Store(store) => CaseError::Store(store),
+            other => CaseError::Batch(other.message_ru()),
+        }
+    }
+}
+
 impl EngineError for CaseError {
     fn kind(&self) -> ErrorKind {
         match self {

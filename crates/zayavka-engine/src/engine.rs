@@ -676,8 +676,7 @@ impl Engine {
         today: Date,
     ) -> Result<BatchFollowUps, CaseError> {
         let store = self.write()?;
-        let rows = crate::batch::batch_row_reports(&store, batch_id)
-            .map_err(|error| CaseError::Batch(error.message_ru()))?;
+        let rows = crate::batch::batch_row_reports(&store, batch_id)?;
         let mut report = BatchFollowUps::default();
         for row in rows {
             let Some(draft) = row.draft_id else {
@@ -733,8 +732,7 @@ impl Engine {
         today: Date,
     ) -> Result<BatchFiling, CaseError> {
         let store = self.write()?;
-        let reports = crate::batch::batch_row_reports(&store, batch_id)
-            .map_err(|error| CaseError::Batch(error.message_ru()))?;
+        let reports = crate::batch::batch_row_reports(&store, batch_id)?;
         let table: Vec<(u32, Option<DraftId>, bool)> = reports
             .iter()
             .map(|row| {
@@ -751,8 +749,7 @@ impl Engine {
     /// How the cases of stored batch `batch_id`'s drafts stand on `today`.
     pub fn batch_cases(&self, batch_id: &str, today: Date) -> Result<CaseCounts, CaseError> {
         let store = self.read()?;
-        let drafts: Vec<DraftId> = crate::batch::batch_row_reports(&store, batch_id)
-            .map_err(|error| CaseError::Batch(error.message_ru()))?
+        let drafts: Vec<DraftId> = crate::batch::batch_row_reports(&store, batch_id)?
             .iter()
             .filter_map(|row| row.draft_id)
             .collect();

@@ -150,6 +150,7 @@ mod tests {
             crate::CaseError::Store(corrupt()).store_code(),
             crate::StatsError::Store(corrupt()).store_code(),
             crate::FilingError::Draft(crate::DraftsError::Store(corrupt())).store_code(),
+            crate::CaseError::from(crate::BatchError::Store(corrupt())).store_code(),
         ];
         for code in codes {
             assert_eq!(code, Some(StoreErrorCode::Corrupt));
