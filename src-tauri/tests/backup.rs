@@ -570,3 +570,23 @@ fn recovering_with_no_database_says_there_is_nothing_to_recover() {
     );
     assert!(!names_a_command(&refused.message), "{}", refused.message);
 }
+
+#[test]
+fn a_backup_from_another_computer_is_restored_where_there_is_no_database_yet() {
+    let old = app_with((1..=2).map(description));
+    let copies = tempfile::tempdir().unwrap();
+    let copy = copies.path().join("копия.sqlite3");
+    backup::data_backup(&old.state, &copy).unwrap();
+
+    let new = App::new();
+    assert!(!new.database().exists());
+    let shown = backup::chosen_backup(&new.state, copy);
+    let restored = backup::data_restore(&new.state, Path::new(&shown)).unwrap();
+    assert_eq!((restored.drafts, restored.set_aside), (2, None));
+    assert!(
+        !restored.message.contains("Прежняя база"),
+        "{}",
+        restored.message
+    );
+    assert_eq!(new.descriptions(), [description(2), description(1)]);
+}
