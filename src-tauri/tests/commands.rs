@@ -1687,7 +1687,9 @@ fn issue_19_a_foreign_file_in_the_databases_place_is_named_and_left_alone() {
     assert_eq!(listed["kind"], "store", "{listed}");
     let message = listed["message"].as_str().unwrap();
     assert!(message.contains("не является базой данных"), "{message}");
-    assert!(message.contains("zayavka drafts restore"), "{message}");
+    // Issue 31: the app's own way back, not the command line's.
+    assert!(message.contains("«Настройки» → «Данные»"), "{message}");
+    assert!(!message.contains("zayavka drafts"), "{message}");
     let drafted = commands::draft_run(&app.state, typed(None), "o", true, &|_| {});
     // Drafting still gives the request, unsaved, and says why.
     let drafted = serde_json::to_value(drafted.unwrap()).unwrap();
