@@ -386,9 +386,21 @@ pub(crate) fn remove_database_files(path: &Path) {
 }
 
 pub(crate) fn io_error(source: std::io::Error, path: &Path) -> StoreError {
-    StoreError::Io {
-        path: path.to_owned(),
-        source,
+    // A full or read-only disk says so, whichever file met it (a restore's staging copy, a
+    // recovery's new database), rather than asking whether the path is right.
+    match source.kind() {
+        ErrorKind::StorageFull | ErrorKind::QuotaExceeded => StoreError::DiskFull,
+        ErrorKind::ReadOnlyFilesystem => StoreError::ReadOnly {
+            path: path
+                .parent()
+                .filter(|folder| !folder.as_os_str().is_empty())
+                .unwrap_or(path)
+                .to_owned(),
+        },
+        _ => StoreError::Io {
+            path: path.to_owned(),
+            source,
+        },
     }
 }
 
