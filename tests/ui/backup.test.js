@@ -54,6 +54,7 @@ test('a backup is put back only after the resident confirms, and the old databas
   const asked = await page.textContent('#data-dialog-text');
   assert.match(asked, /ФЛЕШКА\/Заявка-резервная-копия-2026-11-20\.sqlite3/);
   assert.match(asked, /Нынешняя база черновиков не удаляется/);
+  assert.match(asked, /появились после этой копии, останутся только в прежней базе/);
   assert.equal(await page.textContent('#data-dialog-title'), 'Восстановить черновики из резервной копии?');
   await assertAccessible(page, 'вопрос перед восстановлением');
   await screenshot(page, 'data-restore-dialog');
