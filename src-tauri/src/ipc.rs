@@ -189,25 +189,33 @@ pub async fn draft_photos(app: AppHandle, id: i64) -> Answer<Vec<PhotoView>> {
 pub async fn draft_attach_chosen(app: AppHandle, id: i64) -> Answer<Option<Vec<PhotoView>>> {
     let dialogs = app.clone();
     blocking(app, move |state| {
-        let Some(chosen) = dialogs
-            .dialog()
-            .file()
-            .set_title("Выберите фотографии")
-            .add_filter(
-                "Фотографии (JPEG, PNG)",
-                &["jpg", "jpeg", "png", "JPG", "JPEG", "PNG"],
-            )
-            .blocking_pick_files()
-        else {
+        let Some(files) = pick_photos(&dialogs, "Выберите фотографии")? else {
             return Ok(None);
         };
-        let files = chosen
-            .into_iter()
-            .map(to_path)
-            .collect::<Result<Vec<_>, _>>()?;
         commands::draft_attach(state, id, &files).map(Some)
     })
     .await
+}
+
+/// The photos the resident chose in the open dialog (several at once); `None` when cancelled.
+fn pick_photos(dialogs: &AppHandle, title: &str) -> Answer<Option<Vec<PathBuf>>> {
+    let Some(chosen) = dialogs
+        .dialog()
+        .file()
+        .set_title(title)
+        .add_filter(
+            "Фотографии (JPEG, PNG)",
+            &["jpg", "jpeg", "png", "JPG", "JPEG", "PNG"],
+        )
+        .blocking_pick_files()
+    else {
+        return Ok(None);
+    };
+    chosen
+        .into_iter()
+        .map(to_path)
+        .collect::<Answer<_>>()
+        .map(Some)
 }
 
 /// Attaches the files last dropped on the window to the draft.
@@ -600,26 +608,14 @@ pub async fn case_attach_chosen(
     let dialogs = app.clone();
     blocking(app, move |state| {
         let role = cases::photo_role(&role)?;
-        let Some(chosen) = dialogs
-            .dialog()
-            .file()
-            .set_title(if role == zayavka_engine::AttachmentRole::Answer {
-                "Фотографии или скан ответа"
-            } else {
-                "Фотографии отметки о приёме или почтовой квитанции"
-            })
-            .add_filter(
-                "Фотографии (JPEG, PNG)",
-                &["jpg", "jpeg", "png", "JPG", "JPEG", "PNG"],
-            )
-            .blocking_pick_files()
-        else {
+        let title = if role == zayavka_engine::AttachmentRole::Answer {
+            "Фотографии или скан ответа"
+        } else {
+            "Фотографии отметки о приёме или почтовой квитанции"
+        };
+        let Some(files) = pick_photos(&dialogs, title)? else {
             return Ok(None);
         };
-        let files = chosen
-            .into_iter()
-            .map(to_path)
-            .collect::<Answer<Vec<_>>>()?;
         cases::case_attach(state, id, role, &files).map(Some)
     })
     .await

@@ -1928,15 +1928,18 @@ mod after_filing {
 
         let folder = app.home.path().join("письма");
         std::fs::create_dir(&folder).unwrap();
-        let early = cases::batch_follow_up(
-            &app.state,
-            1,
-            "repeat",
-            None,
-            zayavka_engine::DocumentFormat::Txt,
-            &folder,
-        )
-        .unwrap();
+        let repeats = || {
+            cases::batch_follow_up(
+                &app.state,
+                1,
+                "repeat",
+                None,
+                zayavka_engine::DocumentFormat::Txt,
+                &folder,
+            )
+            .unwrap()
+        };
+        let early = repeats();
         assert_eq!(early.written, 0);
         assert!(
             early.message.contains("срок ответа ещё не истёк"),
@@ -1947,15 +1950,7 @@ mod after_filing {
         app.state.fix_today(day(today, 40));
         let counts = cases::batch_cases(&app.state, 1).unwrap();
         assert_eq!(counts.counts.overdue, 2);
-        let letters = cases::batch_follow_up(
-            &app.state,
-            1,
-            "repeat",
-            None,
-            zayavka_engine::DocumentFormat::Txt,
-            &folder,
-        )
-        .unwrap();
+        let letters = repeats();
         assert_eq!(letters.written, 2);
         let repeat = std::fs::read_to_string(folder.join("row-0002-repeat.txt")).unwrap();
         assert!(repeat.contains("15-к"), "{repeat}");
