@@ -177,10 +177,10 @@ test('a batch is marked filed from «Пакет», all ready rows or the ones na
   await closePage(page);
 });
 
-test('«Статистика» adds the filed requests: on time, late, never answered, solved, by addressee', async () => {
+test('«Статистика» adds the filed requests (on time, late, never answered, solved, by addressee) and groups large counts', async () => {
   const tally = (addressee, fields) => ({ period: null, addressee, filed: 0, answered_on_time: 0, answered_late: 0, answered_no_deadline: 0, never_answered: 0, waiting: 0, solved: 0, ...fields });
   const stats = {
-    total: { drafts: 6, outcomes: { pending: 0, ready: 6, needs_user: 0, rejected: 0, failed: 0, invalid_input: 0 }, ready_without_model: 6 },
+    total: { drafts: 14692, outcomes: { pending: 0, ready: 14692, needs_user: 0, rejected: 0, failed: 0, invalid_input: 0 }, ready_without_model: 2500 },
     cases: {
       total: tally(null, { filed: 5, answered_on_time: 2, answered_late: 1, never_answered: 1, waiting: 1, solved: 2 }),
       by_period: [],
@@ -194,6 +194,10 @@ test('«Статистика» adds the filed requests: on time, late, never ans
   await page.waitForSelector('#stats-cases dl');
   const numbers = await page.$$eval('#stats-cases dd[data-stat]', (cells) => Object.fromEntries(cells.map((cell) => [cell.dataset.stat, cell.textContent])));
   assert.deepEqual(numbers, { filed: '5', on_time: '2', late: '1', never: '1', solved: '2' });
+  // Issue 31: counts of five digits and more grouped by threes with a no-break space.
+  const drafts = await page.$$eval('#stats-list dd', (cells) => cells.map((cell) => cell.textContent));
+  assert.equal(drafts[0], '14\u00a0692');
+  assert.equal(drafts[1], '14\u00a0692, из них без модели — 2500');
   const lines = await page.$$eval('#stats-cases li', (items) => items.map((item) => item.textContent));
   assert.deepEqual(lines, [
     'ООО «УК Восход»: подано 4, ответ в срок 2, с опозданием 1, без ответа после срока 1, решено 2',

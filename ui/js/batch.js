@@ -9,7 +9,7 @@ import * as ipc from './ipc.js';
 import { byId, h, replace } from './dom.js';
 import { renderResult } from './result.js';
 import { batchCases } from './batch-cases.js';
-import { FIELD_LABELS, capitalised, formatDate, plural } from './words.js';
+import { FIELD_LABELS, capitalised, count, formatDate, plural } from './words.js';
 
 const REQUESTS = ['заявку', 'заявки', 'заявок'];
 // The usual row limit of a batch, and the most rows a batch file can hold (the engine's
@@ -141,19 +141,19 @@ export function setUpBatch(navigation) {
 
   function planLines() {
     const verb = plan.offline ? 'будут составлены без модели' : 'будут отправлены';
-    const lines = [`Строк с данными в файле: ${plan.rows}.`];
+    const lines = [`Строк с данными в файле: ${count(plan.rows)}.`];
     if (plan.new.length > 0) lines.push(`Новые — ${verb}: ${rowList(plan.new)}.`);
     if (plan.changed.length > 0) lines.push(`Изменены с прошлого раза — ${verb} заново: ${rowList(plan.changed)}.`);
     if (plan.unfinished.length > 0) lines.push(`Не закончены в прошлый раз — ${verb}: ${rowList(plan.unfinished)}.`);
     if (plan.done_before.length > 0) {
-      lines.push(`Составлены раньше — повторно не отправляются: ${plan.done_before.length}.`);
+      lines.push(`Составлены раньше — повторно не отправляются: ${count(plan.done_before.length)}.`);
     }
     if (plan.invalid.length > 0) {
       lines.push(`С ошибками — не будут отправлены: ${rowList(plan.invalid.map((row) => row.row))}. Что не так — в таблице ниже.`);
     }
     if (plan.no_longer_in_file > 0) {
-      const count = plan.no_longer_in_file;
-      lines.push(`Больше нет в файле: ${count} ${plural(count, ROWS)} прошлого запуска — их заявки остаются в пакете.`);
+      const gone = plan.no_longer_in_file;
+      lines.push(`Больше нет в файле: ${count(gone)} ${plural(gone, ROWS)} прошлого запуска — их заявки остаются в пакете.`);
     }
     return lines;
   }

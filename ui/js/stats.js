@@ -11,7 +11,7 @@
 
 import * as ipc from './ipc.js';
 import { byId, h, replace } from './dom.js';
-import { formatSeconds, plural } from './words.js';
+import { count, formatSeconds, plural } from './words.js';
 
 const DRAFTS = ['черновик', 'черновика', 'черновиков'];
 
@@ -63,17 +63,17 @@ function row(label, value, extra = {}) {
 function rows(total) {
   const out = [];
   const outcomes = total.outcomes;
-  out.push(row('Черновиков', String(total.drafts)));
-  const ready = total.ready_without_model > 0 ? `${outcomes.ready}, из них без модели — ${total.ready_without_model}` : String(outcomes.ready);
+  out.push(row('Черновиков', count(total.drafts)));
+  const ready = total.ready_without_model > 0 ? `${count(outcomes.ready)}, из них без модели — ${count(total.ready_without_model)}` : count(outcomes.ready);
   out.push(row('Готовых заявок', ready));
   if (total.sent_to_model > 0) {
-    out.push(row('Составлялись с моделью', String(total.sent_to_model)));
+    out.push(row('Составлялись с моделью', count(total.sent_to_model)));
     out.push(row('Ответ модели не прошёл проверку', outOf(outcomes.rejected, total.sent_to_model, total.rejected_share), { 'data-stat': 'rejected' }));
     out.push(row('Сервис не ответил или ответил с ошибкой', outOf(outcomes.failed, total.sent_to_model, total.failed_share), { 'data-stat': 'failed' }));
   }
-  if (outcomes.needs_user > 0) out.push(row('Нужно было уточнить описание', String(outcomes.needs_user)));
+  if (outcomes.needs_user > 0) out.push(row('Нужно было уточнить описание', count(outcomes.needs_user)));
   if (total.sent_to_model > 0) {
-    out.push(row('Заявки с предупреждением о словах, которых не было в вашем тексте', String(total.faithfulness.drafts_with_found), { 'data-stat': 'warnings' }));
+    out.push(row('Заявки с предупреждением о словах, которых не было в вашем тексте', count(total.faithfulness.drafts_with_found), { 'data-stat': 'warnings' }));
   }
   if (total.latency) {
     const { median_ms: median, p90_ms: p90 } = total.latency;
@@ -124,13 +124,13 @@ function casesPart(cases) {
     h(
       'dl',
       { class: 'stats-list' },
-      row('Подано', String(total.filed), { 'data-stat': 'filed' }),
-      row('Ответ пришёл в срок', String(total.answered_on_time), { 'data-stat': 'on_time' }),
-      row('Ответ пришёл с опозданием', String(total.answered_late), { 'data-stat': 'late' }),
-      row('Ответа нет, срок истёк', String(total.never_answered), { 'data-stat': 'never' }),
-      total.answered_no_deadline > 0 ? row('Ответ пришёл, срок не рассчитан', String(total.answered_no_deadline)) : null,
-      row('Ждут ответа', String(total.waiting)),
-      row('Проблема решена', String(total.solved), { 'data-stat': 'solved' }),
+      row('Подано', count(total.filed), { 'data-stat': 'filed' }),
+      row('Ответ пришёл в срок', count(total.answered_on_time), { 'data-stat': 'on_time' }),
+      row('Ответ пришёл с опозданием', count(total.answered_late), { 'data-stat': 'late' }),
+      row('Ответа нет, срок истёк', count(total.never_answered), { 'data-stat': 'never' }),
+      total.answered_no_deadline > 0 ? row('Ответ пришёл, срок не рассчитан', count(total.answered_no_deadline)) : null,
+      row('Ждут ответа', count(total.waiting)),
+      row('Проблема решена', count(total.solved), { 'data-stat': 'solved' }),
     ),
   ];
   if (cases.by_addressee.length > 1) {

@@ -93,3 +93,12 @@ export function formatSeconds(milliseconds) {
 export function capitalised(text) {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
+
+/**
+ * A count as a Russian text writes it (issue 31), as the core's `group_digits`: from five digits
+ * on, groups of three joined by a no-break space («14 692»); four digits stay whole («2500»).
+ */
+export function count(number) {
+  const digits = String(number);
+  return digits.length < 5 ? digits : digits.replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0');
+}
