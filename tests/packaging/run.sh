@@ -205,15 +205,31 @@ for file in /usr/bin/zayavka-desktop /usr/bin/zayavka /usr/share/applications/za
     grep -qx "$file" "$out/rpm-files.txt" || fail "the rpm does not hold $file"
 done
 rpm -qp --requires "$rpm_file" | grep -q 'libwebkit2gtk-4.1.so.0' || fail "the rpm does not require WebKitGTK 4.1"
-# rpm itself unpacks the payload (zstd) into a scratch root: both programs come out byte for
-# byte as built. --nodeps, as this Debian machine's rpm database lists no libraries.
+# rpm itself unpacks the payload (zstd) into a scratch root: both programs come out as built.
+# The command-line tool byte for byte; the app byte for byte but for the mark Tauri's bundler
+# writes into the copy it packs (__TAURI_BUNDLE_TYPE_VAR_UNK in the build becomes ..._RPM in the
+# .rpm and ..._DEB in the .deb, so that the app knows how it was installed) and takes out of the
+# build again afterwards. --nodeps, as this Debian machine's rpm database lists no libraries.
 rpm_root="$scratch/rpm-root"
 mkdir -p "$rpm_root"
 rpm --root "$rpm_root" --initdb
 rpm --root "$rpm_root" -i --nodeps --noscripts "$rpm_file" >"$out/rpm-install.log" 2>&1 \
     || { cat "$out/rpm-install.log" >&2; fail "rpm could not install the .rpm into a scratch root"; }
-for binary in zayavka zayavka-desktop; do
-    cmp -s "$rpm_root/usr/bin/$binary" "$target/release/$binary" \
-        || fail "/usr/bin/$binary from the .rpm differs from $target/release/$binary"
+cmp -s "$rpm_root/usr/bin/zayavka" "$target/release/zayavka" \
+    || fail "/usr/bin/zayavka from the .rpm differs from $target/release/zayavka"
+dpkg-deb -x "$deb" "$scratch/deb-root"
+for packed in "rpm:$rpm_root" "deb:$scratch/deb-root"; do
+    kind=${packed%%:*}
+    python3 - "${packed#*:}/usr/bin/zayavka-desktop" "$target/release/zayavka-desktop" "$kind" <<'PY' \
+        || fail "/usr/bin/zayavka-desktop from the .$kind is not $target/release/zayavka-desktop"
+import sys
+packed, built, kind = sys.argv[1], sys.argv[2], sys.argv[3].upper()
+mark = b"__TAURI_BUNDLE_TYPE_VAR_"
+packed_bytes, built_bytes = open(packed, "rb").read(), open(built, "rb").read()
+if packed_bytes.count(mark + kind.encode()) != 1 or built_bytes.count(mark + b"UNK") != 1:
+    sys.exit(f"the bundler's mark is not {kind} in the package and UNK in the build")
+if packed_bytes.replace(mark + kind.encode(), mark + b"UNK") != built_bytes:
+    sys.exit("the programs differ beyond the bundler's mark")
+PY
 done
 echo "packaging test: ok"
