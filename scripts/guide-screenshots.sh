@@ -21,6 +21,7 @@ pairs=(
     "batch.png        $e2e/batch-review.png"
     "case.png         $e2e/case-filed.png"
     "due.png          $e2e/due.png"
+    "data.png         $e2e/data-restored.png"
 )
 missing=0
 for pair in "${pairs[@]}"; do
