@@ -65,7 +65,7 @@ test('a batch: planned, confirmed, sent, reviewed; a fixed row continued after a
     description: 'the batch review',
   });
   assert.equal(await textOf(app, '#batch-review h2'), 'Пакет 1 обработан');
-  assert.match(await textOf(app, '#batch-progress-text'), /Обработано 2 из 2: готовы 2/);
+  assert.match(await textOf(app, '#batch-progress-text'), /Строк к отправке: 2, отправлено: 2\. Готовы 2,/);
   const rows = await rowTexts(app);
   assert.equal(rows.length, 3);
   assert.deepEqual(rows.map((row) => row.slice(0, 3)), [['2', 'Иванова Анна', '12'], ['3', 'Сидоров Олег', '15'], ['4', 'Петров Иван', '14']]);
@@ -100,7 +100,7 @@ test('a batch: planned, confirmed, sent, reviewed; a fixed row continued after a
     timeoutMs: 60_000,
     description: 'the continued batch reviewed',
   });
-  assert.match(await textOf(app, '#batch-progress-text'), /Обработано 1 из 1: готовы 1/);
+  assert.match(await textOf(app, '#batch-progress-text'), /Строк к отправке: 1, отправлено: 1\. Готовы 1,/);
   const after = await rowTexts(app);
   assert.ok(after.every((row) => row[3].includes('Готова')), `rows: ${JSON.stringify(after)}`);
   await screenshot(app, 'batch-continued');

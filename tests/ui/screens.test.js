@@ -219,7 +219,7 @@ test('a batch sends with progress, can be cancelled and resumed, then reviewed a
   await page.waitForSelector('#batch-run:not([hidden])');
   await page.waitForFunction(() => window.__fake.batchGate !== null);
   await page.evaluate(() => window.__fake.releaseBatchRow());
-  await page.waitForFunction(() => document.querySelector('#batch-progress-text').textContent.startsWith('Обработано 1 из 4'));
+  await page.waitForFunction(() => document.querySelector('#batch-progress-text').textContent.startsWith('Строк к отправке: 4, отправлено: 1.'));
   assert.equal(await page.$eval('#batch-progress-bar', (bar) => bar.value), 1);
   await page.waitForFunction(() => window.__fake.batchGate !== null);
   await page.click('#batch-cancel');

@@ -303,7 +303,7 @@ export function setUpBatch(navigation) {
     bar.max = Math.max(progress.total, 1);
     bar.value = progress.done;
     progressText.textContent =
-      `Обработано ${progress.done} из ${progress.total}: готовы ${progress.ready}, ` +
+      `Строк к отправке: ${progress.total}, отправлено: ${progress.done}. Готовы ${progress.ready}, ` +
       `нужно уточнить ${progress.needs_user}, не составлены ${progress.rejected}, технические неудачи ${progress.failed}.`;
   }
 
@@ -316,7 +316,7 @@ export function setUpBatch(navigation) {
       case 'cost_cap':
         return 'Отправка остановлена, чтобы не превысить предел стоимости. Составленные заявки сохранены.';
       default:
-        return `Обработано ${summary.done} из ${summary.total}. Уже составленные заявки сохранены и повторно не отправляются.`;
+        return `Строк к отправке: ${summary.total}, отправлено: ${summary.done}. Уже составленные заявки сохранены и повторно не отправляются.`;
     }
   }
 
