@@ -13,6 +13,12 @@ use zayavka_desktop::error::{CommandError, ErrorKind};
 use zayavka_desktop::state::{AppState, Environment};
 use zayavka_engine::{EnvironmentOverrides, MemoryStore, Paths, RawInput};
 
+/// The reliability suite's tmpfs and database damage, so that «Данные» meets the same faults.
+#[path = "../../tests/shared/damage.rs"]
+mod damage;
+
+use damage::{Mount, overwrite_drafts_root, overwrite_leaf_holding};
+
 /// An installation in a temporary folder, with no model set up: drafts are written without one.
 struct App {
     _home: tempfile::TempDir,
@@ -246,49 +252,6 @@ fn a_file_that_is_not_a_backup_replaces_nothing() {
     assert_eq!(std::fs::read(app.database()).unwrap(), database_before);
     assert_eq!(app.data_files(), files_before, "nothing half-made is left");
     assert_eq!(app.descriptions(), [description(2), description(1)]);
-}
-
-/// Overwrites with garbage the table leaf page holding `marker`, and returns the numbers of the
-/// drafts that page held (as the reliability suite damages a database).
-fn overwrite_leaf_holding(database: &Path, marker: &str) -> Vec<u32> {
-    const PAGE: usize = 4096;
-    let mut bytes = std::fs::read(database).unwrap();
-    let holds = |content: &[u8], text: &str| {
-        content
-            .windows(text.len())
-            .any(|window| window == text.as_bytes())
-    };
-    let page = (1..bytes.len() / PAGE)
-        .find(|&page| {
-            let content = &bytes[page * PAGE..(page + 1) * PAGE];
-            content[0] == 0x0D && holds(content, marker)
-        })
-        .expect("a table leaf page holds the marker");
-    let content = page * PAGE..(page + 1) * PAGE;
-    let held = (1..=100)
-        .filter(|number| holds(&bytes[content.clone()], &format!("Черновик № {number} ")))
-        .collect();
-    for (offset, byte) in bytes[content].iter_mut().enumerate() {
-        *byte = (offset * 7 + 13) as u8;
-    }
-    std::fs::write(database, bytes).unwrap();
-    held
-}
-
-/// Overwrites the drafts table's first page with garbage, as the reliability suite does.
-fn overwrite_drafts_root(database: &Path) {
-    let root: i64 = rusqlite::Connection::open(database)
-        .unwrap()
-        .query_row(
-            "SELECT rootpage FROM sqlite_schema WHERE name = 'drafts'",
-            [],
-            |row| row.get(0),
-        )
-        .unwrap();
-    let mut bytes = std::fs::read(database).unwrap();
-    let start = (usize::try_from(root).unwrap() - 1) * 4096;
-    bytes[start..start + 4096].fill(0xA5);
-    std::fs::write(database, &bytes).unwrap();
 }
 
 /// Folds the write-ahead log into the database file, so that the file holds every draft.
@@ -589,99 +552,6 @@ fn a_backup_from_another_computer_is_restored_where_there_is_no_database_yet() {
         restored.message
     );
     assert_eq!(new.descriptions(), [description(2), description(1)]);
-}
-
-/// A tmpfs mounted for one case, unmounted when dropped, as the reliability suite's disk cases
-/// mount theirs (root is needed, which the development machine and CI have; elsewhere the case
-/// says why and passes without running).
-struct Mount {
-    dir: tempfile::TempDir,
-}
-
-impl Mount {
-    fn tmpfs(bytes: u64) -> Option<Mount> {
-        let dir = tempfile::tempdir().unwrap();
-        let output = std::process::Command::new("mount")
-            .args([
-                "-t",
-                "tmpfs",
-                "-o",
-                &format!("size={bytes},mode=0700"),
-                "tmpfs",
-            ])
-            .arg(dir.path())
-            .output();
-        match output {
-            Ok(output) if output.status.success() => Some(Mount { dir }),
-            other => {
-                eprintln!("skipped: cannot mount a tmpfs ({other:?}); this case needs root");
-                None
-            }
-        }
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn remount(&self, options: &str) {
-        let output = std::process::Command::new("mount")
-            .args(["-o", &format!("remount,{options}")])
-            .arg(self.path())
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "remount {options}: {output:?}");
-    }
-
-    /// Fills the filesystem to the last byte.
-    fn fill(&self) {
-        use std::io::Write as _;
-        let mut file = std::fs::File::create(self.path().join("filler")).unwrap();
-        let block = vec![0x5A_u8; 64 * 1024];
-        while matches!(file.write(&block), Ok(written) if written > 0) {}
-        for _ in 0..64 {
-            if file.write(&block[..1024]).is_err() {
-                break;
-            }
-        }
-    }
-
-    /// The files on the filesystem, sorted, with where they are.
-    fn files(&self) -> Vec<PathBuf> {
-        fn walk(folder: &Path, found: &mut Vec<PathBuf>) {
-            for entry in std::fs::read_dir(folder).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    walk(&path, found);
-                } else {
-                    found.push(path);
-                }
-            }
-        }
-        let mut found = Vec::new();
-        walk(self.path(), &mut found);
-        found.sort();
-        found
-    }
-}
-
-impl Drop for Mount {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("mount")
-            .args(["-o", "remount,rw"])
-            .arg(self.path())
-            .output();
-        let unmounted = std::process::Command::new("umount")
-            .arg(self.path())
-            .status()
-            .is_ok_and(|status| status.success());
-        if !unmounted {
-            let _ = std::process::Command::new("umount")
-                .arg("-l")
-                .arg(self.path())
-                .status();
-        }
-    }
 }
 
 /// A backup onto a full or read-only disk is refused and leaves nothing behind: the copy is

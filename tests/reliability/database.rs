@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::damage::{overwrite_drafts_root, overwrite_leaf_holding};
 use crate::support::{run, zayavka};
 
 /// The store's wait for the write lock (`BUSY_TIMEOUT` in `zayavka-store/src/store.rs`).
@@ -353,20 +354,7 @@ impl Damage {
                     .unwrap();
                 file.set_len(length / 2).unwrap();
             }
-            Damage::PageOverwritten => {
-                let root: i64 = rusqlite::Connection::open(database)
-                    .unwrap()
-                    .query_row(
-                        "SELECT rootpage FROM sqlite_schema WHERE name = 'drafts'",
-                        [],
-                        |row| row.get(0),
-                    )
-                    .unwrap();
-                let mut bytes = std::fs::read(database).unwrap();
-                let start = (root as usize - 1) * 4096;
-                bytes[start..start + 4096].fill(0xA5);
-                std::fs::write(database, bytes).unwrap();
-            }
+            Damage::PageOverwritten => overwrite_drafts_root(database),
             Damage::NotSqlite => {
                 std::fs::write(database, "Список покупок: хлеб, молоко.\n".repeat(300)).unwrap();
             }
@@ -575,31 +563,4 @@ fn recover_says_when_nothing_can_be_read_and_points_to_a_backup() {
         descriptions(&home.listed()),
         [description(3), description(2), description(1)]
     );
-}
-
-/// Overwrites with garbage the table leaf page holding `marker`, and returns the numbers of the
-/// drafts that page held.
-fn overwrite_leaf_holding(database: &Path, marker: &str) -> Vec<u32> {
-    const PAGE: usize = 4096;
-    let mut bytes = std::fs::read(database).unwrap();
-    let holds = |content: &[u8], text: &str| {
-        content
-            .windows(text.len())
-            .any(|window| window == text.as_bytes())
-    };
-    let page = (1..bytes.len() / PAGE)
-        .find(|&page| {
-            let content = &bytes[page * PAGE..(page + 1) * PAGE];
-            content[0] == 0x0D && holds(content, marker)
-        })
-        .expect("a table leaf page holds the marker");
-    let content = page * PAGE..(page + 1) * PAGE;
-    let held = (1..=100)
-        .filter(|number| holds(&bytes[content.clone()], &format!("Черновик № {number} ")))
-        .collect();
-    for (offset, byte) in bytes[content].iter_mut().enumerate() {
-        *byte = (offset * 7 + 13) as u8;
-    }
-    std::fs::write(database, bytes).unwrap();
-    held
 }

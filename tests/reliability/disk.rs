@@ -12,108 +12,13 @@
 //! the disk turns read-only between two commands of a session — after drafts were written and
 //! before the next write.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
+use crate::damage::Mount;
 use crate::database::{Home, description, integrity};
 use crate::support::tests_dir;
-
-/// A tmpfs mounted for one case, unmounted when dropped.
-struct Mount {
-    dir: tempfile::TempDir,
-}
-
-impl Mount {
-    /// A tmpfs of `bytes`, or `None` (with the reason printed) where mounting is not permitted.
-    fn tmpfs(bytes: u64) -> Option<Mount> {
-        let dir = tempfile::tempdir().expect("a mount point");
-        let output = Command::new("mount")
-            .args([
-                "-t",
-                "tmpfs",
-                "-o",
-                &format!("size={bytes},mode=0700"),
-                "tmpfs",
-            ])
-            .arg(dir.path())
-            .output();
-        match output {
-            Ok(output) if output.status.success() => Some(Mount { dir }),
-            Ok(output) => {
-                eprintln!(
-                    "skipped: cannot mount a tmpfs ({}); this case needs root, as in CI",
-                    String::from_utf8_lossy(&output.stderr).trim()
-                );
-                None
-            }
-            Err(error) => {
-                eprintln!("skipped: `mount` does not run ({error}); this case needs root");
-                None
-            }
-        }
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// `mount -o remount,<options>`, which must succeed.
-    fn remount(&self, options: &str) {
-        let output = Command::new("mount")
-            .args(["-o", &format!("remount,{options}")])
-            .arg(self.path())
-            .output()
-            .expect("mount runs");
-        assert!(output.status.success(), "remount {options}: {output:?}");
-    }
-
-    /// Fills the filesystem to the last byte with a file, and returns it.
-    fn fill(&self) -> PathBuf {
-        let filler = self.path().join("filler");
-        let mut file = std::fs::File::create(&filler).expect("the filler is created");
-        let block = vec![0x5A_u8; 64 * 1024];
-        loop {
-            match file.write(&block) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(error) if error.kind() == std::io::ErrorKind::StorageFull => break,
-                Err(error) => panic!("filling the disk: {error}"),
-            }
-        }
-        // The last partial block.
-        for _ in 0..64 {
-            if file.write(&block[..1024]).is_err() {
-                break;
-            }
-        }
-        filler
-    }
-}
-
-impl Drop for Mount {
-    fn drop(&mut self) {
-        // Writable again first, so that the temporary folder inside can be removed.
-        let _ = Command::new("mount")
-            .args(["-o", "remount,rw"])
-            .arg(self.dir.path())
-            .output();
-        let unmounted = Command::new("umount")
-            .arg(self.dir.path())
-            .status()
-            .is_ok_and(|status| status.success());
-        if !unmounted {
-            // A process a failed assertion left behind still holds a file: detach now, the
-            // kernel unmounts when it ends.
-            let _ = Command::new("umount")
-                .arg("-l")
-                .arg(self.dir.path())
-                .status();
-        }
-    }
-}
 
 fn photo(name: &str) -> PathBuf {
     tests_dir().join("fixtures/photos").join(name)

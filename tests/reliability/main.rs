@@ -18,6 +18,9 @@
 #[path = "../integration/support.rs"]
 mod support;
 
+#[path = "../shared/damage.rs"]
+mod damage;
+
 mod bad_files;
 mod canary;
 mod database;
