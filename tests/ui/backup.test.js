@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { assertAccessible, callsOf, closePage, openPage, screenshot, screenshotDir, startHarness } from './harness.js';
+import { assertAccessible, assertNothingSticksOut, callsOf, closePage, openPage, screenshot, screenshotDir, startHarness } from './harness.js';
 
 let harness;
 before(async () => {
@@ -128,19 +128,7 @@ for (const window of WINDOWS) {
     await page.$eval('#data-heading', (heading) => heading.scrollIntoView({ block: 'start' }));
     await screenshot(page, `data-${window.name}`);
     await page.locator('.data-safety').screenshot({ path: path.join(screenshotDir, `data-${window.name}-panel.png`) });
-    const overflow = await page.evaluate(() => {
-      const panel = document.querySelector('.data-safety').getBoundingClientRect();
-      const outside = [...document.querySelectorAll('.data-safety *')]
-        .filter((node) => node.getClientRects().length > 0)
-        .filter((node) => {
-          const box = node.getBoundingClientRect();
-          return box.left < panel.left - 1 || box.right > panel.right + 1;
-        })
-        .map((node) => `${node.tagName} «${node.textContent.slice(0, 40)}»`);
-      return { outside, page: document.documentElement.scrollWidth - document.documentElement.clientWidth };
-    });
-    assert.deepEqual(overflow.outside, []);
-    assert.ok(overflow.page <= 0, `the page scrolls sideways by ${overflow.page}px`);
+    await assertNothingSticksOut(page, '.data-safety');
     await assertAccessible(page, `Данные ${window.name}`);
     await page.click('#data-recover');
     await page.waitForSelector('#data-dialog[open]');

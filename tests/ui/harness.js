@@ -145,6 +145,26 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: path.join(screenshotDir, `${name}-full.png`), fullPage: true });
 }
 
+/**
+ * Fails when anything visible inside `panel` (a selector) sticks out of it sideways, or the page
+ * itself scrolls sideways: text cut off at 800×600 or at 200 % zoom.
+ */
+export async function assertNothingSticksOut(page, panel) {
+  const overflow = await page.evaluate((selector) => {
+    const box = document.querySelector(selector).getBoundingClientRect();
+    const outside = [...document.querySelectorAll(`${selector} *`)]
+      .filter((node) => node.getClientRects().length > 0)
+      .filter((node) => {
+        const rect = node.getBoundingClientRect();
+        return rect.left < box.left - 1 || rect.right > box.right + 1;
+      })
+      .map((node) => `${node.tagName} «${node.textContent.slice(0, 40)}»`);
+    return { outside, page: document.documentElement.scrollWidth - document.documentElement.clientWidth };
+  }, panel);
+  assert.deepEqual(overflow.outside, [], `what sticks out of ${panel}`);
+  assert.ok(overflow.page <= 0, `the page scrolls sideways by ${overflow.page}px`);
+}
+
 /** The fake's record of calls to one command, as Rust would have received their arguments. */
 export function callsOf(page, name) {
   return page.evaluate((cmd) => window.__fake.callsOf(cmd), name);

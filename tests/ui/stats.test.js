@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { assertAccessible, callsOf, closePage, openPage, screenshot, screenshotDir, startHarness } from './harness.js';
+import { assertAccessible, assertNothingSticksOut, callsOf, closePage, openPage, screenshot, screenshotDir, startHarness } from './harness.js';
 
 let harness;
 before(async () => {
@@ -169,20 +169,7 @@ for (const window of WINDOWS) {
     await screenshot(page, `stats-${window.name}`);
     // The panel alone, whole, as it reads when scrolled through.
     await page.locator('.stats').screenshot({ path: path.join(screenshotDir, `stats-${window.name}-panel.png`) });
-    // Nothing sticks out of the panel or the page sideways.
-    const overflow = await page.evaluate(() => {
-      const panel = document.querySelector('.stats').getBoundingClientRect();
-      const outside = [...document.querySelectorAll('.stats *')]
-        .filter((node) => node.getClientRects().length > 0)
-        .filter((node) => {
-          const box = node.getBoundingClientRect();
-          return box.left < panel.left - 1 || box.right > panel.right + 1;
-        })
-        .map((node) => `${node.tagName} «${node.textContent.slice(0, 40)}»`);
-      return { outside, page: document.documentElement.scrollWidth - document.documentElement.clientWidth };
-    });
-    assert.deepEqual(overflow.outside, []);
-    assert.ok(overflow.page <= 0, `the page scrolls sideways by ${overflow.page}px`);
+    await assertNothingSticksOut(page, '.stats');
     await assertAccessible(page, `Статистика ${window.name}`);
     await closePage(page);
   });
