@@ -24,6 +24,7 @@ import {
   textOf,
   typeInto,
   visibleWindows,
+  waitStill,
 } from './harness.js';
 
 afterEach(cleanUp);
@@ -61,7 +62,7 @@ test('a backup made in «Данные» brings the drafts back after the databas
 
   // «Сделать резервную копию…»: GTK's save dialog, the path typed into it.
   await openScreen(app, 'settings');
-  await app.session.waitFor('#data-backup');
+  await waitStill(app, '#data-backup');
   const beforeSave = await visibleWindows();
   await click(app, '#data-backup');
   await chooseInFileDialog(beforeSave, backup, () => screenshotScreen('data-backup-dialog-screen'));
@@ -91,6 +92,7 @@ test('a backup made in «Данные» brings the drafts back after the databas
 
   // «Восстановить из резервной копии…»: GTK's open dialog, then the app's own question.
   await openScreen(app, 'settings');
+  await waitStill(app, '#data-restore');
   const beforeOpen = await visibleWindows();
   await click(app, '#data-restore');
   await chooseInFileDialog(beforeOpen, backup);

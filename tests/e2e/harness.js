@@ -262,6 +262,26 @@ export async function click(app, css) {
   return element;
 }
 
+/**
+ * Waits until the element matching `css` is visible and has stayed in the same place in the
+ * window for two polls in a row (150 ms apart): a screen that is still filling in what it loads
+ * moves what is below, the focus on its heading scrolls smoothly, and a click aimed before either
+ * has ended lands on something else (WebKitWebDriver answers «element not interactable»).
+ */
+export async function waitStill(app, css) {
+  await app.session.waitFor(css);
+  await app.session.waitUntil(
+    `const e = document.querySelector(arguments[0]);
+     const box = e.getBoundingClientRect();
+     const at = \`\${box.left},\${box.top},\${box.width},\${box.height}\`;
+     const seen = (window.__e2eStill ??= {});
+     const still = seen[arguments[0]] === at;
+     seen[arguments[0]] = at;
+     return still;`,
+    { description: `${css} to stay in place`, args: [css] },
+  );
+}
+
 export function value(app, css) {
   return app.session.execute('return document.querySelector(arguments[0]).value;', css);
 }
