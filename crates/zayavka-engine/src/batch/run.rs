@@ -139,6 +139,30 @@ pub struct BatchSummary {
 }
 
 impl BatchSummary {
+    /// A file of `rows` rows of which nothing was sent: no batch stored, only the rows refused
+    /// before sending (`invalid`).
+    fn nothing_sent(rows: u32, invalid: Vec<InvalidRow>) -> BatchSummary {
+        BatchSummary {
+            batch_id: String::new(),
+            batch_number: 0,
+            rows,
+            invalid,
+            ready: 0,
+            needs_user: 0,
+            rejected: 0,
+            failed: 0,
+            failed_retryable: 0,
+            unfinished: 0,
+            sent: 0,
+            tokens: 0,
+            cost: None,
+            currency: None,
+            row_cost_bound: None,
+            stopped: None,
+            no_longer_in_file: 0,
+        }
+    }
+
     /// Whether every valid row finished: nothing failed and nothing is left to run.
     pub fn complete(&self) -> bool {
         self.failed == 0 && self.unfinished == 0
@@ -683,25 +707,7 @@ pub async fn run_batch(
     let invalid = file.invalid();
     let rows = file.rows().len() as u32;
     if file.valid_count() == 0 {
-        return Ok(BatchSummary {
-            batch_id: String::new(),
-            batch_number: 0,
-            rows,
-            invalid,
-            ready: 0,
-            needs_user: 0,
-            rejected: 0,
-            failed: 0,
-            failed_retryable: 0,
-            unfinished: 0,
-            sent: 0,
-            tokens: 0,
-            cost: None,
-            currency: None,
-            row_cost_bound: None,
-            stopped: None,
-            no_longer_in_file: 0,
-        });
+        return Ok(BatchSummary::nothing_sent(rows, invalid));
     }
     if settings
         .max_cost
@@ -1227,30 +1233,22 @@ mod tests {
 
     fn summary(rows: u32, invalid: &[u32], outcomes: [u32; 4], unfinished: u32) -> BatchSummary {
         let [ready, needs_user, rejected, failed] = outcomes;
+        let invalid = invalid
+            .iter()
+            .map(|&row| InvalidRow {
+                row,
+                errors: Vec::new(),
+            })
+            .collect();
         BatchSummary {
             batch_id: "b".to_owned(),
             batch_number: 1,
-            rows,
-            invalid: invalid
-                .iter()
-                .map(|&row| InvalidRow {
-                    row,
-                    errors: Vec::new(),
-                })
-                .collect(),
             ready,
             needs_user,
             rejected,
             failed,
-            failed_retryable: 0,
             unfinished,
-            sent: 0,
-            tokens: 0,
-            cost: None,
-            currency: None,
-            row_cost_bound: None,
-            stopped: None,
-            no_longer_in_file: 0,
+            ..BatchSummary::nothing_sent(rows, invalid)
         }
     }
 
