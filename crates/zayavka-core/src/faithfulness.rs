@@ -379,6 +379,16 @@ impl ResidentText {
             .any(|group| group.contains(stem) && self.has_any(group))
     }
 
+    /// Whether the resident used a word of a curated group this stem belongs to («капает» for
+    /// «протечки»).
+    fn has_curated(&self, stem: &str) -> bool {
+        vocabulary()
+            .curated
+            .iter()
+            .flat_map(|(_, groups)| groups)
+            .any(|group| group.contains(stem) && self.has_any(group))
+    }
+
     /// Whether the resident used any stem of the group.
     fn has_any(&self, stems: &BTreeSet<String>) -> bool {
         !self.stems.is_disjoint(stems)
@@ -426,6 +436,46 @@ const RELATED_PREFIX: usize = 5;
 
 /// Words that negate the word right after them.
 const NEGATORS: [&str; 2] = ["не", "ни"];
+
+/// The resident in the singular, in every case, folded: who signs the request. The same stems
+/// in the plural («жители», «жильцов», «собственникам») stay a group.
+const RESIDENT_SINGULAR: &[&str] = &[
+    "житель",
+    "жителя",
+    "жителю",
+    "жителем",
+    "жителе",
+    "жительница",
+    "жительницы",
+    "жительнице",
+    "жительницу",
+    "жительницей",
+    "жилец",
+    "жильца",
+    "жильцу",
+    "жильцом",
+    "жильце",
+    "заявитель",
+    "заявителя",
+    "заявителю",
+    "заявителем",
+    "заявителе",
+    "заявительница",
+    "заявительницы",
+    "заявительнице",
+    "заявительницу",
+    "заявительницей",
+    "собственник",
+    "собственника",
+    "собственнику",
+    "собственником",
+    "собственнике",
+    "собственница",
+    "собственницы",
+    "собственнице",
+    "собственницу",
+    "собственницей",
+];
 
 fn common_prefix(a: &str, b: &str) -> usize {
     a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
@@ -497,6 +547,14 @@ fn check_sentence(
         }
     };
 
+    // The resident named in the singular («житель предполагает», «жительнице страшно») is the
+    // resident, not a group of people (WRITING_RULES 17): neither a new group nor a new word.
+    for (at, word) in words.iter().enumerate() {
+        if RESIDENT_SINGULAR.contains(&word.as_str()) {
+            covered[at] = true;
+        }
+    }
+
     // Numbers, dates and durations.
     let mut new_numbers = Vec::new();
     let mut unsure_numbers = Vec::new();
@@ -528,11 +586,61 @@ fn check_sentence(
             }
         }
     }
+    for at in 0..words.len() {
+        if not_a_count(&words, at) {
+            covered[at] = true;
+        }
+    }
     push(FaithfulnessKind::NewNumber, Certainty::Found, new_numbers);
     push(
         FaithfulnessKind::NewNumber,
         Certainty::Unsure,
         unsure_numbers,
+    );
+
+    // A cause stated as one («из-за протечки кровли», «вследствие износа»): whatever its
+    // words, what follows the connective is a cause, and one with a word the resident never
+    // used is new even when the curated lists know none of its words (issue 36: «капает» makes
+    // «протечки» the resident's word, yet «из-за протечки кровли» still invents the roof).
+    let mut invented_causes = Vec::new();
+    for (at, word) in words.iter().enumerate() {
+        let connective_end = match word.as_str() {
+            "из-за" | "вследствие" => at,
+            "по" if words.get(at + 1).is_some_and(|next| next == "причине") => at + 1,
+            _ => continue,
+        };
+        let mut content_seen = 0;
+        for next in connective_end + 1..words.len() {
+            let following = &words[next];
+            if is_function_word(following) {
+                continue;
+            }
+            content_seen += 1;
+            let following_stem = stem(following);
+            let residents = resident.has_related(&following_stem)
+                || resident.has_synonym(&following_stem)
+                || resident.has_curated(&following_stem)
+                || following.chars().any(|c| c.is_ascii_digit());
+            if !residents {
+                if is_curated(&following_stem) {
+                    // The curated lists below name this word themselves.
+                    break;
+                }
+                for covered_at in &mut covered[at..=next] {
+                    *covered_at = true;
+                }
+                invented_causes.push(at..=next);
+                break;
+            }
+            if content_seen == 3 {
+                break;
+            }
+        }
+    }
+    push(
+        FaithfulnessKind::NewCause,
+        Certainty::Found,
+        invented_causes,
     );
 
     // The curated lists: causes, materials, contractors, repair methods, groups of people.
@@ -590,7 +698,10 @@ fn check_sentence(
             continue;
         }
         let word_stem = stem(word);
-        if word_stem.chars().count() < 3 || is_formal(&word_stem) {
+        if word_stem.chars().count() < 3
+            || is_formal(&word_stem)
+            || vocabulary().restatement.contains(&word_stem)
+        {
             continue;
         }
         if !resident.russian || !word.chars().all(is_cyrillic) {
@@ -727,6 +838,10 @@ pub(crate) fn numbers_in(words: &[String]) -> Vec<Number> {
             at += 1;
             continue;
         }
+        if not_a_count(words, at) {
+            at += 1;
+            continue;
+        }
         if let Some(value) = number_word(word) {
             let mut total = value;
             let mut end = at + 1;
@@ -757,6 +872,19 @@ pub(crate) fn numbers_in(words: &[String]) -> Vec<Number> {
         at += 1;
     }
     numbers
+}
+
+/// Whether the number word at `at` is part of a phrase that counts nothing: «ни одна лампа»
+/// (none at all) and «не в первый раз», «не первый день» (again, for a while). Such a phrase
+/// restates «все не горят» or «опять»; it states no number the resident did not give.
+fn not_a_count(words: &[String], at: usize) -> bool {
+    let word = words[at].as_str();
+    let before = |back: usize| at.checked_sub(back).map(|i| words[i].as_str());
+    let none_at_all = before(1) == Some("ни") && word.starts_with("одн");
+    let first = word.starts_with("перв");
+    let not_the_first =
+        first && (before(1) == Some("не") || (before(1) == Some("в") && before(2) == Some("не")));
+    none_at_all || not_the_first
 }
 
 /// Quantities that are numbers yet not one value.
@@ -882,6 +1010,7 @@ struct Vocabulary {
     time: Vec<BTreeSet<String>>,
     curated: Vec<(FaithfulnessKind, Vec<BTreeSet<String>>)>,
     formal: BTreeSet<String>,
+    restatement: BTreeSet<String>,
     synonyms: Vec<BTreeSet<String>>,
 }
 
@@ -897,6 +1026,7 @@ fn vocabulary() -> &'static Vocabulary {
                 .map(|(kind, groups)| (*kind, groups.iter().map(|g| stems(g)).collect()))
                 .collect(),
             formal: stems(FORMAL),
+            restatement: stems(RESTATEMENT),
             synonyms: SYNONYMS.iter().map(|g| stems(g)).collect(),
         }
     })
@@ -932,7 +1062,7 @@ const CURATED: &[(FaithfulnessKind, &[&str])] = &[
         FaithfulnessKind::NewCause,
         &[
             "протечка протечки протечку протечке протечкой протекает протекала протекло течёт \
-             течь течи текла потекла протечь",
+             течь течи текла потекла протечь капает капало капать капли капель",
             "засор засора засором засорен засорена засорилась засорился забит забита забилась",
             "повреждение повреждения повреждением повреждён повреждена повреждены повредили \
              повреждено",
@@ -1047,14 +1177,27 @@ const CURATED: &[(FaithfulnessKind, &[&str])] = &[
 const SYNONYMS: &[&str] = &[
     "пахнет пахнуть пахло запах запаха запахом воняет воняло вонь несёт тянет",
     "темно темнота темноте темень темнотища мрак",
-    "гул гула гудит гудело гудение шумит шум",
+    "гул гула гудит гудело гудение шумит шум грохочет грохот грохота",
     "сломан сломана сломано сломался сломалась сломали поломка поломки поломку неисправен",
     "грязно грязь грязи грязный загрязнение мусор",
-    "стоит стоял встал",
+    "стоит стоял встал встаёт встает останавливается остановился остановилась",
     "разбит разбита разбито разбиты разбили",
-    "мокрое мокрые мокнет сырость влажное влажные",
+    "мокрое мокрые мокнет сырость влажное влажные влага влаги намокание намокания",
     "холодно холодная холодный холод",
     "свет света светом освещение освещения освещением освещённость освещённости",
+    // Issue 36: restatements a capable model wrote for prompt v2 (tests/eval/answers/system-v2),
+    // each a false alarm there; prompt v3's answers, written after, measured the result (14 new
+    // words in 294 answers), and the words they showed were added too (docs/eval.md).
+    "горит горят горели горела перегорели перегорела перегорел перегорают",
+    "мыли моют мыть помыть вымыть",
+    "чистят чистили расчищен расчищена расчищают чистка убран убрана убирают",
+    "дёргается дергается дёргаются рывки рывков рывками рывок трясёт трясет тряска",
+    "едет ездит ездят поездке поездки поездка движении движения",
+    "нажимаешь нажимаю нажатии нажатие нажать нажимать",
+    "живу живёт живет проживаю",
+    "ломается ломаются сломался сломалась",
+    "ставил поставил установил",
+    "сил невыносимо тяжело терпеть выносить изматывает",
 ];
 
 /// The request's own formal vocabulary: words a faithful restatement of a household problem
@@ -1090,6 +1233,27 @@ const FORMAL: &str = "наблюдается наблюдаются отсутс
     многие каждый другой иной сам один вид образом раз днём ежедневно \
     оборудование оборудования неправильно правильно причина причину причины источник источника происхождение идёт идут откуда почему непонятно \
     словам слов заявителем жилец жильца жительница жительницы житель жителя";
+
+/// Verbs and adverbs a faithful restatement uses to say how a thing is, not what it is: new
+/// to the resident's text yet no new fact. Found as false alarms on a capable model's answers
+/// to prompt v2 (issue 36, `tests/eval/answers/system-v2`), and the last line on its answers
+/// to prompt v3 (the new-word count before it is in docs/eval.md); kept apart from [`FORMAL`], whose
+/// stems also tell the prompt's worked example from a resident's text (`unrelated.rs`), where
+/// these words still count.
+const RESTATEMENT: &str = "лежат лежит лежала лежали поступает поступают поступала попадает \
+    попадают бывает бывают держится держатся появилось появился появилась появились произошло \
+    произошла предполагает предполагаю предполагаем предположительно слышен слышна слышно \
+    связан связана связано сильно сильнее слабый слабая слабо повторная повторно \
+    появляется появляются случилось случился примерно именно речь";
+
+/// Whether a curated list names this stem.
+fn is_curated(stem: &str) -> bool {
+    vocabulary()
+        .curated
+        .iter()
+        .flat_map(|(_, groups)| groups)
+        .any(|group| group.contains(stem))
+}
 
 pub(crate) fn is_formal(stem: &str) -> bool {
     vocabulary().formal.contains(stem)
@@ -1402,6 +1566,194 @@ mod tests {
             ),
         );
         assert!(named.is_clean(), "{:#?}", named.findings());
+    }
+
+    /// Issue 36: capable models write the resident in the third person singular, as prompt v2's
+    /// own example did («житель предполагает…»). That is the resident, not a group; the plural
+    /// and another person stay findings.
+    #[test]
+    fn issue_36_the_resident_in_the_singular_is_not_a_group() {
+        let resident = input(
+            "Кошмар, третью неделю лифт стоит! Живу на 12 этаже, с сумками поднимаюсь пешком.",
+            None,
+        );
+        for said in [
+            "Житель 12 этажа поднимается с сумками пешком.",
+            "Жителю 12 этажа приходится подниматься с сумками пешком.",
+            "Жительница 12 этажа поднимается с сумками пешком.",
+            "Заявитель поднимается на 12 этаж с сумками пешком.",
+            "Собственнику квартиры на 12 этаже приходится подниматься с сумками пешком.",
+        ] {
+            let report =
+                check_faithfulness(&resident, &draft("Лифт стоит третью неделю.", Some(said)));
+            assert_eq!(
+                report.verdict(FaithfulnessCheck::Groups),
+                Verdict::Pass,
+                "{said}"
+            );
+            // Nor is the word new: only «приходится», the model's own verb, may be.
+            let found: Vec<&String> = report.findings().iter().flat_map(|f| f.words()).collect();
+            assert!(
+                found.iter().all(|w| w.as_str() == "приходится"),
+                "{said}: {found:?}"
+            );
+        }
+        for (said, group) in [
+            (
+                "Жителям 12 этажа приходится подниматься с сумками пешком.",
+                "Жителям",
+            ),
+            ("Жильцы 12 этажа поднимаются с сумками пешком.", "Жильцы"),
+            (
+                "Соседке с 12 этажа приходится подниматься с сумками пешком.",
+                "Соседке",
+            ),
+        ] {
+            let report =
+                check_faithfulness(&resident, &draft("Лифт стоит третью неделю.", Some(said)));
+            assert_eq!(
+                report.verdict(FaithfulnessCheck::Groups),
+                Verdict::Fail,
+                "{said}"
+            );
+            let found: Vec<&String> = report.findings().iter().flat_map(|f| f.words()).collect();
+            assert!(
+                found.iter().any(|w| w.as_str() == group),
+                "{said}: {found:?}"
+            );
+        }
+    }
+
+    /// Issue 36: «ни одна лампа» restates «все лампы не горят», and «не в первый раз» restates
+    /// «опять»; neither is a number the resident did not give. A real new count still is.
+    #[test]
+    fn issue_36_none_at_all_and_not_the_first_time_are_no_numbers() {
+        let stairs = input(
+            "Это просто ужас!!! В подъезде темень, все лампы на лестнице не горят.",
+            None,
+        );
+        let none = check_faithfulness(
+            &stairs,
+            &draft(
+                "В подъезде на лестнице не горит ни одна лампа, темно.",
+                None,
+            ),
+        );
+        assert!(none.is_clean(), "{:#?}", none.findings());
+        let counted = check_faithfulness(
+            &stairs,
+            &draft("В подъезде на лестнице не горит одна лампа, темно.", None),
+        );
+        assert_eq!(counted.verdict(FaithfulnessCheck::Numbers), Verdict::Fail);
+        let again = input(
+            "У нас в подъезде опять темно, лампочки не горят уже неделю.",
+            None,
+        );
+        for said in [
+            "Лампочки не горят уже неделю; темно в подъезде не в первый раз.",
+            "Лампочки не горят уже неделю, и темно не первый раз.",
+        ] {
+            let report = check_faithfulness(&again, &draft(said, None));
+            assert!(report.is_clean(), "{said}: {:#?}", report.findings());
+        }
+        let first = check_faithfulness(
+            &again,
+            &draft("Лампочки не горят с первого числа, уже неделю.", None),
+        );
+        assert_eq!(first.verdict(FaithfulnessCheck::Numbers), Verdict::Fail);
+    }
+
+    /// Issue 36: water that drips is a leak in the resident's own words; a leak where the
+    /// resident saw only a stain is still a new cause.
+    #[test]
+    fn issue_36_a_drip_is_the_residents_leak() {
+        let drip = input(
+            "Из потолка в лифтовом холле 9 этажа капает, на полу пока луж нет, свет работает.",
+            None,
+        );
+        let report = check_faithfulness(
+            &drip,
+            &ModelDraft {
+                verification: Some("Источник протечки не установлен.".to_owned()),
+                ..draft("В лифтовом холле 9 этажа с потолка капает.", None)
+            },
+        );
+        assert!(report.is_clean(), "{:#?}", report.findings());
+        // «из-за» states a cause: the roof is invented even where the leak is the resident's.
+        let roof = check_faithfulness(
+            &drip,
+            &draft(
+                "В лифтовом холле 9 этажа капает из-за протечки кровли.",
+                None,
+            ),
+        );
+        assert_eq!(
+            roof.verdict(FaithfulnessCheck::CauseAndRepair),
+            Verdict::Fail,
+            "{:#?}",
+            roof.findings()
+        );
+        let stain = input("На потолке в лифтовом холле 9 этажа жёлтое пятно.", None);
+        let invented = check_faithfulness(
+            &stain,
+            &draft(
+                "На потолке в лифтовом холле 9 этажа пятно от протечки.",
+                None,
+            ),
+        );
+        assert_eq!(
+            invented.verdict(FaithfulnessCheck::CauseAndRepair),
+            Verdict::Fail
+        );
+    }
+
+    /// Issue 36: a negation restated with its noun keeps its polarity: «раньше её не было»
+    /// is «раньше трещины не было», not its opposite; a fact kept word for word is no flip.
+    #[test]
+    fn issue_36_a_negation_restated_with_its_noun_keeps_its_polarity() {
+        let crack = input(
+            "На стене в подъезде у лифта на 4 этаже появилась трещина от пола до потолка, раньше её не было.",
+            None,
+        );
+        for said in [
+            "Раньше трещины на этой стене не было.",
+            "Раньше этой трещины не было.",
+            "Раньше её не было.",
+        ] {
+            let report = check_faithfulness(
+                &crack,
+                &draft(
+                    "На стене у лифта на 4 этаже трещина от пола до потолка.",
+                    Some(said),
+                ),
+            );
+            assert_eq!(
+                report.verdict(FaithfulnessCheck::Negations),
+                Verdict::Pass,
+                "{said}: {:#?}",
+                report.findings()
+            );
+        }
+        let intercom = input(
+            "Домофон в квартире не открывает дверь: звонок слышно, но кнопка открывания не срабатывает. Сама входная дверь в порядке.",
+            None,
+        );
+        let kept = check_faithfulness(
+            &intercom,
+            &draft(
+                "Домофон в квартире не открывает дверь: звонок слышно, но кнопка открывания не срабатывает. Сама входная дверь в порядке.",
+                None,
+            ),
+        );
+        assert!(kept.is_clean(), "{:#?}", kept.findings());
+        let flipped = check_faithfulness(
+            &intercom,
+            &draft(
+                "Домофон в квартире не открывает дверь, кнопка открывания срабатывает.",
+                None,
+            ),
+        );
+        assert_eq!(flipped.verdict(FaithfulnessCheck::Negations), Verdict::Fail);
     }
 
     #[test]

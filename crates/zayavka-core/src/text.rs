@@ -371,7 +371,44 @@ pub fn contains_legal_reference(text: &str) -> bool {
             before_ok && after.starts_with(|c: char| c.is_ascii_digit())
         })
     };
-    abbreviation_with_number("ст.") || abbreviation_with_number("№")
+    abbreviation_with_number("ст.") || legal_number_sign(&lower)
+}
+
+/// Whether a «№» followed by a number reads as an act's number («№ 491»): not when it numbers
+/// a place or a request the resident named («квартира № 15», «подъезд № 2», «заявка № 7»),
+/// which capable models write (issue 36).
+fn legal_number_sign(lower: &str) -> bool {
+    const NUMBERED_PLACES: [&str; 15] = [
+        "квартир",
+        "кв",
+        "подъезд",
+        "дом",
+        "помещени",
+        "комнат",
+        "корпус",
+        "строени",
+        "секци",
+        "этаж",
+        "лифт",
+        "заявк",
+        "обращени",
+        "участ",
+        "офис",
+    ];
+    lower.match_indices('№').any(|(at, _)| {
+        let after = lower[at + '№'.len_utf8()..].trim_start();
+        if !after.starts_with(|c: char| c.is_ascii_digit()) {
+            return false;
+        }
+        let before = lower[..at].trim_end();
+        let previous = before
+            .rsplit(|c: char| !c.is_alphanumeric())
+            .find(|word| !word.is_empty())
+            .unwrap_or("");
+        !NUMBERED_PLACES
+            .iter()
+            .any(|place| previous.starts_with(place))
+    })
 }
 
 #[cfg(test)]
@@ -513,6 +550,11 @@ mod tests {
             "на лестнице пост охраны",
             "с 10 утра",
             "подъезд 2",
+            // Issue 36: a capable model numbers the resident's flat with «№».
+            "Дверь моей квартиры № 15 перекосило",
+            "в подъезде № 2 на этаже № 5",
+            "по моей заявке №7 ответа нет",
+            "кв. №34",
         ] {
             assert!(!contains_legal_reference(text), "{text}");
         }

@@ -496,11 +496,15 @@ fn mention(phrase: &str, sentence: &str) -> Option<Mention> {
         .enumerate()
         .any(|(at, word)| window.contains(&at) && is_negation(word));
     let stated_negated = sentence_negated != (flips % 2 == 1);
-    Some(if stated_negated == negated {
-        Mention::Same
+    if stated_negated == negated {
+        Some(Mention::Same)
+    } else if positions.len() < wanted.len() {
+        // A clause that names only part of the fact may be about something else: «не
+        // открывает входную дверь» does not gainsay «входная дверь в порядке» (issue 36).
+        None
     } else {
-        Mention::Opposite
-    })
+        Some(Mention::Opposite)
+    }
 }
 
 /// Each negated fact of the case stays negated: the negation and its object in one sentence.
@@ -553,6 +557,21 @@ fn negations_check(negations: &[String], text: &str) -> CheckResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 36: a clause that shares only some of a fact's words with a negation near them is
+    /// not the fact said the other way; the whole fact negated still is.
+    #[test]
+    fn issue_36_a_partial_mention_never_flips_a_fact() {
+        let facts = vec!["входная дверь в порядке".to_owned()];
+        let kept = negations_check(
+            &facts,
+            "Домофон в квартире 5 не открывает входную дверь подъезда 1. Сама входная дверь в \
+             порядке.",
+        );
+        assert_eq!(kept.verdict, Verdict::Pass, "{kept:?}");
+        let flipped = negations_check(&facts, "Входная дверь не в порядке.");
+        assert_eq!(flipped.verdict, Verdict::Fail, "{flipped:?}");
+    }
 
     #[test]
     fn a_kept_negation_passes_and_a_flipped_one_fails() {
