@@ -439,7 +439,7 @@ fn the_provider_receives_the_strict_schema_the_key_and_only_the_residents_text()
     assert_eq!(body["response_format"]["json_schema"]["strict"], true);
     assert_eq!(
         body["response_format"]["json_schema"]["name"],
-        "request_draft_v1"
+        "request_draft_v2"
     );
     assert_eq!(
         body["response_format"]["json_schema"]["schema"],

@@ -144,7 +144,7 @@ fn plan_mode_sends_nothing_and_prints_the_plan() {
     assert_eq!(plan["plan"]["requests"], reaching * 3);
     assert_eq!(plan["plan"]["max_cost"], 50.0);
     // The current prompt, unless one is chosen.
-    assert_eq!(plan["plan"]["prompt_version"], "system/v2");
+    assert_eq!(plan["plan"]["prompt_version"], "system/v3");
     assert_eq!(plan["results"], json!([]));
     let (output, stdout, _) = run(&mut home.eval(&[]));
     assert_eq!(output.status.code(), Some(0));
@@ -599,4 +599,169 @@ fn a_refused_key_stops_the_profile_and_a_missing_key_sends_nothing() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("ключ"), "{stderr}");
     assert_eq!(keyless.request_count(), 0);
+}
+
+/// The folders of recorded answers, one per prompt version (`tests/eval/answers/system-v3`).
+fn answer_corpora() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(tests_dir().join("eval/answers"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// The checks whose failure is a warning a resident sees about invented content: the core's
+/// expectation-free checks the draft itself carries (ADR 27), less the content-word check,
+/// which is counted apart as new words.
+const RESIDENT_ALARMS: [&str; 4] = [
+    "faithfulness.numbers",
+    "faithfulness.cause_and_repair",
+    "faithfulness.groups",
+    "faithfulness.negations",
+];
+
+/// Issue 36: a capable model's recorded answers to each released prompt, served through
+/// `zayavka eval --run` by the stand-in, reproduce their recorded verdicts (a snapshot a
+/// reviewer accepts with `cargo insta review`); no answer a reviewer has not marked unfaithful
+/// raises a warning about invented content, and every answer marked unfaithful is caught.
+#[test]
+fn issue_36_the_answer_corpus_reproduces_its_verdicts_with_no_false_alarm() {
+    let corpora = answer_corpora();
+    assert!(
+        corpora
+            .iter()
+            .any(|dir| dir.ends_with(zayavka_core::system_prompt().version.replace('/', "-"))),
+        "the current prompt has no recorded answers"
+    );
+    for dir in corpora {
+        let answers = zayavka_standin::read_answer_corpus(&dir).unwrap();
+        let version = answers[0].prompt_version.clone();
+        let prompt = zayavka_core::find_prompt(&version)
+            .unwrap_or_else(|| panic!("{}: no registered prompt {version}", dir.display()));
+        let schema = prompt.schema();
+        let mut reviews = BTreeMap::new();
+        let mut rounds = usize::MAX;
+        for case in &answers {
+            // Each file answers exactly the registered text and today's message for its case.
+            assert_eq!(case.prompt_version, version, "{}", case.case);
+            assert_eq!(case.prompt_sha256, prompt.sha256(), "{}", case.case);
+            assert_eq!(case.schema_id, schema.id, "{}", case.case);
+            assert_eq!(case.schema_sha256, schema.sha256(), "{}", case.case);
+            let text = std::fs::read_to_string(cases_dir().join(format!("{}.json", case.case)))
+                .unwrap_or_else(|e| panic!("{}: {e}", case.case));
+            let input = zayavka_core::ResidentInput::from_json_str(
+                &serde_json::from_str::<Value>(&text).unwrap()["input"].to_string(),
+            )
+            .unwrap();
+            let rendered = zayavka_core::render_prompt_with(
+                prompt,
+                &input,
+                zayavka_core::SchemaMode::JsonSchema,
+                schema,
+            );
+            assert_eq!(
+                rendered.user, case.user_message,
+                "{}: the case's message changed since its answers were recorded",
+                case.case
+            );
+            rounds = rounds.min(case.answers.len());
+            for answer in &case.answers {
+                if let Some(review) = &answer.review {
+                    reviews.insert((case.case.clone(), answer.round), review.faithful);
+                }
+            }
+        }
+        let reaching = corpus().iter().filter(|(_, reaches)| *reaches).count();
+        assert_eq!(
+            answers.len(),
+            reaching,
+            "{}: a case without answers",
+            dir.display()
+        );
+        assert!(rounds >= 3, "{}: fewer than three rounds", dir.display());
+
+        let stand_in = StandIn::start(
+            Script::answer_corpus(&answers)
+                .then(Reply::status(500, "no recorded answer"))
+                .repeat_last(),
+        );
+        let home = Home::new(&stand_in.base_url(), None);
+        let repeats = rounds.to_string();
+        let (code, report) = json_run(&mut home.eval(&[
+            "--run",
+            "--json",
+            "--concurrency",
+            "1",
+            "--repeats",
+            &repeats,
+            "--prompt",
+            &version,
+        ]));
+        assert_eq!(
+            stand_in.request_count(),
+            reaching * rounds,
+            "{version}: a request the corpus did not answer (a re-ask?)"
+        );
+        let mut verdicts = String::new();
+        let (mut false_alarms, mut missed) = (Vec::new(), Vec::new());
+        for result in report["results"].as_array().unwrap() {
+            let case = result["case"].as_str().unwrap();
+            let round = result["repeat"].as_u64().unwrap() as u32;
+            let failed: Vec<&str> = result["checks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|check| check["verdict"] == "fail")
+                .map(|check| check["check"].as_str().unwrap())
+                .collect();
+            verdicts.push_str(&format!(
+                "{case} #{round}: {}{} {}{}\n",
+                result["outcome"].as_str().unwrap(),
+                result["reason"]
+                    .as_str()
+                    .map(|reason| format!(" ({reason})"))
+                    .unwrap_or_default(),
+                result["hard"].as_str().unwrap(),
+                if failed.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {}", failed.join(", "))
+                }
+            ));
+            let alarm = failed.iter().any(|check| RESIDENT_ALARMS.contains(check));
+            let invented = failed.iter().any(|check| {
+                RESIDENT_ALARMS.contains(check) || ["must_not_contain", "negations"].contains(check)
+            });
+            match reviews.get(&(case.to_owned(), round)) {
+                Some(false) if !invented => missed.push(format!("{case} #{round}")),
+                Some(false) => {}
+                _ if alarm => false_alarms.push(format!("{case} #{round}: {failed:?}")),
+                _ => {}
+            }
+        }
+        assert_eq!(
+            false_alarms,
+            Vec::<String>::new(),
+            "{version}: false alarms"
+        );
+        assert_eq!(
+            missed,
+            Vec::<String>::new(),
+            "{version}: unfaithful answers not caught"
+        );
+        let summary = &report["summary"][0];
+        eprintln!("{version}: {summary}");
+        let unfaithful = reviews.values().filter(|faithful| !**faithful).count();
+        assert_eq!(summary["invented_content"], unfaithful as u64, "{version}");
+        if prompt.version == zayavka_core::system_prompt().version {
+            assert_eq!(code, Some(0), "{version}: a hard check failed");
+        }
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(dir.clone());
+        settings.set_prepend_module_to_snapshot(false);
+        settings.set_omit_expression(true);
+        settings.bind(|| insta::assert_snapshot!("verdicts", verdicts));
+    }
 }

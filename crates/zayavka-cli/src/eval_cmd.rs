@@ -76,6 +76,15 @@ pub struct EvalArgs {
         conflicts_with_all = ["run", "profile", "concurrency", "prompt"]
     )]
     replay: Option<String>,
+    /// Ничего не отправлять, а записать в папку то, что отправил бы прогон: инструкцию, схему
+    /// ответа и сообщение по каждому случаю (for-model/), и отдельно — какой номер какой
+    /// случай (index.json). Для модели, к которой нет профиля (docs/eval.md).
+    #[arg(
+        long,
+        value_name = "ПАПКА",
+        conflicts_with_all = ["run", "replay", "profile", "concurrency", "repeats", "sheet"]
+    )]
+    export: Option<PathBuf>,
     /// Папка листа проверки (sheet.html, sheet.md, marks.json). По умолчанию —
     /// eval/ПРОГОН в папке данных.
     #[arg(long, value_name = "ПАПКА")]
@@ -200,6 +209,31 @@ pub fn run(args: EvalArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
             .replay_eval(run_id, &cases, &args.case_ids)
             .map_err(with_flag)?;
         return finish(report, &args, engine.paths());
+    }
+    if let Some(out_dir) = &args.export {
+        let export = zayavka_engine::export_eval_requests(
+            &cases,
+            &args.case_ids,
+            args.prompt.as_deref(),
+            out_dir,
+        )
+        .map_err(with_flag)?;
+        if args.json {
+            print_json(&export)?;
+        } else {
+            let mut stdout = std::io::stdout().lock();
+            writeln!(
+                stdout,
+                "Записано сообщений: {} (инструкция {}, SHA-256 {}).\nОтвечающей модели — \
+                 только папка {}; номера случаев — в {}.",
+                export.cases.len(),
+                export.prompt_version,
+                export.prompt_sha256,
+                export.for_model.display(),
+                export.index.display()
+            )?;
+        }
+        return Ok(ExitCode::SUCCESS);
     }
     let environment = engine
         .environment(false)

@@ -168,7 +168,7 @@ mod tests {
     use crate::assemble::{GENERIC_ITEM, ItemSource, SectionKind};
     use crate::input::RawInput;
     use crate::legal::catalogue;
-    use crate::schema::request_draft;
+    use crate::prompt::request_draft;
     use crate::subject::SubjectKind;
     use serde_json::{Value, json};
 

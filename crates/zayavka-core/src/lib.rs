@@ -64,15 +64,15 @@ pub use policy::{LegalDecision, OmissionReason, decide_legal_module};
 pub use preview::{OFFLINE_TITLE_MAX, PREVIEW_MAX, first_words, offline_title};
 pub use prompt::{
     Prompt, SchemaMode, SystemPrompt, find_prompt, prompt_registry, reask_message,
-    render as render_prompt, render_with as render_prompt_with, system_prompt,
+    render as render_prompt, render_with as render_prompt_with,
+    request_draft as request_draft_schema, system_prompt,
 };
 pub use reply::{
     Evidence, ModelDraft, ModelOutcome, ModelReply, ModelSubject, SourceField, decode_reply,
     limits as model_limits, semantic_findings,
 };
 pub use schema::{
-    RegisteredSchema, SchemaViolation, find as find_schema, registry as schema_registry,
-    request_draft as request_draft_schema, sha256_hex,
+    RegisteredSchema, SchemaViolation, find as find_schema, registry as schema_registry, sha256_hex,
 };
 pub use subject::SubjectKind;
 pub use text::{char_count, escape_invisible, full_sentence, group_digits, json_error_ru};

@@ -429,7 +429,7 @@ fn warning_findings(warnings: &[String]) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::request_draft;
+    use crate::prompt::request_draft;
     use serde_json::{Value, json};
 
     /// A draft that passes every check, as the model would send it.

@@ -124,15 +124,27 @@ pub struct SchemaViolation {
     pub message: String,
 }
 
-static REGISTRY: LazyLock<[RegisteredSchema; 1]> = LazyLock::new(|| {
-    [RegisteredSchema::load(
-        "request_draft",
-        1,
-        "urn:zayavka:schema:request_draft:v1",
-        "request_draft_v1",
-        "request_draft/v1.json",
-        include_bytes!("../../../schemas/request_draft/v1.json"),
-    )]
+static REGISTRY: LazyLock<[RegisteredSchema; 2]> = LazyLock::new(|| {
+    [
+        RegisteredSchema::load(
+            "request_draft",
+            1,
+            "urn:zayavka:schema:request_draft:v1",
+            "request_draft_v1",
+            "request_draft/v1.json",
+            include_bytes!("../../../schemas/request_draft/v1.json"),
+        ),
+        // The same shape as v1 with field descriptions that agree with prompt v3 (issue 36):
+        // the model reads them together with the prompt.
+        RegisteredSchema::load(
+            "request_draft",
+            2,
+            "urn:zayavka:schema:request_draft:v2",
+            "request_draft_v2",
+            "request_draft/v2.json",
+            include_bytes!("../../../schemas/request_draft/v2.json"),
+        ),
+    ]
 });
 
 /// Every registered schema, oldest first.
@@ -140,9 +152,10 @@ pub fn registry() -> &'static [RegisteredSchema] {
     &*REGISTRY
 }
 
-/// The schema a new request draft is written against.
-pub fn request_draft() -> &'static RegisteredSchema {
-    &REGISTRY[0]
+/// The newest `request_draft` schema. New drafts are written against the current system
+/// prompt's own schema (`prompt::request_draft`), which a test holds to be this one.
+pub fn latest_request_draft() -> &'static RegisteredSchema {
+    REGISTRY.last().expect("the registry is not empty")
 }
 
 /// A registered schema by key and version, for replaying drafts made with an older one.
@@ -336,7 +349,7 @@ mod tests {
 
     #[test]
     fn transport_schema_keeps_structure_and_drops_limits_only() {
-        let schema = request_draft();
+        let schema = latest_request_draft();
         let transport = schema.transport();
         assert_eq!(
             transport["properties"]["subject"]["properties"]["evidence"]["items"]["required"],
@@ -414,6 +427,32 @@ mod tests {
     #[test]
     fn lookup_by_key_and_version() {
         assert_eq!(find("request_draft", 1).unwrap().name, "request_draft_v1");
-        assert!(find("request_draft", 2).is_none());
+        assert_eq!(find("request_draft", 2).unwrap().name, "request_draft_v2");
+        assert!(find("request_draft", 3).is_none());
+    }
+
+    /// A prompt is evaluated with the schema it was released with, and a stored reply to an
+    /// older schema is checked with today's (issue 36): every version has the same shape, only
+    /// the descriptions the model reads differ.
+    #[test]
+    fn every_request_draft_version_has_the_same_shape() {
+        fn shape(schema: &Value) -> Value {
+            match schema {
+                Value::Object(object) => Value::Object(
+                    object
+                        .iter()
+                        .filter(|(key, _)| !matches!(key.as_str(), "description" | "$id"))
+                        .map(|(key, value)| (key.clone(), shape(value)))
+                        .collect(),
+                ),
+                Value::Array(items) => Value::Array(items.iter().map(shape).collect()),
+                other => other.clone(),
+            }
+        }
+        let first = shape(registry()[0].document());
+        for schema in registry() {
+            assert_eq!(shape(schema.document()), first, "{}", schema.path);
+        }
+        assert_eq!(latest_request_draft().version, 2);
     }
 }

@@ -113,9 +113,9 @@ pub use batch::{
 // The doctor's checks, statistics and the evaluation harness.
 pub use doctor::{Check, CheckName, CheckStatus, LEGAL_REVIEW_NOTICE, legal_module_checks};
 pub use eval::{
-    DEFAULT_MAX_COST, EvalCost, EvalError, EvalPlan, EvalProgress, EvalReport, EvalSettings,
-    HARD_CHECKS, HardVerdict, PreparedEval, SUMMARY_COLUMNS, SheetFiles, read_marks, summary_cells,
-    write_sheet,
+    DEFAULT_MAX_COST, EvalCost, EvalError, EvalExport, EvalPlan, EvalProgress, EvalReport,
+    EvalSettings, ExportedCase, HARD_CHECKS, HardVerdict, PreparedEval, SUMMARY_COLUMNS,
+    SheetFiles, export_eval_requests, read_marks, summary_cells, write_sheet,
 };
 pub use stats::{
     Attention, CaseStats, CaseTally, Counts, GroupStats, Period, Stats, StatsError, StatsQuery,

@@ -34,9 +34,13 @@
 //! [`StandIn::start_tls`] serves HTTPS with a certificate from a [`TestCa`] made for the test,
 //! to show which clients trust that CA.
 //!
+//! [`Script::answer_corpus`] serves the evaluation's recorded answers (issue 36), each to the
+//! request that carries its case's user message.
+//!
 //! The `zayavka-standin` binary serves one canned completion forever, for benchmarks and
-//! manual runs.
+//! manual runs, or with `--answers DIR` a folder of recorded answers.
 
+mod answers;
 mod fixtures;
 mod reply;
 mod request;
@@ -45,6 +49,7 @@ mod server;
 mod service;
 mod tls;
 
+pub use answers::{RecordedAnswer, RecordedAnswers, Review, read_answer_corpus};
 pub use fixtures::{LIGHTING_DESCRIPTION, lighting_draft};
 pub use reply::{CANNED_USAGE, ECHO_AUTHORIZATION, ECHO_KEY, Reply, chat_completion_body};
 pub use request::RecordedRequest;

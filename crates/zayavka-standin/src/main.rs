@@ -3,6 +3,10 @@
 //! The first line on standard output is the base URL to configure as the provider; nothing
 //! else is printed there, so a script can read exactly one line and go on.
 //!
+//! With `--answers DIR` it serves a folder of the evaluation's recorded answers
+//! (`tests/eval/answers/system-v3`), each to the request carrying its case's user message, for
+//! `zayavka eval --run` to check offline (docs/eval.md).
+//!
 //! With `--status CODE` it plays a failing provider instead: every request is answered with that
 //! status and an OpenAI-style error object (the desktop app's end-to-end tests use it).
 //!
@@ -32,7 +36,7 @@ struct Args {
     #[arg(
         long,
         conflicts_with = "content_file",
-        required_unless_present_any = ["content_file", "status"]
+        required_unless_present_any = ["content_file", "status", "answers"]
     )]
     content: Option<String>,
     /// A UTF-8 file whose text is the completion's message content.
@@ -43,6 +47,10 @@ struct Args {
     #[arg(long, conflicts_with_all = ["content", "content_file"],
           value_parser = clap::value_parser!(u16).range(400..=599))]
     status: Option<u16>,
+    /// Serve the recorded answers of this folder (one JSON file per case, docs/eval.md): each
+    /// case's answers in round order to the requests carrying its user message.
+    #[arg(long, conflicts_with_all = ["content", "content_file", "status", "gigachat_key", "delay_ms"])]
+    answers: Option<PathBuf>,
     /// Exit when standard input closes, so that the stand-in dies with the process that started it.
     #[arg(long)]
     exit_on_stdin_close: bool,
@@ -54,13 +62,23 @@ struct Args {
     /// The scope the GigaChat key is for.
     #[arg(long, default_value = "GIGACHAT_API_PERS", requires = "gigachat_key")]
     gigachat_scope: String,
-    /// The function GigaChat is made to call (the app's schema name, such as `request_draft_v1`).
-    #[arg(long, default_value = "request_draft_v1", requires = "gigachat_key")]
+    /// The function GigaChat is made to call (the app's schema name, such as `request_draft_v2`).
+    #[arg(long, default_value = "request_draft_v2", requires = "gigachat_key")]
     function_name: String,
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(dir) = &args.answers {
+        let script = match zayavka_standin::read_answer_corpus(dir) {
+            Ok(corpus) => Script::answer_corpus(&corpus),
+            Err(message) => {
+                eprintln!("zayavka-standin: {message}");
+                return ExitCode::from(2);
+            }
+        };
+        return serve(&args, StandIn::start_on(args.port, script));
+    }
     let mut reply = match reply_for(&args) {
         Ok(reply) => reply,
         Err(message) => {
@@ -84,6 +102,11 @@ fn main() -> ExitCode {
         )),
         None => StandIn::start_on(args.port, Script::always(reply)),
     };
+    serve(&args, started)
+}
+
+/// Prints the base URL of a started stand-in and serves until told to stop.
+fn serve(args: &Args, started: std::io::Result<StandIn>) -> ExitCode {
     let stand_in = match started {
         Ok(stand_in) => stand_in,
         Err(error) => {

@@ -256,6 +256,8 @@ impl Shared {
                 .as_ref()
                 .and_then(|service| service.answer(&request, &mut lock(&self.service_state)))
         });
+        // What the service answers itself leaves the script untouched.
+        let reply = answered.unwrap_or_else(|| script.reply_for(&request));
         {
             let mut requests = lock(&self.requests);
             if requests.len() < MAX_RECORDED_REQUESTS {
@@ -263,8 +265,7 @@ impl Shared {
             }
         }
         self.request_count.fetch_add(1, Ordering::SeqCst);
-        // What the service answers itself leaves the script untouched.
-        answered.unwrap_or_else(|| script.next_reply())
+        reply
     }
 }
 

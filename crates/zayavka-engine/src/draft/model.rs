@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use zayavka_core::{
     Failure, FailureReason, ModelReply, Outcome, Prompt, RegisteredSchema, ResidentInput,
     SchemaMode, SystemPrompt, evaluate_reply, legal_catalogue, reask_message, render_prompt_with,
-    request_draft_schema, system_prompt,
+    system_prompt,
 };
 use zayavka_llm::{
     ApiKey, Attempt, Budget, CallEvent, CancellationToken, ChatRequest, Client, LlmError, Message,
@@ -287,7 +287,9 @@ pub(crate) async fn draft_with_prompt(
     cancel: &CancellationToken,
     observe: &(dyn Fn(DraftEvent) + Send + Sync),
 ) -> DraftRun {
-    let schema = request_draft_schema();
+    // A prompt is sent with the schema it was released with: an older prompt evaluated today
+    // is asked exactly as it was then.
+    let schema = system.schema();
     let catalogue = legal_catalogue();
     let provider = &settings.provider;
     let prompt = render_prompt_with(system, input, provider.schema_mode, schema);

@@ -18,6 +18,7 @@
 
 pub mod case;
 pub mod checks;
+pub mod export;
 pub mod plan;
 pub mod report;
 pub mod run;
@@ -26,6 +27,7 @@ pub mod sheet;
 use std::path::PathBuf;
 
 pub use checks::HARD_CHECKS;
+pub use export::{EvalExport, ExportedCase, export_eval_requests};
 pub use plan::{DEFAULT_MAX_COST, EvalCost, EvalPlan, EvalSettings, PreparedEval, prepare_eval};
 pub use report::{EvalReport, HardVerdict, read_marks};
 pub use run::{EvalProgress, replay_eval, run_eval};
