@@ -81,7 +81,8 @@ pub fn draft_run(
         result.run.retryable(),
         result.model_used,
         None,
-    );
+    )
+    .with_notes(result.notes.clone());
     if let Some(error) = &result.store_error {
         // The form keeps the text whatever happens; the resident should still know that this
         // draft is not in «Черновики».

@@ -16,7 +16,8 @@ use serde::Serialize;
 use zayavka_engine::{
     AttachmentSummary, CO_SIGNERS_COLUMNS, CO_SIGNERS_HEADING, CO_SIGNERS_SENTENCE, Check,
     CheckName, CheckStatus, DraftEvent, DraftListItem, DraftOutcome, DraftsError, FiledDocument,
-    HeaderLine, NextStep, Outcome, Request, StoredDraft, stored_outcome, stored_record,
+    HeaderLine, NextStep, Outcome, Request, ResidentNote, StoredDraft, stored_notes,
+    stored_outcome, stored_record,
 };
 
 /// What the page hears while a model call is under way.
@@ -74,6 +75,10 @@ pub struct RequestView {
     /// The legal paragraph's status in one Russian sentence, the same «Как получен результат»
     /// and the command-line tool give ([`Request::legal_status_ru`]).
     pub legal_status: String,
+    /// The program's own notes on the resident's text (issue 36): `{kind, words, message}`,
+    /// `kind` `relative_date` or `no_place`; shown apart from the model's warnings, never
+    /// blocking.
+    pub notes: Vec<ResidentNote>,
 }
 
 /// The resident's own text of a request.
@@ -176,6 +181,7 @@ impl DraftResult {
                 legal_status: request.legal_status_ru(),
                 request: request.clone(),
                 edited,
+                notes: Vec::new(),
             }),
             errors: report
                 .errors
@@ -198,6 +204,14 @@ impl DraftResult {
         }
     }
 
+    /// The result with the program's notes on the resident's text, for a ready request.
+    pub fn with_notes(mut self, notes: Vec<ResidentNote>) -> DraftResult {
+        if let Some(request) = &mut self.request {
+            request.notes = notes;
+        }
+        self
+    }
+
     /// A stored draft as it stands now, shown as its run was.
     pub fn from_stored(draft: &StoredDraft) -> Result<DraftResult, DraftsError> {
         let id = draft.summary.id.get();
@@ -214,7 +228,8 @@ impl DraftResult {
                 draft.retryable.unwrap_or(false),
                 draft.model_used,
                 edited,
-            ),
+            )
+            .with_notes(stored_notes(draft)),
             None => DraftResult {
                 draft_id: Some(id),
                 outcome: DraftOutcome::Pending.code(),

@@ -1128,3 +1128,69 @@ fn a_record_that_cannot_be_written_does_not_hide_the_request() {
     assert!(stderr.contains("папка не найдена"), "{stderr}");
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// Issue 36: what the program sees itself — a relative date, no place at all — it says as its
+/// own notes, the same with a model or without, in the text, in `--json` and when the stored
+/// draft is shown; a text with a place and no relative word has none.
+#[test]
+fn issue_36_relative_dates_and_a_missing_place_are_the_programs_notes() {
+    let home = tempfile::tempdir().unwrap();
+    let description = "Опять застревает лифт, вчера полчаса ждали диспетчера.";
+    let (output, stdout, stderr) = run(zayavka().env("ZAYAVKA_HOME", home.path()).args([
+        "draft",
+        "--offline",
+        "--description",
+        description,
+    ]));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        !stdout.contains("Заметка"),
+        "notes never enter the request: {stdout}"
+    );
+    let yesterday = jiff::Zoned::now().date().yesterday().unwrap();
+    let notes: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.starts_with("Заметка программы: "))
+        .collect();
+    assert_eq!(notes.len(), 2, "{stderr}");
+    assert!(notes[0].contains("В тексте есть «вчера»"), "{stderr}");
+    assert!(
+        notes[0].contains(&format!("напишите «{} ", yesterday.day())),
+        "the date it meant: {stderr}"
+    );
+    assert!(notes[1].contains("Не указано, где проблема."), "{stderr}");
+
+    let (_, stdout, _) = run(zayavka().env("ZAYAVKA_HOME", home.path()).args([
+        "draft",
+        "--offline",
+        "--json",
+        "--description",
+        description,
+    ]));
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let kinds: Vec<&str> = report["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|note| note["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["relative_date", "no_place"]);
+    assert_eq!(report["notes"][0]["words"], json!(["вчера"]));
+
+    let (output, stdout, _) = run(zayavka()
+        .env("ZAYAVKA_HOME", home.path())
+        .args(["drafts", "show", "1"]));
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout.matches("Заметка программы: ").count(), 2, "{stdout}");
+
+    let (_, stdout, stderr) = run(zayavka().env("ZAYAVKA_HOME", home.path()).args([
+        "draft",
+        "--offline",
+        "--json",
+        "--description",
+        "В подъезде 2 неделю не горит свет на лестнице.",
+    ]));
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report.get("notes"), None, "{stdout}");
+    assert!(!stderr.contains("Заметка"), "{stderr}");
+}

@@ -122,6 +122,30 @@
     return OMISSION_SENTENCES[request.legal_omission];
   }
 
+  // The program's own notes (zayavka-core notes.rs), for the words this fake's tests type: a
+  // relative date and a text with no place. The real table is tested in Rust.
+  const DRAFTED = '7 декабря 2026 г.';
+  function residentNotes(input) {
+    const notes = [];
+    const text = [input.description, input.consequences, input.desired_actions].filter(Boolean).join(' ');
+    const yesterday = /(^|[^а-яё])(вчера)(?![а-яё])/i.exec(text);
+    if (yesterday) {
+      notes.push({
+        kind: 'relative_date',
+        words: [yesterday[2]],
+        message: `В тексте есть «${yesterday[2]}»: в день подачи это будет означать другое время. Черновик составлен ${DRAFTED}; если это было вчера, напишите «6 декабря 2026 г.».`,
+      });
+    }
+    if (!input.location && !/подъезд|этаж|квартир|двор|лестниц|площадк|подвал|кв\./i.test(text)) {
+      notes.push({
+        kind: 'no_place',
+        words: [],
+        message: 'Не указано, где проблема. Добавьте место — подъезд, этаж, квартиру или двор: так управляющей организации будет проще её найти.',
+      });
+    }
+    return notes;
+  }
+
   function buildRequest(title, titleSource, descriptive, input, subjectModule, omission, warnings) {
     const sections = [...descriptive];
     sections.push({ kind: 'legal', source: 'legal_catalogue', module: 'common', text: COMMON_LEGAL[0] });
@@ -129,16 +153,17 @@
     if (subjectModule) sections.push({ kind: 'legal', source: 'legal_catalogue', module: subjectModule, text: LIGHTING_LEGAL });
     const item = presentItem(input.desired_actions);
     const body = `${sections.map((section) => section.text).join('\n\n')}\n\nПрошу:\n1. ${item.text}`;
-    const request = { title, title_source: titleSource, body, sections, item, items: [item.text], subject_module: subjectModule, legal_omission: omission, warnings, faithfulness: [], edited: null };
+    const request = { title, title_source: titleSource, body, sections, item, items: [item.text], subject_module: subjectModule, legal_omission: omission, warnings, faithfulness: [], edited: null, notes: residentNotes(input) };
     request.legal_status = legalStatus(request);
     return request;
   }
 
+  // What a capable model answers to prompt v3 (issue 36): the resident's facts, no risk or
+  // cause they did not state, no advice as a warning.
   const MODEL_SECTIONS = [
-    { kind: 'problem', source: 'model', module: null, text: 'На лестнице между третьим и четвёртым этажами не горит свет.' },
-    { kind: 'circumstances', source: 'model', module: null, text: 'Подъезд 2, лестница между 3 и 4 этажами; свет не горит неделю.' },
-    { kind: 'impact', source: 'model', module: null, text: 'В тёмное время суток на лестнице плохо видно ступени, что может привести к падению.' },
-    { kind: 'verification', source: 'model', module: null, text: 'Причину отсутствия освещения нужно установить при осмотре.' },
+    { kind: 'problem', source: 'model', module: null, text: 'В подъезде 2 на лестнице между третьим и четвёртым этажами не горит свет.' },
+    { kind: 'circumstances', source: 'model', module: null, text: 'Свет не горит неделю.' },
+    { kind: 'impact', source: 'model', module: null, text: 'Мне страшно ходить по лестнице в темноте.' },
   ];
   const MODEL_TITLE = 'Не работает освещение на лестнице в подъезде 2';
 
@@ -162,7 +187,7 @@
   function readyResult(input) {
     const confirmed = input.confirmed_subject;
     const omission = confirmed === LIGHTING ? null : confirmed ? 'subject_mismatch' : 'not_confirmed';
-    const warnings = input.location ? [] : ['Не указано точное место: проверьте, что в описании понятно, где именно не горит свет.'];
+    const warnings = [];
     return base('ready', {
       message: 'Заявка готова. Проверьте текст перед отправкой.',
       next_steps: confirmed ? [] : ['confirm_subject'],

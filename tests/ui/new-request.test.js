@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assertAccessible, callsOf, closePage, openPage, screenshot, startHarness } from './harness.js';
+import { assertAccessible, assertNothingSticksOut, callsOf, closePage, openPage, screenshot, startHarness } from './harness.js';
 
 const LIGHT_OUT = 'В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами.';
 
@@ -98,7 +98,6 @@ test('a ready result shows provenance markers and copies exactly the title and b
   const markers = await page.$$eval('.document .marker', (nodes) => nodes.map((node) => node.textContent));
   assert.deepEqual(markers, [
     'Источник: заголовок составлен моделью',
-    'Источник: описание, составленное моделью',
     'Источник: описание, составленное моделью',
     'Источник: описание, составленное моделью',
     'Источник: описание, составленное моделью',
@@ -539,3 +538,38 @@ test('issue 17: words the resident never wrote are marked at their sentence, exp
     await closePage(page);
   }
 });
+
+// Issue 36: what the program sees itself — a relative date, no place at all — is said as its
+// own notes, apart from the model's warnings, never blocking; at 800×600 and at 200 % zoom.
+for (const window of [
+  { name: '800x600', viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 },
+  { name: '200pct', viewport: { width: 400, height: 300 }, deviceScaleFactor: 2 },
+]) {
+  test(`issue 36: the program's notes on a relative date and a missing place, at ${window.name}`, async () => {
+    const page = await openPage(harness, window);
+    await page.fill('#description', 'Опять застревает лифт, вчера полчаса ждали диспетчера.');
+    await page.click('#draft-submit');
+    await page.waitForSelector('.document');
+    const notes = await page.$$eval('.program-notes li', (items) => items.map((item) => [item.dataset.note, item.textContent]));
+    assert.deepEqual(notes.map(([kind]) => kind), ['relative_date', 'no_place']);
+    assert.match(notes[0][1], /^В тексте есть «вчера»: в день подачи это будет означать другое время\. Черновик составлен 7 декабря 2026 г\.; если это было вчера, напишите «6 декабря 2026 г\.»\.$/);
+    assert.match(notes[1][1], /^Не указано, где проблема\. Добавьте место/);
+    // Apart from the model's warnings, and the request is ready all the same.
+    assert.equal(await page.$$eval('.warnings .program-notes, .program-notes .warnings', (nodes) => nodes.length), 0);
+    assert.equal(await page.getAttribute('.program-notes', 'role'), 'note');
+    assert.match(await page.textContent('.result'), /Заявка готова/);
+    await page.$eval('.program-notes', (box) => box.scrollIntoView({ block: 'start' }));
+    await screenshot(page, `notes-${window.name}`);
+    await assertNothingSticksOut(page, '.result');
+    await assertAccessible(page, `notes ${window.name}`);
+    await closePage(page);
+
+    // With a place and no relative word, no notes at all.
+    const quiet = await openPage(harness, window);
+    await quiet.fill('#description', LIGHT_OUT);
+    await quiet.click('#draft-submit');
+    await quiet.waitForSelector('.document');
+    assert.equal(await quiet.$$eval('.program-notes', (nodes) => nodes.length), 0);
+    await closePage(quiet);
+  });
+}

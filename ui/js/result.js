@@ -94,6 +94,18 @@ class ResultView {
       );
     }
     parts.push(faithfulnessSummary(request));
+    // The program's own notes on the resident's text: what code sees the same way every time
+    // (a relative date, no place), apart from the model's warnings and never blocking.
+    if ((request.notes ?? []).length > 0) {
+      parts.push(
+        h(
+          'div',
+          { class: 'program-notes', role: 'note', 'aria-label': 'Заметки программы' },
+          h('p', { class: 'warnings-title' }, 'Заметки программы — учтите их, если нужно:'),
+          h('ul', {}, request.notes.map((note) => h('li', { 'data-note': note.kind }, note.message))),
+        ),
+      );
+    }
     const offerSubject = result.next_steps.includes('confirm_subject') && result.draft_id !== null;
     parts.push(
       h(

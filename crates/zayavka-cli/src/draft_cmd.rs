@@ -234,6 +234,9 @@ pub fn execute(
     let rerun = rerun_command(options, &result.kept_input, engine);
     print_outcome(outcome, &result.report(), options.json, Some(&rerun))?;
     let mut stderr = std::io::stderr().lock();
+    if !options.json {
+        crate::output::print_notes(&mut stderr, &result.notes)?;
+    }
     if let Outcome::Failed(failure) = outcome {
         print_failure_details(&mut stderr, failure)?;
     }

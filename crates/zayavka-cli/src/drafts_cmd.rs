@@ -318,6 +318,9 @@ struct ShownDraft {
     /// The draft this one follows (a correction, a repeat request, a complaint).
     #[serde(skip_serializing_if = "Option::is_none")]
     follows: Option<FollowLink>,
+    /// The program's own notes on the resident's text (issue 36), for a ready request.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<zayavka_engine::ResidentNote>,
 }
 
 fn shown_with_photos(
@@ -337,7 +340,17 @@ fn shown_with_photos(
             .follow_link(id)
             .map_err(|error| anyhow::anyhow!(error.message_ru()))?,
         case,
+        notes: ready_notes(draft),
     })
+}
+
+/// The program's notes on a stored draft that became a request; none for any other.
+fn ready_notes(draft: &StoredDraft) -> Vec<zayavka_engine::ResidentNote> {
+    if draft.summary.outcome == zayavka_engine::DraftOutcome::Ready {
+        zayavka_engine::stored_notes(draft)
+    } else {
+        Vec::new()
+    }
 }
 
 fn attachment_error(error: AttachmentError) -> anyhow::Error {
@@ -446,6 +459,11 @@ fn show(show: ShowArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
                 if !request.faithfulness().is_empty() {
                     writeln!(stdout)?;
                     crate::output::print_faithfulness(&mut stdout, request)?;
+                }
+                let notes = ready_notes(&draft);
+                if !notes.is_empty() {
+                    writeln!(stdout)?;
+                    crate::output::print_notes(&mut stdout, &notes)?;
                 }
             }
             None => writeln!(

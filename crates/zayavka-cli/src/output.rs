@@ -212,6 +212,18 @@ pub fn block_on_until_ctrl_c<Fut: std::future::Future>(
     }))
 }
 
+/// Prints the program's own notes on the resident's text (issue 36): never blocking, and
+/// apart from the model's warnings.
+pub fn print_notes(
+    out: &mut dyn Write,
+    notes: &[zayavka_engine::ResidentNote],
+) -> std::io::Result<()> {
+    for note in notes {
+        writeln!(out, "Заметка программы: {}", note.message())?;
+    }
+    Ok(())
+}
+
 /// Prints what the faithfulness checks found in the model's sentences, each at its sentence:
 /// the resident compares them with what they wrote (issue 17). The request stays ready.
 pub fn print_faithfulness(out: &mut dyn Write, request: &Request) -> std::io::Result<()> {

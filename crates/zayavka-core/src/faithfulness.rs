@@ -586,9 +586,9 @@ fn check_sentence(
             }
         }
     }
-    for at in 0..words.len() {
+    for (at, covered_at) in covered.iter_mut().enumerate() {
         if not_a_count(&words, at) {
-            covered[at] = true;
+            *covered_at = true;
         }
     }
     push(FaithfulnessKind::NewNumber, Certainty::Found, new_numbers);

@@ -20,6 +20,7 @@ mod finding;
 mod follow_up;
 mod input;
 mod legal;
+mod notes;
 mod outcome;
 mod policy;
 mod preview;
@@ -56,6 +57,7 @@ pub use legal::{
     LegalCatalogue, LegalCatalogueError, LegalModule, LegalSource, Review, ReviewStatus,
     catalogue as legal_catalogue, parse_catalogue,
 };
+pub use notes::{NoteKind, ResidentNote, resident_notes};
 pub use outcome::{
     Failure, FailureAdvice, FailureReason, NeedsUserReason, NextStep, Outcome, OutcomeKind, Report,
     ReportError,

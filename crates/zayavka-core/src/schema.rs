@@ -154,7 +154,8 @@ pub fn registry() -> &'static [RegisteredSchema] {
 
 /// The newest `request_draft` schema. New drafts are written against the current system
 /// prompt's own schema (`prompt::request_draft`), which a test holds to be this one.
-pub fn latest_request_draft() -> &'static RegisteredSchema {
+#[cfg(test)]
+pub(crate) fn latest_request_draft() -> &'static RegisteredSchema {
     REGISTRY.last().expect("the registry is not empty")
 }
 

@@ -29,6 +29,7 @@ mod explain;
 mod filing;
 mod form;
 mod ics;
+mod notes;
 mod paths;
 mod profile;
 mod read;
@@ -69,6 +70,8 @@ pub use draft::{
     replay as replay_record,
 };
 pub use form::FormError;
+pub use notes::{notes_today, resident_notes_on, stored_notes};
+pub use zayavka_core::{NoteKind, ResidentNote};
 
 // Stored drafts, read from a `StoredDraft` the handle gives.
 pub use drafts::{

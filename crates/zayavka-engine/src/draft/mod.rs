@@ -111,6 +111,9 @@ pub struct DraftCommandResult {
     pub kept_input: KeptInput,
     /// Whether a model was used.
     pub model_used: bool,
+    /// The program's own notes on the resident's text (relative dates, a missing place), for
+    /// a ready request; empty otherwise.
+    pub notes: Vec<zayavka_core::ResidentNote>,
 }
 
 /// The machine-readable report of a draft run: the outcome's report and the stored draft's id.
@@ -127,6 +130,9 @@ pub struct DraftReport<'a> {
     /// Why it is not, as the store's stable error code.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub store_error: Option<zayavka_store::StoreErrorCode>,
+    /// The program's own notes on the resident's text, when there are any (issue 36).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub notes: &'a [zayavka_core::ResidentNote],
 }
 
 impl DraftCommandResult {
@@ -144,6 +150,7 @@ impl DraftCommandResult {
                 .store_error
                 .as_ref()
                 .map(zayavka_store::StoreError::code),
+            notes: &self.notes,
         }
     }
 }
@@ -202,6 +209,10 @@ pub async fn run_draft_command_in(
         store_error = Some(error);
         draft_id = Some(id);
     }
+    let notes = match (&run.outcome, ResidentInput::from_json_str(&json)) {
+        (Outcome::Ready(_), Ok(input)) => crate::notes::notes_today(&input),
+        _ => Vec::new(),
+    };
     let kept_input = match (&run.outcome, &command.input, draft_id) {
         (Outcome::Ready(_), _, _) => KeptInput::NotNeeded,
         (_, _, Some(id)) => KeptInput::Stored(id),
@@ -217,6 +228,7 @@ pub async fn run_draft_command_in(
         store_error,
         kept_input,
         model_used,
+        notes,
     }
 }
 
