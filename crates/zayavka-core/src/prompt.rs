@@ -317,6 +317,24 @@ mod tests {
         }
     }
 
+    /// Issue 36: residents pay for every character of the system prompt and the schema the
+    /// model reads on every call; v2 with its schema was 12,221 characters (9,966 + 2,255 of
+    /// the compact transport schema), and prompt v3 with its schema must stay within 12,500
+    /// (it is 9,196 + 2,538 = 11,734).
+    #[test]
+    fn the_current_prompt_and_its_schema_stay_within_12_500_characters() {
+        let prompt = system_prompt();
+        let schema = serde_json::to_string(prompt.schema().transport()).unwrap();
+        let total = prompt.text.chars().count() + schema.chars().count();
+        eprintln!(
+            "{}: prompt {} + schema {} = {total} characters",
+            prompt.version,
+            prompt.text.chars().count(),
+            schema.chars().count()
+        );
+        assert!(total <= 12_500, "{total} characters");
+    }
+
     #[test]
     fn the_current_prompt_stays_within_its_budget() {
         // Every byte is sent and paid for on every call, and with the schema in the prompt
