@@ -240,17 +240,7 @@ mod tests {
     use crate::subject::SubjectKind;
     use jiff::civil::date;
 
-    /// The document crate's wording of a date («7 декабря 2026 г.»), restated for the tests:
-    /// this crate may not depend on that one.
-    fn date_ru(date: Date) -> String {
-        let months = "января февраля марта апреля мая июня июля августа сентября октября ноября \
-                      декабря";
-        let month = months
-            .split_whitespace()
-            .nth(usize::from(date.month().unsigned_abs()) - 1)
-            .unwrap();
-        format!("{} {month} {} г.", date.day(), date.year())
-    }
+    use crate::date_ru_for_tests as date_ru;
 
     fn first(number: Option<&str>, answer: Option<(Date, FirstAnswer)>) -> FirstRequest {
         FirstRequest {

@@ -78,3 +78,17 @@ pub use schema::{
 };
 pub use subject::SubjectKind;
 pub use text::{char_count, escape_invisible, full_sentence, group_digits, json_error_ru};
+
+/// The document crate's wording of a date («7 декабря 2026 г.»), restated for this crate's
+/// tests: the core may not depend on that crate, and its functions take the wording as an
+/// argument.
+#[cfg(test)]
+pub(crate) fn date_ru_for_tests(date: jiff::civil::Date) -> String {
+    let months = "января февраля марта апреля мая июня июля августа сентября октября ноября \
+                  декабря";
+    let month = months
+        .split_whitespace()
+        .nth(usize::from(date.month().unsigned_abs()) - 1)
+        .expect("a month is 1 to 12");
+    format!("{} {month} {} г.", date.day(), date.year())
+}

@@ -355,15 +355,7 @@ mod tests {
     use crate::input::RawInput;
     use jiff::civil::date;
 
-    fn date_ru(date: Date) -> String {
-        let months = "января февраля марта апреля мая июня июля августа сентября октября ноября \
-                      декабря";
-        let month = months
-            .split_whitespace()
-            .nth(usize::from(date.month().unsigned_abs()) - 1)
-            .unwrap();
-        format!("{} {month} {} г.", date.day(), date.year())
-    }
+    use crate::date_ru_for_tests as date_ru;
 
     fn notes(description: &str, location: Option<&str>) -> Vec<ResidentNote> {
         let input = ResidentInput::parse(&RawInput {

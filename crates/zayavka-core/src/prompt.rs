@@ -94,34 +94,41 @@ fn example_blocks(text: &'static str) -> impl Iterator<Item = &'static str> {
         .filter_map(|block| block.split_once("\n```").map(|(json, _)| json.trim()))
 }
 
-static SYSTEM_PROMPT_V1: LazyLock<SystemPrompt> = LazyLock::new(|| {
-    let text = include_str!("../../../prompts/system/v1.md");
-    SystemPrompt {
-        version: "system/v1",
-        text,
-        schema_version: 1,
-        sha256: sha256_hex(text.as_bytes()),
+impl SystemPrompt {
+    /// A released prompt: its version, its text as embedded, and the schema it is sent with.
+    fn released(version: &'static str, text: &'static str, schema_version: u32) -> SystemPrompt {
+        SystemPrompt {
+            version,
+            text,
+            schema_version,
+            sha256: sha256_hex(text.as_bytes()),
+        }
     }
+}
+
+static SYSTEM_PROMPT_V1: LazyLock<SystemPrompt> = LazyLock::new(|| {
+    SystemPrompt::released(
+        "system/v1",
+        include_str!("../../../prompts/system/v1.md"),
+        1,
+    )
 });
 
 static SYSTEM_PROMPT_V2: LazyLock<SystemPrompt> = LazyLock::new(|| {
-    let text = include_str!("../../../prompts/system/v2.md");
-    SystemPrompt {
-        version: "system/v2",
-        text,
-        schema_version: 1,
-        sha256: sha256_hex(text.as_bytes()),
-    }
+    SystemPrompt::released(
+        "system/v2",
+        include_str!("../../../prompts/system/v2.md"),
+        1,
+    )
 });
 
+// Issue 36: sent with schema v2, whose field descriptions agree with it.
 static SYSTEM_PROMPT_V3: LazyLock<SystemPrompt> = LazyLock::new(|| {
-    let text = include_str!("../../../prompts/system/v3.md");
-    SystemPrompt {
-        version: "system/v3",
-        text,
-        schema_version: 2,
-        sha256: sha256_hex(text.as_bytes()),
-    }
+    SystemPrompt::released(
+        "system/v3",
+        include_str!("../../../prompts/system/v3.md"),
+        2,
+    )
 });
 
 /// Every released system prompt, oldest first. A prompt stays registered after a newer one

@@ -401,17 +401,7 @@ fn faithful_answers_broken_on_purpose_are_caught() {
             continue;
         }
         let input = ResidentInput::from_json_str(&cases[&id].input.to_string()).unwrap();
-        let resident = [
-            Some(input.description()),
-            input.location(),
-            input.consequences(),
-            input.desired_actions(),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase();
+        let resident = resident_text(&input);
         for (name, sentence, field, check, already) in &mutations {
             if already.iter().any(|word| resident.contains(word)) {
                 continue;
@@ -542,6 +532,22 @@ fn answers_about_another_problem_are_refused_and_faithful_answers_never() {
     assert_eq!(missed, Vec::<String>::new());
 }
 
+/// Everything the resident typed, in its four fields, in lower case: what a planted fault must
+/// not already say.
+fn resident_text(input: &ResidentInput) -> String {
+    [
+        Some(input.description()),
+        input.location(),
+        input.consequences(),
+        input.desired_actions(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ")
+    .to_lowercase()
+}
+
 /// Every recorded answer of a capable model (`tests/eval/answers/*/`, issue 36) that the checks
 /// pass, each with its round and the resident's input.
 fn recorded_drafts() -> Vec<(String, ResidentInput, ModelDraft)> {
@@ -602,17 +608,7 @@ fn issue_36_recorded_answers_broken_on_purpose_are_caught() {
             }
         };
     for (name, input, draft) in &drafts {
-        let resident = [
-            Some(input.description()),
-            input.location(),
-            input.consequences(),
-            input.desired_actions(),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase();
+        let resident = resident_text(input);
         // A group where the resident named none: the plural of the word a model uses for the
         // resident, which the singular fix must not let through.
         if !["жител", "жильц", "сосед"]
