@@ -11,7 +11,8 @@ message, named by its number. This script puts those answers under their cases:
 Each case gets (or extends) tests/eval/answers/<prompt, "/" as "-">/<case>.json, holding the
 prompt's version and SHA-256, the schema's id and SHA-256, the user message exactly as sent,
 and one entry per round. A round already filed for a case is refused, never overwritten: a
-recorded answer is a record. An answer file that is not one JSON object is refused by name.
+recorded answer is a record. An answer file that is not one JSON object, or a missing one, is
+refused by name, and then nothing of the round is filed.
 """
 
 import argparse
@@ -39,7 +40,9 @@ def main() -> int:
     index = json.loads((args.export / "index.json").read_text(encoding="utf-8"))
     folder = args.into / index["prompt_version"].replace("/", "-")
     folder.mkdir(parents=True, exist_ok=True)
-    missing = []
+    # Every answer is read and every record checked before anything is written: a round is
+    # filed whole or not at all.
+    missing, updates = [], []
     for entry in index["cases"]:
         number, case = entry["number"], entry["case"]
         answer_path = args.answers / f"{number}.json"
@@ -79,10 +82,12 @@ def main() -> int:
             return 1
         record["answers"].append({"round": args.round, "source": args.source, "answer": answer})
         record["answers"].sort(key=lambda a: a["round"])
-        path.write_text(json.dumps(record, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        updates.append((path, record))
     if missing:
-        print(f"no answer for messages {', '.join(missing)}", file=sys.stderr)
+        print(f"no answer for messages {', '.join(missing)}; nothing filed", file=sys.stderr)
         return 1
+    for path, record in updates:
+        path.write_text(json.dumps(record, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     print(f"round {args.round}: {len(index['cases'])} answers filed in {folder}")
     return 0
 

@@ -53,6 +53,10 @@ phase "release workflow (actionlint)"
 phase "benchmark summary (benches/test_desktop_summary.py)"
 python3 benches/test_desktop_summary.py
 
+# The script that files a capable model's recorded answers under their cases (issue 36).
+phase "recorded answers' filing (scripts/test_eval_answers.py)"
+python3 scripts/test_eval_answers.py
+
 phase "fuzz targets compile"
 bash scripts/fuzz.sh check
 

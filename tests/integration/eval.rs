@@ -765,3 +765,73 @@ fn issue_36_the_answer_corpus_reproduces_its_verdicts_with_no_false_alarm() {
         settings.bind(|| insta::assert_snapshot!("verdicts", verdicts));
     }
 }
+
+/// Issue 36: `--export` writes what a run would send — the system message, the response format
+/// and one numbered user message per case that reaches a model — with the case ids only in the
+/// index beside it, sends nothing, and refuses a folder that already holds an export.
+#[test]
+fn issue_36_export_writes_what_a_run_sends_and_keeps_the_case_ids_apart() {
+    let stand_in = StandIn::start(Script::always(Reply::status(500, "unused")));
+    let home = Home::new(&stand_in.base_url(), None);
+    let out = home.path().join("export");
+    let (code, export) = json_run(home.eval(&["--json", "--export"]).arg(&out).args([
+        "--case",
+        "group-only-me-scared",
+        "--case",
+        "invalid-description-too-short",
+    ]));
+    assert_eq!(code, Some(0), "{export}");
+    assert_eq!(stand_in.request_count(), 0);
+    let prompt = zayavka_core::system_prompt();
+    assert_eq!(export["prompt_version"], prompt.version);
+    assert_eq!(export["prompt_sha256"], prompt.sha256());
+    // The refused input is never sent, so it is not written either.
+    assert_eq!(
+        export["cases"],
+        json!([{"number": "001", "case": "group-only-me-scared"}])
+    );
+    let for_model = out.join("for-model");
+    assert_eq!(
+        std::fs::read_to_string(for_model.join("system.md")).unwrap(),
+        prompt.text
+    );
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(for_model.join("schema.json")).unwrap())
+            .unwrap();
+    assert_eq!(schema["name"], prompt.schema().name);
+    assert_eq!(schema["schema"], *prompt.schema().transport());
+    let message = std::fs::read_to_string(for_model.join("messages/001.json")).unwrap();
+    assert!(
+        message.contains("мне страшно выходить из квартиры в темноту"),
+        "{message}"
+    );
+    // Nothing the answering model is handed names a case.
+    for entry in walk(&for_model) {
+        let text = std::fs::read_to_string(&entry).unwrap();
+        assert!(
+            !text.contains("group-only-me-scared"),
+            "{}",
+            entry.display()
+        );
+    }
+    let (output, _, stderr) = run(home
+        .eval(&["--export"])
+        .arg(&out)
+        .args(["--case", "group-only-me-scared"]));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("уже есть выгрузка"), "{stderr}");
+}
+
+/// Every file below `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

@@ -172,6 +172,7 @@ fn with_flag(error: EvalError) -> anyhow::Error {
         }
         EvalError::RunNotFound { .. } => " (флаг --replay)",
         EvalError::Sheet { .. } => " Папку листа можно выбрать флагом --sheet ПАПКА.",
+        EvalError::Export { .. } => " Выберите другую папку флагом --export ПАПКА.",
         _ => "",
     };
     let message = error.message_ru();

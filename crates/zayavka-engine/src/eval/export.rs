@@ -63,10 +63,20 @@ pub fn export_eval_requests(
     let cases = load_cases(cases_dir, case_ids)?;
     let for_model = out_dir.join("for-model");
     let messages = for_model.join("messages");
-    let write_error = |path: &Path, error: std::io::Error| EvalError::Sheet {
+    let write_error = |path: &Path, error: std::io::Error| EvalError::Export {
         path: path.to_owned(),
         message: crate::paths::io_error_ru(&error),
     };
+    // A folder written before would keep its messages beside the new ones, and an answering
+    // model would answer both: an export goes to a folder of its own.
+    if for_model.exists() || out_dir.join("index.json").exists() {
+        return Err(EvalError::Export {
+            path: out_dir.to_owned(),
+            message: "здесь уже есть выгрузка; чтобы старые сообщения не смешались с новыми, \
+                      выберите новую папку"
+                .to_owned(),
+        });
+    }
     std::fs::create_dir_all(&messages).map_err(|e| write_error(&messages, e))?;
     let mut exported = Vec::new();
     let mut system = None;

@@ -132,6 +132,14 @@ pub enum EvalError {
         /// What is wrong.
         message: String,
     },
+    /// What a run would send could not be written to the export folder.
+    #[error("не удалось записать «{}»: {message}", path.display())]
+    Export {
+        /// The file or folder.
+        path: PathBuf,
+        /// What went wrong, in Russian.
+        message: String,
+    },
     /// The review sheet or the reviewer's marks could not be written or read.
     #[error("лист проверки «{}»: {message}", path.display())]
     Sheet {
@@ -173,7 +181,7 @@ impl crate::error::EngineError for EvalError {
             EvalError::RunNotFound { .. } => ErrorKind::NotFound,
             EvalError::Store(_) => ErrorKind::Store,
             EvalError::BadCassette { .. } => ErrorKind::Damaged,
-            EvalError::Sheet { .. } => ErrorKind::Write,
+            EvalError::Sheet { .. } | EvalError::Export { .. } => ErrorKind::Write,
         }
     }
 
