@@ -153,6 +153,14 @@ pub fn data_recover(state: &AppState) -> Result<RestoredView, CommandError> {
 /// app's own sentence, since the store's speaks of the database in place.
 fn backup_not_usable(file: &Path, error: &impl EngineError) -> Option<CommandError> {
     let problem = match error.store_code()? {
+        // The store's own sentence names the file and what was wrong with it, in words the app
+        // can show as they are (issue 37).
+        StoreErrorCode::UnusableBackup => {
+            return Some(CommandError::new(
+                ErrorKind::Read,
+                crate::error::sentence(&error.message_ru()),
+            ));
+        }
         StoreErrorCode::NotOurDatabase => {
             "это не резервная копия Заявки: файл повреждён или \
                                            принадлежит другой программе"

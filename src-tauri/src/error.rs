@@ -160,6 +160,14 @@ pub fn app_store_message(code: StoreErrorCode) -> Option<&'static str> {
              файл останется рядом под другим именем. Если у вас есть резервная копия, там же \
              можно «Восстановить из резервной копии»."
         }
+        StoreErrorCode::ForeignSchema => {
+            "База черновиков изменена другой программой: в ней есть то, чего Заявка не \
+             создаёт. Заявка не пишет в такой файл и не выполняет его команды; файл не изменён. \
+             Откройте «Настройки» → «Данные» и нажмите «Восстановить повреждённую базу»: \
+             черновики перейдут в новую базу без чужих команд, а нынешний файл останется рядом \
+             под другим именем. Если у вас есть резервная копия, там же можно «Восстановить из \
+             резервной копии»."
+        }
         StoreErrorCode::NotOurDatabase => {
             "Файл базы черновиков не является базой данных Заявки: он повреждён или это \
              файл другой программы. Файл не изменён. Откройте «Настройки» → «Данные» и нажмите \
@@ -289,6 +297,14 @@ mod tests {
             vec![
                 StoreError::Corrupt,
                 StoreError::NotOurDatabase { path: path() },
+                StoreError::ForeignSchema {
+                    path: path(),
+                    differences: Vec::new(),
+                },
+                StoreError::UnusableBackup {
+                    path: path(),
+                    problem: zayavka_engine::BackupProblem::Damaged,
+                },
                 StoreError::NewerSchema {
                     found: 9,
                     supported: 8,
@@ -324,7 +340,11 @@ mod tests {
                 assert!(!error.message.contains("zayavka "), "{}", error.message);
             }
         }
-        for code in [StoreErrorCode::Corrupt, StoreErrorCode::NotOurDatabase] {
+        for code in [
+            StoreErrorCode::Corrupt,
+            StoreErrorCode::NotOurDatabase,
+            StoreErrorCode::ForeignSchema,
+        ] {
             let message = app_store_message(code).unwrap();
             assert!(message.contains("«Настройки» → «Данные»"), "{message}");
             assert!(message.contains("«Восстановить"), "{message}");

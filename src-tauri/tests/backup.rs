@@ -657,3 +657,78 @@ fn a_restore_or_recovery_on_a_full_or_read_only_data_disk_changes_nothing() {
     // Readable still: the drafts are all there.
     assert_eq!(app.descriptions().len(), 6);
 }
+
+/// Runs SQL on `file` as another program would (issue 37).
+fn tamper(file: &Path, sql: &str) {
+    let conn = rusqlite::Connection::open(file).unwrap();
+    conn.execute_batch(sql).unwrap();
+    conn.execute_batch("PRAGMA journal_mode = DELETE").unwrap();
+}
+
+/// Issue 37 in the app: a backup another program changed replaces nothing and says what was
+/// found; the live database changed by another program is not written to, the app points to
+/// «Данные», and «Восстановить повреждённую базу» brings every draft back into a database with
+/// no foreign SQL, the changed file kept beside.
+#[test]
+fn issue_37_a_changed_backup_or_database_is_met_in_the_app_with_its_way_back() {
+    let app = app_with((1..=3).map(description));
+    let copies = tempfile::tempdir().unwrap();
+    let backup_file = copies.path().join("копия.sqlite3");
+    backup::data_backup(&app.state, &backup_file).unwrap();
+    tamper(
+        &backup_file,
+        "CREATE TRIGGER wipe AFTER INSERT ON drafts BEGIN DELETE FROM drafts; END;",
+    );
+    let database_before = std::fs::read(app.database()).unwrap();
+    let files_before = app.data_files();
+    let shown = backup::chosen_backup(&app.state, backup_file.clone());
+    let refused = error_of(backup::data_restore(&app.state, Path::new(&shown)));
+    assert_eq!(refused.kind, ErrorKind::Read);
+    assert!(
+        refused
+            .message
+            .contains("в файле есть то, чего Заявка не создаёт: файл изменён другой программой")
+            && refused.message.contains("Ничего не заменено"),
+        "{}",
+        refused.message
+    );
+    assert!(!names_a_command(&refused.message), "{}", refused.message);
+    assert_eq!(std::fs::read(app.database()).unwrap(), database_before);
+    assert_eq!(app.data_files(), files_before);
+
+    // The live database, changed by another program between two runs.
+    let database = app.database();
+    fold(&database);
+    tamper(&database, "DROP TRIGGER filed_drafts_keep_their_text;");
+    let changed = std::fs::read(&database).unwrap();
+    let listed = error_of(commands::drafts_list(&app.state, ListFilter::default()));
+    assert_eq!(listed.kind, ErrorKind::Store);
+    assert!(
+        listed.message.contains("изменена другой программой")
+            && listed.message.contains("«Настройки» → «Данные»")
+            && listed.message.contains("«Восстановить повреждённую базу»"),
+        "{}",
+        listed.message
+    );
+    assert!(!names_a_command(&listed.message), "{}", listed.message);
+    assert!(app.draft("Не закрывается дверь подъезда.").is_none());
+    assert_eq!(std::fs::read(&database).unwrap(), changed, "not written to");
+
+    let recovered = backup::data_recover(&app.state).unwrap();
+    assert_eq!(recovered.drafts, 3);
+    let aside = PathBuf::from(recovered.set_aside.as_deref().unwrap());
+    assert_eq!(std::fs::read(&aside).unwrap(), changed);
+    assert_eq!(
+        app.descriptions(),
+        [description(3), description(2), description(1)]
+    );
+    let triggers: i64 = rusqlite::Connection::open(&database)
+        .unwrap()
+        .query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE name = 'filed_drafts_keep_their_text'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(triggers, 1, "the protective trigger is back");
+}

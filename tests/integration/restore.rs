@@ -164,7 +164,7 @@ fn issue_16_a_file_that_is_not_a_backup_is_refused_and_nothing_is_left_behind() 
     );
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("не является базой данных Заявки"),
+        stderr.contains("нельзя восстановить: это не резервная копия Заявки"),
         "{stderr}"
     );
     assert!(!database(new.path()).exists());
@@ -172,4 +172,106 @@ fn issue_16_a_file_that_is_not_a_backup_is_refused_and_nothing_is_left_behind() 
         .map(|entries| entries.map(|entry| entry.unwrap().file_name()).collect())
         .unwrap_or_default();
     assert!(left.is_empty(), "{left:?}");
+}
+
+/// Runs SQL on `file` as another program would (issue 37).
+fn tamper(file: &Path, sql: &str) {
+    let conn = rusqlite::Connection::open(file).unwrap();
+    conn.execute_batch(sql).unwrap();
+    conn.execute_batch("PRAGMA journal_mode = DELETE").unwrap();
+}
+
+/// Issue 37: a backup another program changed is refused by `drafts restore` in plain Russian,
+/// with nothing in place changed; and when the live database itself was changed between two
+/// runs, the next run does not write to it, names what it found and the way back, and `drafts
+/// recover` then `drafts restore --replace` brings every draft back into a database with no
+/// foreign SQL.
+#[test]
+fn issue_37_a_changed_backup_or_database_is_refused_and_the_way_back_works() {
+    let home = tempfile::tempdir().unwrap();
+    draft_offline(
+        home.path(),
+        "В подъезде № 2 неделю не горит свет на лестнице.",
+    );
+    let backup = home.path().join("копия.sqlite3");
+    let (output, _, stderr) =
+        zayavka_in(home.path(), &["drafts", "backup", backup.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    tamper(
+        &backup,
+        "CREATE TRIGGER wipe AFTER INSERT ON drafts BEGIN DELETE FROM drafts; END;",
+    );
+    let before = std::fs::read(database(home.path())).unwrap();
+    let (output, _, stderr) = zayavka_in(
+        home.path(),
+        &["drafts", "restore", backup.to_str().unwrap(), "--replace"],
+    );
+    assert_ne!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "нельзя восстановить: в файле есть то, чего Заявка не создаёт: файл изменён другой \
+             программой (лишний триггер «wipe» у таблицы «drafts»)"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(database(home.path())).unwrap(), before);
+
+    // The live database, changed between two runs.
+    tamper(
+        &database(home.path()),
+        "CREATE TRIGGER wipe AFTER INSERT ON drafts BEGIN DELETE FROM drafts; END;",
+    );
+    let changed = std::fs::read(database(home.path())).unwrap();
+    let (output, _, stderr) = zayavka_in(
+        home.path(),
+        &[
+            "draft",
+            "--offline",
+            "--description",
+            "Второй подъезд: не закрывается дверь.",
+        ],
+    );
+    assert_ne!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("файл изменён другой программой"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("zayavka drafts recover"), "{stderr}");
+    assert_eq!(std::fs::read(database(home.path())).unwrap(), changed);
+    let (output, _, stderr) = zayavka_in(home.path(), &["drafts", "list"]);
+    assert_ne!(
+        output.status.code(),
+        Some(0),
+        "even reading refuses: {stderr}"
+    );
+
+    // The way back named in the message.
+    let recovered = home.path().join("спасённое.sqlite3");
+    let (output, stdout, stderr) = zayavka_in(
+        home.path(),
+        &["drafts", "recover", "--out", recovered.to_str().unwrap()],
+    );
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    let (output, _, stderr) = zayavka_in(
+        home.path(),
+        &[
+            "drafts",
+            "restore",
+            recovered.to_str().unwrap(),
+            "--replace",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let (output, stdout, stderr) = zayavka_in(home.path(), &["drafts", "list", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("не горит свет"), "{stdout}");
+    let conn = rusqlite::Connection::open(database(home.path())).unwrap();
+    let foreign: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE name = 'wipe'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(foreign, 0);
 }

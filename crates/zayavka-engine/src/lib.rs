@@ -143,4 +143,7 @@ pub use zayavka_core::{
     full_sentence, group_digits, input_limits, json_error_ru, legal_catalogue,
 };
 pub use zayavka_llm::{Budget, CancellationToken, Role};
-pub use zayavka_store::{Batch, DraftFilter, DraftId, DraftOutcome, StoreError, StoredDraft};
+pub use zayavka_store::{
+    BackupProblem, Batch, DraftFilter, DraftId, DraftOutcome, SchemaDifference, StoreError,
+    StoredDraft,
+};

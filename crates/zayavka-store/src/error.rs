@@ -42,6 +42,24 @@ pub enum StoreError {
     /// The database file is damaged.
     #[error("the database file is damaged")]
     Corrupt,
+    /// The database's schema is not the one its version defines: another program added,
+    /// removed or changed a table, index, trigger or view (issue 37). Nothing was written to it
+    /// and none of its SQL was run.
+    #[error("{} has a schema Zayavka did not create", path.display())]
+    ForeignSchema {
+        /// The database file.
+        path: PathBuf,
+        /// What differs, at least one.
+        differences: Vec<SchemaDifference>,
+    },
+    /// A file offered as a backup cannot be put in place (issue 37). Nothing was replaced.
+    #[error("{} cannot be restored: {problem:?}", path.display())]
+    UnusableBackup {
+        /// The file offered.
+        path: PathBuf,
+        /// Why.
+        problem: BackupProblem,
+    },
     /// A part of the path that should be a folder is a file.
     #[error("{} is a file where a folder is expected", path.display())]
     NotAFolder {
@@ -210,6 +228,141 @@ pub enum StoreError {
     Database(#[source] DatabaseError),
 }
 
+/// How a database's schema differs from the one its version defines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SchemaDifference {
+    /// An object Zayavka does not create.
+    Extra {
+        /// `table`, `index`, `trigger` or `view`.
+        kind: String,
+        /// Its name.
+        name: String,
+        /// The table it belongs to.
+        table: String,
+    },
+    /// An object Zayavka creates that is not there.
+    Missing {
+        /// `table`, `index`, `trigger` or `view`.
+        kind: String,
+        /// Its name.
+        name: String,
+        /// The table it belongs to.
+        table: String,
+    },
+    /// An object there under its name with other SQL (a column added, a check removed, a
+    /// trigger that does something else).
+    Changed {
+        /// `table`, `index`, `trigger` or `view`.
+        kind: String,
+        /// Its name.
+        name: String,
+    },
+}
+
+impl SchemaDifference {
+    /// The difference in a resident's words: «лишний триггер «x» у таблицы «drafts»».
+    pub fn message_ru(&self) -> String {
+        match self {
+            SchemaDifference::Extra { kind, name, table } => {
+                format!(
+                    "лишн{} {} «{name}»{}",
+                    ending(kind),
+                    kind_ru(kind),
+                    of_table(kind, name, table)
+                )
+            }
+            SchemaDifference::Missing { kind, name, table } => {
+                format!(
+                    "нет {} «{name}»{}",
+                    kind_genitive_ru(kind),
+                    of_table(kind, name, table)
+                )
+            }
+            SchemaDifference::Changed { kind, name } => {
+                format!("изменен{} {} «{name}»", changed_ending(kind), kind_ru(kind))
+            }
+        }
+    }
+}
+
+fn kind_ru(kind: &str) -> &'static str {
+    match kind {
+        "table" => "таблица",
+        "index" => "индекс",
+        "trigger" => "триггер",
+        "view" => "представление",
+        _ => "объект",
+    }
+}
+
+fn kind_genitive_ru(kind: &str) -> &'static str {
+    match kind {
+        "table" => "таблицы",
+        "index" => "индекса",
+        "trigger" => "триггера",
+        "view" => "представления",
+        _ => "объекта",
+    }
+}
+
+/// «лишний триггер», «лишняя таблица», «лишнее представление».
+fn ending(kind: &str) -> &'static str {
+    match kind {
+        "table" => "яя",
+        "view" => "ее",
+        _ => "ий",
+    }
+}
+
+/// «изменён триггер», «изменена таблица», «изменено представление».
+fn changed_ending(kind: &str) -> &'static str {
+    match kind {
+        "table" => "а",
+        "view" => "о",
+        _ => "",
+    }
+}
+
+fn of_table(kind: &str, name: &str, table: &str) -> String {
+    if kind == "table" || kind == "view" || table == name {
+        String::new()
+    } else {
+        format!(" у таблицы «{table}»")
+    }
+}
+
+/// Why a file offered as a backup cannot be put in place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BackupProblem {
+    /// Empty, not an SQLite database, or cut short before its first page.
+    NotADatabase,
+    /// Another program's SQLite database.
+    AnotherProgram,
+    /// Damaged: SQLite's integrity or foreign-key check fails.
+    Damaged,
+    /// A Zayavka database another program changed: its schema is not its version's.
+    Changed(Vec<SchemaDifference>),
+}
+
+/// At most this many differences are named in a message; the rest are counted.
+const DIFFERENCES_NAMED: usize = 3;
+
+/// «лишний триггер «x» у таблицы «drafts»; нет триггера «y» и ещё 2».
+fn differences_ru(differences: &[SchemaDifference]) -> String {
+    let mut text = differences
+        .iter()
+        .take(DIFFERENCES_NAMED)
+        .map(SchemaDifference::message_ru)
+        .collect::<Vec<_>>()
+        .join("; ");
+    if differences.len() > DIFFERENCES_NAMED {
+        text.push_str(&format!(" и ещё {}", differences.len() - DIFFERENCES_NAMED));
+    }
+    text
+}
+
 stable_codes! {
     /// The stable code of a [`StoreError`], for front ends and tests.
     pub enum StoreErrorCode {
@@ -219,6 +372,10 @@ stable_codes! {
         NotOurDatabase => "not_our_database",
         /// `corrupt`.
         Corrupt => "corrupt",
+        /// `foreign_schema`.
+        ForeignSchema => "foreign_schema",
+        /// `unusable_backup`.
+        UnusableBackup => "unusable_backup",
         /// `not_a_folder`.
         NotAFolder => "not_a_folder",
         /// `not_a_file`.
@@ -283,6 +440,8 @@ impl StoreError {
             StoreError::NewerSchema { .. } => StoreErrorCode::NewerSchema,
             StoreError::NotOurDatabase { .. } => StoreErrorCode::NotOurDatabase,
             StoreError::Corrupt => StoreErrorCode::Corrupt,
+            StoreError::ForeignSchema { .. } => StoreErrorCode::ForeignSchema,
+            StoreError::UnusableBackup { .. } => StoreErrorCode::UnusableBackup,
             StoreError::NotAFolder { .. } => StoreErrorCode::NotAFolder,
             StoreError::NotAFile { .. } => StoreErrorCode::NotAFile,
             StoreError::ReadOnly { .. } => StoreErrorCode::ReadOnly,
@@ -333,6 +492,35 @@ impl StoreError {
                  ещё читается, в новую базу командой zayavka drafts recover; повреждённый файл \
                  при этом сохраняется."
                 .to_owned(),
+            StoreError::ForeignSchema { path, differences } => format!(
+                "В базе черновиков {} есть то, чего Заявка не создаёт: файл изменён другой \
+                 программой ({}). Заявка не пишет в такой файл и не выполняет его команды; файл \
+                 не изменён. Перенесите черновики в новую базу командой zayavka drafts recover \
+                 (переносятся только записи, без чужих команд) и поставьте её на место \
+                 командой zayavka drafts restore ФАЙЛ --replace, или восстановите базу из \
+                 резервной копии той же командой.",
+                path.display(),
+                differences_ru(differences)
+            ),
+            StoreError::UnusableBackup { path, problem } => format!(
+                "Файл {} нельзя восстановить: {}. Ничего не заменено и не изменено. Выберите \
+                 другую резервную копию.",
+                path.display(),
+                match problem {
+                    BackupProblem::NotADatabase => "это не резервная копия Заявки: файл пуст, \
+                         обрезан или вовсе не база данных"
+                        .to_owned(),
+                    BackupProblem::AnotherProgram =>
+                        "это база данных другой программы, а не резервная копия Заявки".to_owned(),
+                    BackupProblem::Damaged =>
+                        "копия повреждена: часть записей не читается или не сходится".to_owned(),
+                    BackupProblem::Changed(differences) => format!(
+                        "в файле есть то, чего Заявка не создаёт: файл изменён другой \
+                         программой ({})",
+                        differences_ru(differences)
+                    ),
+                }
+            ),
             StoreError::NotAFolder { path } => format!(
                 "На месте папки {} находится файл. Переименуйте или удалите этот файл либо \
                  укажите другую папку для данных.",

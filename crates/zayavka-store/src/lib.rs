@@ -38,12 +38,13 @@ mod model;
 mod pieces;
 mod reassemble;
 mod recover;
+mod schema_check;
 mod search;
 mod stats;
 mod store;
 
 pub use batches::row_input_key;
-pub use error::{DatabaseError, StoreError, StoreErrorCode};
+pub use error::{BackupProblem, DatabaseError, SchemaDifference, StoreError, StoreErrorCode};
 pub use eval::{EvalCassette, EvalRun, NewEvalRun};
 pub use faults::WRITE_POINTS;
 pub use migrations::SCHEMA_VERSION;

@@ -71,21 +71,42 @@ pub(crate) fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreErr
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     check_version(&tx, path)?;
     let current = user_version(&tx)?;
-    for (index, migration) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+    apply(&tx, current, SCHEMA_VERSION)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Brings a new, empty database to schema `version`: how the schema check knows, object by
+/// object, what each version holds (issue 37).
+pub(crate) fn apply_up_to(conn: &mut Connection, version: u32) -> Result<(), StoreError> {
+    let tx = conn.transaction()?;
+    let current = user_version(&tx)?;
+    apply(&tx, current, version)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Applies migrations `from + 1` to `to` and sets the version to `to`.
+fn apply(tx: &Transaction<'_>, from: u32, to: u32) -> Result<(), StoreError> {
+    for (index, migration) in MIGRATIONS
+        .iter()
+        .enumerate()
+        .take(to as usize)
+        .skip(from as usize)
+    {
         tx.execute_batch(migration)?;
         if index + 1 == 2 {
             // Version 2 stores the records' repeated parts once; the records version 1 stored
             // whole are split here, in the same transaction (the SQL cannot hash them).
-            crate::pieces::split_existing(&tx)?;
+            crate::pieces::split_existing(tx)?;
         }
         if index + 1 == 4 {
             // Version 4 recognises batch rows by their input; the key is a hash the SQL cannot
             // compute, so the rows stored so far get theirs here.
-            fill_input_keys(&tx)?;
+            fill_input_keys(tx)?;
         }
     }
-    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-    tx.commit()?;
+    tx.pragma_update(None, "user_version", to)?;
     Ok(())
 }
 

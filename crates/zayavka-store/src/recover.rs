@@ -7,6 +7,11 @@
 //! more. Rows whose parent was lost (a version of a draft that could not be read) are dropped,
 //! a draft whose batch row was lost keeps its text and loses the link, and the search index
 //! is rebuilt from the drafts that came through.
+//!
+//! The new database's schema is always exactly the current version's: only rows are carried
+//! over, never a table, index, trigger or view of the damaged file, and only from its real
+//! tables (issue 37), so recovering is also the way back from a database another program
+//! changed.
 
 use std::fs;
 use std::io::ErrorKind;
@@ -88,6 +93,7 @@ fn recover(damaged: &Path, scratch: &Path, target: &Path) -> Result<Recovery, St
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|_| not_ours(damaged))?;
+    crate::schema_check::defend(&source)?;
     // A file SQLite cannot even read the header of has nothing to give.
     let version: i64 = source
         .query_row("PRAGMA user_version", [], |row| row.get(0))
@@ -177,6 +183,18 @@ fn copied_tables(conn: &Connection) -> Result<Vec<Table>, StoreError> {
         .collect::<Result<_, _>>()?;
     let mut tables = Vec::new();
     for (name, sql) in listed {
+        // Only rows are carried over, and only from a real table: a view another program put
+        // in a table's place is SQL of its own, never run (issue 37).
+        let theirs_is_a_table = conn
+            .query_row(
+                "SELECT count(*) FROM damaged.sqlite_schema WHERE type = 'table' AND name = ?1",
+                [&name],
+                |row| row.get::<_, i64>(0),
+            )
+            .is_ok_and(|count| count == 1);
+        if !theirs_is_a_table {
+            continue;
+        }
         let ours = table_columns(conn, "main", &name)?;
         let Ok(theirs) = table_columns(conn, "damaged", &name) else {
             continue;

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
-use crate::error::{BUSY_TIMEOUT, StoreError};
-use crate::migrations;
+use crate::error::{BUSY_TIMEOUT, BackupProblem, StoreError};
+use crate::{migrations, schema_check};
 
 /// How often, and how far apart, opening is tried again while a database reads as another
 /// program's: about one second in all.
@@ -58,6 +58,7 @@ impl Store {
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| open_error(e, path))?;
+        schema_check::defend(&conn)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         if conn.is_readonly(rusqlite::MAIN_DB)? {
             return Err(StoreError::ReadOnly {
@@ -66,7 +67,10 @@ impl Store {
         }
         // Everything up to here only reads, so a database this version must not touch is
         // refused with its bytes unchanged: switching to WAL would already rewrite the header.
+        // That includes one another program changed (issue 37): a trigger of its own would run
+        // in the next write, a protective trigger removed would take a guarantee away.
         migrations::check_version(&conn, path).map_err(|e| refine(e, path))?;
+        schema_check::check_schema(&conn, path).map_err(|e| refine(e, path))?;
         switch_to_wal(&conn).map_err(|e| refine(e.into(), path))?;
         conn.execute_batch(
             "PRAGMA synchronous = NORMAL;
@@ -114,7 +118,9 @@ impl Store {
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(format!("file:{escaped}?immutable=1"), flags)
             .map_err(|e| open_error(e, path))?;
+        schema_check::defend(&conn)?;
         migrations::check_version(&conn, path).map_err(|e| refine(e, path))?;
+        schema_check::check_schema(&conn, path).map_err(|e| refine(e, path))?;
         if migrations::user_version(&conn)? != migrations::SCHEMA_VERSION {
             return Err(StoreError::ReadOnly { path: folder });
         }
@@ -228,8 +234,11 @@ impl Store {
             std::io::copy(&mut source, &mut copy).map_err(|e| io_error(e, &staging))?;
             copy.sync_all().map_err(|e| io_error(e, &staging))?;
             drop(copy);
-            // Opening checks and migrates the copy; closing the only connection folds its
-            // write-ahead log back into the file.
+            // The copy is input from anywhere (issue 37): verified before anything opens it
+            // for writing.
+            verify_backup(&staging, backup)?;
+            // Opening migrates the copy; closing the only connection folds its write-ahead log
+            // back into the file.
             let opened = Store::open(&staging).map_err(|error| match error {
                 StoreError::NotOurDatabase { .. } => StoreError::NotOurDatabase {
                     path: backup.to_owned(),
@@ -297,6 +306,65 @@ impl Store {
             TransactionBehavior::Deferred,
         )?)
     }
+}
+
+/// Verifies the copy `staging` of the file offered as a backup (`backup`, named in errors)
+/// before anything trusts it (issue 37): opened read-only, defensively and with
+/// `trusted_schema` off; not empty, an SQLite database, Zayavka's (its application id), of a
+/// version this code knows; every schema object exactly its version's; SQLite's integrity and
+/// foreign-key checks clean. An older version is migrated only after all that, by the caller.
+fn verify_backup(staging: &Path, backup: &Path) -> Result<(), StoreError> {
+    let unusable = |problem| StoreError::UnusableBackup {
+        path: backup.to_owned(),
+        problem,
+    };
+    if fs::metadata(staging)
+        .map_err(|e| io_error(e, staging))?
+        .len()
+        == 0
+    {
+        return Err(unusable(BackupProblem::NotADatabase));
+    }
+    let conn = Connection::open_with_flags(
+        staging,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|_| unusable(BackupProblem::NotADatabase))?;
+    schema_check::defend(&conn)?;
+    // Any failure to read what every SQLite database has is a file that is not one.
+    let damaged = |error: StoreError| match error {
+        StoreError::Corrupt => unusable(BackupProblem::Damaged),
+        StoreError::NotOurDatabase { .. } => unusable(BackupProblem::AnotherProgram),
+        StoreError::ForeignSchema { differences, .. } => {
+            unusable(BackupProblem::Changed(differences))
+        }
+        StoreError::NewerSchema { found, supported } => {
+            StoreError::NewerSchema { found, supported }
+        }
+        _ => unusable(BackupProblem::NotADatabase),
+    };
+    let version =
+        migrations::user_version(&conn).map_err(|_| unusable(BackupProblem::NotADatabase))?;
+    migrations::check_version(&conn, backup).map_err(damaged)?;
+    if version == 0 {
+        // An SQLite file with nothing in it: no backup ever looks like that.
+        return Err(unusable(BackupProblem::NotADatabase));
+    }
+    schema_check::check_schema(&conn, backup).map_err(damaged)?;
+    let integrity: String = conn
+        .query_row("PRAGMA integrity_check(1)", [], |row| row.get(0))
+        .map_err(|_| unusable(BackupProblem::Damaged))?;
+    if integrity != "ok" {
+        return Err(unusable(BackupProblem::Damaged));
+    }
+    let orphans = conn
+        .prepare("PRAGMA foreign_key_check")
+        .and_then(|mut statement| statement.query([])?.next().map(|row| row.is_some()))
+        .map_err(|_| unusable(BackupProblem::Damaged))?;
+    if orphans {
+        return Err(unusable(BackupProblem::Damaged));
+    }
+    Ok(())
 }
 
 /// Makes sure the folders exist and the path can hold a database file, with clear errors for

@@ -7,6 +7,7 @@ mod concurrency;
 mod deletion;
 mod drafts;
 mod files;
+mod hostile;
 mod migrations;
 mod reassemble;
 mod search;
