@@ -87,6 +87,16 @@ stable_codes! {
     }
 }
 
+impl TermId {
+    /// Whose answer it is, in Russian, after «срок ответа» (issue 38): never the code.
+    pub fn name_ru(self) -> &'static str {
+        match self {
+            TermId::ManagementCompany => "управляющей организации",
+            TermId::Inspectorate => "жилищной инспекции",
+        }
+    }
+}
+
 stable_codes! {
     /// How a term's days are counted.
     pub enum TermCount {
@@ -304,7 +314,7 @@ impl Deadlines {
             .terms
             .iter()
             .filter(|term| term.review.status != ReviewStatus::Verified)
-            .map(|term| format!("срок ответа «{}»", term.id));
+            .map(|term| format!("срок ответа {}", term.id.name_ru()));
         let years = self
             .years
             .values()
@@ -754,7 +764,8 @@ mod tests {
     #[test]
     fn every_term_and_year_awaiting_a_check_is_listed() {
         let listed = deadlines().awaiting_verification();
-        assert!(listed.contains(&"срок ответа «management_company»".to_owned()));
+        assert!(listed.contains(&"срок ответа управляющей организации".to_owned()));
+        assert!(listed.contains(&"срок ответа жилищной инспекции".to_owned()));
         assert!(listed.contains(&"производственный календарь 2027".to_owned()));
     }
 

@@ -215,6 +215,17 @@ stable_codes! {
     }
 }
 
+impl ReviewStatus {
+    /// The status in Russian, for a line a resident may read (issue 38).
+    pub fn label_ru(self) -> &'static str {
+        match self {
+            ReviewStatus::Verified => "сверено",
+            ReviewStatus::PartiallyVerified => "сверено частично",
+            ReviewStatus::AwaitingVerification => "ждёт сверки",
+        }
+    }
+}
+
 /// Why a legal catalogue was refused. Every variant names the file at fault.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]

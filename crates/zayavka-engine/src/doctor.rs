@@ -160,7 +160,13 @@ pub fn deadline_data(today: jiff::civil::Date) -> Check {
     let expired: Vec<String> = data
         .terms_past_valid_through(today)
         .iter()
-        .map(|term| format!("срок ответа «{}» (до {})", term.id, term.valid_through))
+        .map(|term| {
+            format!(
+                "срок ответа {} (до {})",
+                term.id.name_ru(),
+                term.valid_through
+            )
+        })
         .collect();
     // The government sets next year's transfers in the autumn.
     let needed: Vec<i16> = if today.month() >= 10 {
@@ -600,12 +606,12 @@ fn legal_modules(today: jiff::civil::Date) -> Vec<Check> {
     let expired: Vec<String> = catalogue
         .past_valid_through(today)
         .iter()
-        .map(|m| format!("{} (до {})", m.id, m.valid_through))
+        .map(|m| format!("«{}» (до {})", m.title, m.valid_through))
         .collect();
     let awaiting: Vec<String> = catalogue
         .awaiting_verification()
         .iter()
-        .map(|m| format!("{} ({})", m.id, m.review.status.code()))
+        .map(|m| format!("«{}» ({})", m.title, m.review.status.label_ru()))
         .collect();
     let mut checks = Vec::new();
     checks.push(if expired.is_empty() {
@@ -675,7 +681,12 @@ mod tests {
             "{}",
             check.message
         );
-        assert!(check.detail.unwrap().contains("management_company"));
+        assert!(
+            check
+                .detail
+                .unwrap()
+                .contains("срок ответа управляющей организации")
+        );
     }
 
     #[test]
@@ -720,10 +731,43 @@ mod tests {
         assert_eq!(review.title_ru(), "Сверка нормативных абзацев");
         let detail = review.detail.as_deref().unwrap();
         for module in legal_catalogue().awaiting_verification() {
-            assert!(detail.contains(&module.id), "{detail}");
-            assert!(!review.message.contains(&module.id));
+            assert!(detail.contains(&module.title), "{detail}");
+            assert!(!review.message.contains(&module.title));
         }
+        // Issue 38: no internal name or code in a line a resident reads.
+        assert!(!has_code(detail), "{detail}");
         assert!(detail.contains("docs/legal-maintenance.md"), "{detail}");
+    }
+
+    /// Whether `text` holds a snake_case code such as `management_company` or
+    /// `awaiting_verification` (a path such as `docs/legal-maintenance.md` has none).
+    fn has_code(text: &str) -> bool {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|word| word.contains('_') && word.chars().any(|c| c.is_ascii_lowercase()))
+    }
+
+    /// Issue 38: the deadline data's line names whose term it is in Russian, never its code.
+    #[test]
+    fn issue_38_the_deadline_line_uses_russian_names() {
+        let check = deadline_data(jiff::civil::date(2026, 12, 7));
+        let detail = check.detail.as_deref().unwrap();
+        assert!(
+            detail.contains("срок ответа управляющей организации"),
+            "{detail}"
+        );
+        assert!(!has_code(detail) && !has_code(&check.message), "{detail}");
+        let expired = deadline_data(jiff::civil::date(2027, 6, 1));
+        let detail = expired.detail.as_deref().unwrap();
+        assert!(
+            detail
+                .contains("истёк срок сверки: срок ответа управляющей организации (до 2027-05-31)"),
+            "{detail}"
+        );
+        assert!(!has_code(detail), "{detail}");
+        for check in legal_modules(jiff::civil::date(2027, 6, 1)) {
+            let detail = check.detail.as_deref().unwrap_or_default();
+            assert!(!has_code(detail) && !has_code(&check.message), "{detail}");
+        }
     }
 
     /// What a resident reads of the catalogue and of the schemas names no module, catalogue
@@ -752,6 +796,12 @@ mod tests {
             .unwrap();
         assert_eq!(valid.status, CheckStatus::Problem);
         assert!(!valid.message.contains("common"), "{}", valid.message);
-        assert!(valid.detail.as_deref().unwrap().contains("common"));
+        assert!(
+            valid
+                .detail
+                .as_deref()
+                .unwrap()
+                .contains("«Общий блок: управление многоквартирным домом")
+        );
     }
 }
