@@ -721,8 +721,9 @@ fn a_repeat_request_and_a_complaint_are_written_from_the_case_and_saved_as_docum
         "{complaint}"
     );
     assert!(
-        complaint
-            .contains("7 декабря 2026 г. в ООО «УК Восход» подана заявка (входящий номер: 17/А)"),
+        complaint.contains(
+            "7 декабря 2026 г. в ООО «УК Восход» лично подана заявка (входящий номер: 17/А)"
+        ),
         "{complaint}"
     );
     assert!(
@@ -801,4 +802,177 @@ fn a_repeat_request_and_a_complaint_are_written_from_the_case_and_saved_as_docum
     );
     assert_eq!(code, 2);
     assert!(stderr.contains("проблема решена"), "{stderr}");
+}
+
+/// Files draft `id` by letter on 1 December 2026, delivered on 3 December, with a number and
+/// the company the resident wrote: the answer was due 17 December (10 working days).
+fn filed_by_letter(home: &Path, id: &str, to: Option<&str>) {
+    let mut args = vec![
+        "drafts",
+        "filed",
+        id,
+        "--date",
+        "2026-12-01",
+        "--how",
+        "letter",
+        "--delivered",
+        "2026-12-03",
+        "--number",
+        "17/А",
+    ];
+    if let Some(to) = to {
+        args.extend(["--to", to]);
+    }
+    // Recorded once the letter was delivered.
+    ok(home, "2026-12-04", &args);
+}
+
+/// Writes the follow-up `to` (`company` or `inspectorate`) of draft `id` on 28 December 2026
+/// as `format` to a file in `home`, and returns the file.
+fn letter_file(home: &Path, id: &str, to: &str, format: &str, name: &str) -> std::path::PathBuf {
+    let out = home.join(format!("{name}.{format}"));
+    let mut args = vec![
+        "drafts",
+        "follow-up",
+        id,
+        "--to",
+        to,
+        "--format",
+        format,
+        "--out",
+    ];
+    let text = out.to_str().unwrap().to_owned();
+    args.push(&text);
+    if to == "inspectorate" {
+        args.extend([
+            "--addressee",
+            "Государственная жилищная инспекция Московской области",
+        ]);
+    }
+    ok(home, "2026-12-28", &args);
+    out
+}
+
+/// Issue 38: both letters carry the facts — the filing's way, date and number, the letter's
+/// delivery, the day the answer was due and its term, and the late, partial answer — and read
+/// as a careful resident writes: no doubled full stop, no field name. Pinned as text
+/// (`tests/cases/letters/`); the PDF and the DOCX say the same.
+#[test]
+fn issue_38_the_letters_carry_the_facts_in_txt_pdf_and_docx() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let id = offline_draft(home, "в подъезде неделю не горит свет на лестнице");
+    filed_by_letter(home, &id, Some("ООО «УК Рассвет»"));
+    ok(
+        home,
+        "2026-12-22",
+        &[
+            "drafts",
+            "answer",
+            &id,
+            "--date",
+            "2026-12-22",
+            "--result",
+            "partly",
+        ],
+    );
+    let repeat =
+        std::fs::read_to_string(letter_file(home, &id, "company", "txt", "repeat")).unwrap();
+    let complaint =
+        std::fs::read_to_string(letter_file(home, &id, "inspectorate", "txt", "complaint"))
+            .unwrap();
+    for letter in [&repeat, &complaint] {
+        for fact in [
+            "1 декабря 2026 г. в ООО «УК Рассвет» направлена письмом заявка (входящий номер: \
+             17/А) о следующей проблеме:",
+            "Письмо с заявкой получено 3 декабря 2026 г.",
+            "Ответ должен был прийти не позднее 17 декабря 2026 г. (срок — 10 рабочих дней со \
+             дня получения обращения).",
+            "Ответ получен 22 декабря 2026 г., позже срока: проблема устранена лишь частично.",
+        ] {
+            assert!(letter.contains(fact), "{fact}\n{letter}");
+        }
+        assert!(!letter.contains("г.."), "{letter}");
+        assert!(!letter.contains("management_company"), "{letter}");
+    }
+    // The repeat request is addressed to the company the request was filed with.
+    assert!(repeat.contains("Кому: ООО «УК Рассвет»"), "{repeat}");
+    assert!(
+        complaint.contains("Кому: Государственная жилищная инспекция Московской области"),
+        "{complaint}"
+    );
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(crate::support::tests_dir().join("cases/letters"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| {
+        insta::assert_snapshot!("repeat_request", repeat);
+        insta::assert_snapshot!("complaint", complaint);
+    });
+
+    // The PDF and the DOCX say the same.
+    if cfg!(windows) {
+        // poppler and LibreOffice are Linux programs; tests/windows compares the documents'
+        // bytes with Linux's.
+        return;
+    }
+    let pdf = letter_file(home, &id, "company", "pdf", "repeat");
+    let pdf_text = crate::documents::words(&crate::documents::pdf_text(&pdf));
+    for fact in [
+        "Ответ должен был прийти не позднее 17 декабря 2026 г.",
+        "Ответ получен 22 декабря 2026 г., позже срока",
+        "Кому: ООО «УК Рассвет»",
+    ] {
+        assert!(pdf_text.contains(fact), "{fact}\n{pdf_text}");
+    }
+    let docx = letter_file(home, &id, "inspectorate", "docx", "complaint");
+    let scratch = tempfile::tempdir().unwrap();
+    let read = std::fs::read_to_string(crate::libreoffice::libreoffice(
+        &docx,
+        "txt:Text",
+        scratch.path(),
+    ))
+    .unwrap();
+    assert_eq!(
+        crate::libreoffice::lines(&read),
+        crate::libreoffice::lines(&complaint)
+    );
+}
+
+/// Issue 38: a repeat request's «Кому» is the addressee recorded at filing; without one, the
+/// profile's company; a blank line only when neither exists.
+#[test]
+fn issue_38_the_repeat_request_is_addressed_from_the_filing_then_the_profile() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let recorded = offline_draft(home, "в подъезде неделю не горит свет на лестнице");
+    filed_by_letter(home, &recorded, Some("ООО «УК Рассвет»"));
+    let unrecorded = offline_draft(home, "во дворе не убран снег у второго подъезда");
+    filed_by_letter(home, &unrecorded, None);
+    let blank =
+        std::fs::read_to_string(letter_file(home, &unrecorded, "company", "txt", "blank")).unwrap();
+    assert!(
+        blank.contains("Кому: ________________ (название управляющей организации)"),
+        "{blank}"
+    );
+    ok(
+        home,
+        "2026-12-28",
+        &["profile", "set", "company_name", "ТСЖ «Берёзка»"],
+    );
+    ok(
+        home,
+        "2026-12-28",
+        &["profile", "set", "company_address", "ул. Лесная, 5"],
+    );
+    let profile =
+        std::fs::read_to_string(letter_file(home, &unrecorded, "company", "txt", "profile"))
+            .unwrap();
+    assert!(profile.contains("Кому: ТСЖ «Берёзка»"), "{profile}");
+    assert!(profile.contains("ул. Лесная, 5"), "{profile}");
+    let filed =
+        std::fs::read_to_string(letter_file(home, &recorded, "company", "txt", "filed")).unwrap();
+    assert!(filed.contains("Кому: ООО «УК Рассвет»"), "{filed}");
+    // Another company than the profile's: the profile's address is not put under its name.
+    assert!(!filed.contains("ул. Лесная, 5"), "{filed}");
 }

@@ -10,7 +10,7 @@ use crate::documents::{drafted, export_draft, pages, poppler};
 
 /// Converts `docx` with headless LibreOffice to `format` (`txt:Text`, `pdf`) in `out`, with a
 /// private user profile so that parallel tests and a running LibreOffice never share one.
-fn libreoffice(docx: &Path, format: &str, out: &Path) -> PathBuf {
+pub(crate) fn libreoffice(docx: &Path, format: &str, out: &Path) -> PathBuf {
     let profile = tempfile::tempdir().unwrap();
     let found = Command::new("soffice").arg("--version").output().is_ok();
     assert!(
@@ -55,7 +55,7 @@ fn export(home: &Path, id: &str, format: &str, collective: bool) -> PathBuf {
 }
 
 /// The non-empty lines of a text, each trimmed, without a byte-order mark.
-fn lines(text: &str) -> Vec<String> {
+pub(crate) fn lines(text: &str) -> Vec<String> {
     text.trim_start_matches('\u{feff}')
         .lines()
         .map(str::trim)

@@ -52,16 +52,51 @@ stable_codes! {
     }
 }
 
-/// The first request's deadline, as the letter may cite it.
+stable_codes! {
+    /// How the first request was filed, as the letter says it (issue 38).
+    pub enum FilingWay {
+        /// Handed in, with the second copy stamped.
+        InPerson => "in_person",
+        /// A letter with notice of delivery.
+        Letter => "letter",
+        /// E-mail.
+        Email => "email",
+        /// ГИС ЖКХ or Госуслуги.Дом.
+        Gis => "gis",
+        /// The company's site or app.
+        Site => "site",
+        /// Some other way.
+        Other => "other",
+    }
+}
+
+impl FilingWay {
+    /// «лично подана», «направлена письмом»…: how the lead sentence says it.
+    fn phrase(self) -> &'static str {
+        match self {
+            FilingWay::InPerson => "лично подана",
+            FilingWay::Letter => "направлена письмом",
+            FilingWay::Email => "направлена по электронной почте",
+            FilingWay::Gis => "направлена через ГИС ЖКХ",
+            FilingWay::Site => "направлена через сайт или приложение управляющей организации",
+            FilingWay::Other => "подана",
+        }
+    }
+}
+
+/// The first request's deadline, as the letter states it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FirstDeadline {
     /// The last day for the answer.
     pub due: Date,
-    /// The term in words («10 рабочих дней со дня получения обращения»).
+    /// The term in words («10 рабочих дней со дня получения обращения»). It names no provision,
+    /// so a letter states it as a fact whether or not the norm is verified yet (issue 38).
     pub term: String,
-    /// Whether the term and the calendar it was counted by are verified: only then is the term
-    /// printed in a letter.
+    /// Whether the term and the calendar it was counted by are verified.
     pub verified: bool,
+    /// Why the date is provisional, when a year's calendar was computed from the Labour Code
+    /// rather than read from the reviewed data (issue 38); said beside the date.
+    pub provisional: Option<String>,
 }
 
 /// What is recorded about the first request.
@@ -73,6 +108,10 @@ pub struct FirstRequest {
     pub description: String,
     /// The day it was filed.
     pub filed_on: Date,
+    /// How.
+    pub way: FilingWay,
+    /// For a letter, the day it was delivered.
+    pub delivered_on: Option<Date>,
     /// The incoming number, as written on the stamp.
     pub number: Option<String>,
     /// The management company it was filed with, as the resident wrote it.
@@ -125,7 +164,10 @@ pub fn follow_up(
     sections.push(program_lead(
         SectionKind::Circumstances,
         Provenance::RecordedFacts,
-        &format!("{filed} в {to} подана заявка{number} о следующей проблеме:"),
+        &format!(
+            "{filed} в {to} {} заявка{number} о следующей проблеме:",
+            first.way.phrase()
+        ),
     ));
     sections.push(program_section(
         SectionKind::Problem,
@@ -174,27 +216,46 @@ pub fn follow_up(
     )
 }
 
-/// What became of the first request, as a fact: the answer and what it did, or that none came
-/// (by the deadline, when the term is verified and has passed; on `today` otherwise).
+/// What became of the first request, as facts (issue 38): the letter's delivery, the day the
+/// answer was due and the term it was counted by, then the answer and what it did — and whether
+/// it came late — or that none came by `today`. The term is a length of time, never a
+/// provision, so it is stated whether or not its norm is verified yet.
 fn answer_sentence(first: &FirstRequest, today: Date, date_ru: fn(Date) -> String) -> String {
-    match first.answer {
+    let mut sentences = Vec::new();
+    if let Some(delivered) = first.delivered_on {
+        sentences.push(end_sentence(&format!(
+            "Письмо с заявкой получено {}",
+            date_ru(delivered)
+        )));
+    }
+    if let Some(deadline) = &first.deadline {
+        let provisional = deadline
+            .provisional
+            .as_deref()
+            .map(|why| format!("; {why}"))
+            .unwrap_or_default();
+        sentences.push(format!(
+            "Ответ должен был прийти не позднее {} (срок — {}{provisional}).",
+            date_ru(deadline.due),
+            deadline.term
+        ));
+    }
+    sentences.push(match first.answer {
         Some((answered_on, result)) => {
             let what = match result {
                 FirstAnswer::Partly => "проблема устранена лишь частично",
                 FirstAnswer::Refused => "в устранении проблемы отказано",
                 FirstAnswer::Unaddressed => "ответа по существу заявки в нём нет",
             };
-            format!("{} получен ответ: {what}.", date_ru(answered_on))
+            let late = match &first.deadline {
+                Some(deadline) if answered_on > deadline.due => ", позже срока",
+                _ => "",
+            };
+            format!("Ответ получен {}{late}: {what}.", date_ru(answered_on))
         }
-        None => match &first.deadline {
-            Some(deadline) if deadline.verified && deadline.due < today => format!(
-                "Срок ответа на заявку — {} — истёк {}, ответ не получен.",
-                deadline.term,
-                date_ru(deadline.due)
-            ),
-            _ => format!("На {} ответ на заявку не получен.", date_ru(today)),
-        },
-    }
+        None => format!("На {} ответ на заявку не получен.", date_ru(today)),
+    });
+    sentences.join(" ")
 }
 
 /// A complaint's list of what the resident attaches.
@@ -229,7 +290,17 @@ fn attachments_sentence(
         .enumerate()
         .map(|(index, item)| format!("{}) {item}", index + 1))
         .collect();
-    format!("Приложения: {}.", numbered.join("; "))
+    end_sentence(&format!("Приложения: {}", numbered.join("; ")))
+}
+
+/// `text` with a full stop at its end, unless it already ends with one («… 2026 г.»): a letter
+/// never carries «г..» (issue 38).
+fn end_sentence(text: &str) -> String {
+    if text.ends_with('.') {
+        text.to_owned()
+    } else {
+        format!("{text}.")
+    }
 }
 
 #[cfg(test)]
@@ -249,12 +320,15 @@ mod tests {
                           четвёртым этажами"
                 .to_owned(),
             filed_on: date(2026, 12, 7),
+            way: FilingWay::InPerson,
+            delivered_on: None,
             number: number.map(str::to_owned),
             company: Some("ООО «УК Восход»".to_owned()),
             deadline: Some(FirstDeadline {
                 due: date(2026, 12, 21),
                 term: "10 рабочих дней со дня получения обращения".to_owned(),
                 verified: false,
+                provisional: None,
             }),
             answer,
             item: RequestItem::for_desired_actions(Some("заменить лампы на лестнице")),
@@ -325,9 +399,11 @@ mod tests {
             "В подъезде неделю не горит свет на лестнице между третьим и четвёртым этажами."
         );
         assert_eq!(repeat.body().matches("Прошу:").count(), 1);
-        // The unverified term is not cited: the letter says only that no answer came.
+        // The term is stated as a length of time, never as a provision awaiting a check.
         assert!(
-            !repeat.body().contains("10 рабочих дней"),
+            repeat.body().contains(
+                "Ответ должен был прийти не позднее 21 декабря 2026 г. (срок — 10 рабочих дней"
+            ),
             "{}",
             repeat.body()
         );
@@ -349,20 +425,59 @@ mod tests {
     }
 
     #[test]
-    fn a_verified_term_is_cited_once_it_has_passed() {
-        let mut first = first(None, None);
-        if let Some(deadline) = &mut first.deadline {
-            deadline.verified = true;
+    fn issue_38_the_due_date_and_its_term_are_stated_verified_or_not() {
+        for verified in [false, true] {
+            let mut first = first(None, None);
+            if let Some(deadline) = &mut first.deadline {
+                deadline.verified = verified;
+            }
+            for kind in FollowUpKind::ALL {
+                let body = letter(*kind, &first).body().to_owned();
+                assert!(
+                    body.contains(
+                        "Ответ должен был прийти не позднее 21 декабря 2026 г. (срок — 10 рабочих \
+                         дней со дня получения обращения). На 28 декабря 2026 г. ответ на заявку \
+                         не получен."
+                    ),
+                    "{body}"
+                );
+                assert!(!body.contains("г.."), "{body}");
+            }
         }
-        let repeat = letter(FollowUpKind::Repeat, &first);
-        assert!(
-            repeat.body().contains(
-                "Срок ответа на заявку — 10 рабочих дней со дня получения обращения — истёк 21 \
-                 декабря 2026 г., ответ не получен."
-            ),
-            "{}",
-            repeat.body()
+    }
+
+    /// Issue 38: a letter's delivery, an answer that came late or solved only part, the way
+    /// the request was filed, and a provisional date, each stated as a fact.
+    #[test]
+    fn issue_38_delivery_a_late_or_partial_answer_and_a_provisional_date_are_stated() {
+        let mut first = first(
+            Some("17/А"),
+            Some((date(2026, 12, 24), FirstAnswer::Partly)),
         );
+        first.way = FilingWay::Letter;
+        first.delivered_on = Some(date(2026, 12, 9));
+        if let Some(deadline) = &mut first.deadline {
+            deadline.due = date(2026, 12, 23);
+            deadline.provisional = Some("срок предварительный".to_owned());
+        }
+        let body = letter(FollowUpKind::Repeat, &first).body().to_owned();
+        for fact in [
+            "7 декабря 2026 г. в ООО «УК Восход» направлена письмом заявка (входящий номер: 17/А) \
+             о следующей проблеме:",
+            "Письмо с заявкой получено 9 декабря 2026 г.",
+            "Ответ должен был прийти не позднее 23 декабря 2026 г. (срок — 10 рабочих дней со дня \
+             получения обращения; срок предварительный).",
+            "Ответ получен 24 декабря 2026 г., позже срока: проблема устранена лишь частично.",
+        ] {
+            assert!(body.contains(fact), "{fact}\n{body}");
+        }
+        first.answer = Some((date(2026, 12, 22), FirstAnswer::Refused));
+        let body = letter(FollowUpKind::Complaint, &first).body().to_owned();
+        assert!(
+            body.contains("Ответ получен 22 декабря 2026 г.: в устранении проблемы отказано."),
+            "{body}"
+        );
+        assert!(!body.contains("г.."), "{body}");
     }
 
     #[test]

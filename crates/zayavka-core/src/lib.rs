@@ -46,7 +46,7 @@ pub use faithfulness::{
 };
 pub use finding::{Finding, FindingCode, Rejection, RejectionReason};
 pub use follow_up::{
-    CasePhotos, FirstAnswer, FirstDeadline, FirstRequest, FollowUpKind, INSPECTION_ITEM,
+    CasePhotos, FilingWay, FirstAnswer, FirstDeadline, FirstRequest, FollowUpKind, INSPECTION_ITEM,
     NO_SUPERVISION_PARAGRAPH, follow_up,
 };
 pub use input::{

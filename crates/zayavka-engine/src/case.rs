@@ -556,6 +556,9 @@ pub(crate) fn write_follow_up(
         title,
         description: input.description.clone().unwrap_or_default(),
         filed_on: case.filing.filed_on,
+        way: zayavka_core::FilingWay::from_code(case.filing.method.code())
+            .unwrap_or(zayavka_core::FilingWay::Other),
+        delivered_on: case.filing.delivered_on,
         number: case.filing.number.clone(),
         company: case.filing.addressee.clone(),
         deadline: match &view.deadline {
@@ -563,6 +566,7 @@ pub(crate) fn write_follow_up(
                 due: deadline.due,
                 term: view.term_ru.clone(),
                 verified: deadline.verified,
+                provisional: None,
             }),
             _ => None,
         },
@@ -585,8 +589,11 @@ pub(crate) fn write_follow_up(
         date_ru,
     )
     .map_err(|too_long| CaseError::TooLong(too_long.length))?;
+    // A repeat request goes to the company the first was filed with, as the resident recorded
+    // it (issue 38); the document's «Кому» names it. With none recorded, the profile's company
+    // is used, and a blank only when neither exists.
     let addressee = match kind {
-        FollowUpKind::Repeat => None,
+        FollowUpKind::Repeat => case.filing.addressee.clone(),
         FollowUpKind::Complaint => clean_text("addressee", addressee, ADDRESSEE_MAX)?,
     };
     let finished = crate::draft::finished_draft(&zayavka_core::Outcome::Ready(letter), false);

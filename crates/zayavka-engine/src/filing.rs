@@ -114,12 +114,18 @@ pub fn filed_document(
 ) -> Result<FiledDocument, FilingError> {
     let draft = get(store, id)?;
     let mut profile = load(paths)?;
-    // A letter to another addressee (a complaint's inspectorate) names it in «Кому»; its
-    // address is left blank for the resident to fill in.
+    // A letter to a recorded addressee (a complaint's inspectorate, a repeat request's
+    // company as filed) names it in «Кому»; the profile's company address stays only when the
+    // profile's company is that same addressee, else it is left blank to fill in.
     if let Some(addressee) = store.addressee(id).map_err(DraftsError::from)? {
-        profile = profile
-            .with_value(ProfileField::CompanyName, Some(addressee))
-            .with_value(ProfileField::CompanyAddress, None);
+        let same_company = profile
+            .get(ProfileField::CompanyName)
+            .is_some_and(|company| company.trim() == addressee.trim());
+        if !same_company {
+            profile = profile
+                .with_value(ProfileField::CompanyName, Some(addressee))
+                .with_value(ProfileField::CompanyAddress, None);
+        }
     }
     let mut photos = document_photos(store, id)?;
     // A repeat request or a complaint carries the first request's photos of the problem.
