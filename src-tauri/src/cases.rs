@@ -251,9 +251,13 @@ fn deadline_line(view: &CaseView) -> Option<String> {
     }
     Some(match &view.deadline {
         DeadlineState::Known(deadline) => format!(
-            "Ответ должен прийти не позднее {}: {}.",
+            "Ответ должен прийти не позднее {}: {}.{}",
             date_ru(deadline.due),
-            view.term_ru
+            view.term_ru,
+            view.provisional_ru
+                .as_deref()
+                .map(|provisional| format!(" {}", sentence(&capitalised(provisional))))
+                .unwrap_or_default()
         ),
         DeadlineState::AwaitingDelivery => "Срок ответа начнётся со дня вручения письма. Когда \
              узнаете дату из уведомления о вручении или по трек-номеру, впишите её в сведения о \

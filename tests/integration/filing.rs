@@ -412,7 +412,8 @@ fn every_bad_date_or_value_is_refused_in_russian_with_nothing_changed() {
         shown["case"]["case"]["answer"]["result"], "solved",
         "{shown}"
     );
-    // A year the calendar lacks: no date, and why.
+    // A year the data hold no calendar for yet (issue 38): a date all the same, counted by the
+    // Labour Code's provisional calendar, and marked provisional wherever it appears.
     let late = offline_draft(home, "Сломан почтовый ящик.");
     ok(
         home,
@@ -428,13 +429,23 @@ fn every_bad_date_or_value_is_refused_in_russian_with_nothing_changed() {
         ],
     );
     let shown = json(home, "2027-12-27", &["drafts", "show", &late, "--json"]);
-    assert_eq!(shown["case"]["deadline"]["state"], "unknown");
-    assert_eq!(shown["case"]["deadline"]["year"], 2028);
+    assert_eq!(shown["case"]["deadline"]["state"], "known", "{shown}");
+    assert_eq!(shown["case"]["deadline"]["due"], "2028-01-17", "{shown}");
+    assert_eq!(
+        shown["case"]["deadline"]["provisional_years"],
+        serde_json::json!([2028])
+    );
     let out = ok(home, "2027-12-27", &["drafts", "show", &late]);
     assert!(
-        out.contains("нет производственного календаря на 2028 год"),
+        out.contains("Ответ должен прийти не позднее 17 января 2028 г.")
+            && out.contains(
+                "Срок предварительный: постановление о переносе выходных дней на 2028 год в \
+                 программе ещё не учтено."
+            ),
         "{out}"
     );
+    let due = ok(home, "2027-12-27", &["drafts", "due"]);
+    assert!(due.contains("(срок предварительный)"), "{due}");
 }
 
 #[test]

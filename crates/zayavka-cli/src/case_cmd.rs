@@ -536,6 +536,9 @@ fn print_deadline(
         )?,
         DeadlineState::Unknown { reason, .. } => writeln!(out, "{}.", capitalised(reason))?,
     }
+    if let Some(provisional) = &view.provisional_ru {
+        writeln!(out, "{}", sentence(&capitalised(provisional)))?;
+    }
     if let Some(notice) = &view.notice_ru {
         writeln!(out, "{notice}")?;
     }
@@ -740,7 +743,7 @@ pub fn due(args: DueArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         date_ru(today),
         views.len()
     )?;
-    for view in shown {
+    for view in &shown {
         let id = view.case.draft_id;
         writeln!(
             stdout,
@@ -757,6 +760,13 @@ pub fn due(args: DueArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         if let Some(title) = titles.get(&id) {
             writeln!(stdout, "    {}", zayavka_engine::escape_invisible(title))?;
         }
+    }
+    for provisional in shown
+        .iter()
+        .filter_map(|view| view.provisional_ru.as_deref())
+        .collect::<std::collections::BTreeSet<&str>>()
+    {
+        writeln!(stdout, "{}", sentence(&capitalised(provisional)))?;
     }
     if views.iter().any(|view| view.notice_ru.is_some()) {
         writeln!(stdout, "{}", zayavka_engine::DEADLINE_REVIEW_NOTICE)?;

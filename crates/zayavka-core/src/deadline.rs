@@ -211,6 +211,93 @@ pub struct Deadline {
     /// Whether the term and every consulted calendar year are verified against the official
     /// texts; when not, the deadline is shown with a notice.
     pub verified: bool,
+    /// The consulted years the data hold no calendar for yet, counted by the provisional
+    /// calendar of the Labour Code alone ([`provisional_days_off`], issue 38): the deadline is
+    /// then provisional, and said so wherever it appears.
+    pub provisional_years: Vec<i16>,
+}
+
+impl Deadline {
+    /// Why the date is provisional, in Russian, when it is: «срок предварительный:
+    /// постановление о переносе выходных дней на 2028 год в программе ещё не учтено».
+    pub fn provisional_ru(&self) -> Option<String> {
+        let (first, rest) = self.provisional_years.split_first()?;
+        let years = if rest.is_empty() {
+            format!("{first} год")
+        } else {
+            let all: Vec<String> = self
+                .provisional_years
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            format!("{} годы", all.join(" и "))
+        };
+        Some(format!(
+            "срок предварительный: постановление о переносе выходных дней на {years} в \
+             программе ещё не учтено"
+        ))
+    }
+}
+
+/// The non-working holidays of the Labour Code, art. 112, part 1: (month, day, name).
+const HOLIDAYS: [(i8, i8, &str); 14] = [
+    (1, 1, "Новогодние каникулы"),
+    (1, 2, "Новогодние каникулы"),
+    (1, 3, "Новогодние каникулы"),
+    (1, 4, "Новогодние каникулы"),
+    (1, 5, "Новогодние каникулы"),
+    (1, 6, "Новогодние каникулы"),
+    (1, 7, "Рождество Христово"),
+    (1, 8, "Новогодние каникулы"),
+    (2, 23, "День защитника Отечества"),
+    (3, 8, "Международный женский день"),
+    (5, 1, "Праздник Весны и Труда"),
+    (5, 9, "День Победы"),
+    (6, 12, "День России"),
+    (11, 4, "День народного единства"),
+];
+
+/// The weekdays off of `year` that follow from the Labour Code alone (art. 112, issue 38): every
+/// non-working holiday on a weekday, and for a holiday on a Saturday or a Sunday the next
+/// working day after it — except the January holidays, whose weekend days the Government's
+/// yearly decree moves to dates nobody knows in advance. The decree's transfers are the only
+/// difference from a reviewed year (a test lists them for every year the data hold).
+pub fn provisional_days_off(year: i16) -> BTreeMap<Date, String> {
+    let mut days_off = BTreeMap::new();
+    let holidays: Vec<(Date, &str)> = HOLIDAYS
+        .iter()
+        .filter_map(|(month, day, name)| Date::new(year, *month, *day).ok().map(|d| (d, *name)))
+        .collect();
+    let is_holiday = |date: Date| holidays.iter().any(|(holiday, _)| *holiday == date);
+    for (date, name) in &holidays {
+        if !is_weekend(*date) {
+            days_off.insert(
+                *date,
+                format!("нерабочий праздничный день: {name} (ТК РФ, ст. 112, ч. 1)"),
+            );
+        }
+    }
+    for (date, name) in &holidays {
+        if !is_weekend(*date) || date.month() == 1 {
+            continue;
+        }
+        let mut moved = *date;
+        loop {
+            let Ok(next) = moved.tomorrow() else { break };
+            moved = next;
+            if !is_weekend(moved) && !is_holiday(moved) && !days_off.contains_key(&moved) {
+                days_off.insert(
+                    moved,
+                    format!(
+                        "выходной за праздник «{name}», пришедшийся на выходной день (ТК РФ, ст. \
+                         112, ч. 2)"
+                    ),
+                );
+                break;
+            }
+        }
+    }
+    days_off
 }
 
 impl Deadlines {
@@ -237,13 +324,13 @@ impl Deadlines {
         self.years.get(&year)
     }
 
-    /// Whether `date` is a working day, or why that is not known.
+    /// Whether `date` is a working day: by the reviewed calendar of its year, or, for a year
+    /// the data do not hold yet, by the Labour Code's provisional one (issue 38).
     pub fn is_working_day(&self, date: Date) -> Result<bool, NoDeadline> {
-        let year = date.year();
-        self.years
-            .get(&year)
-            .map(|calendar| calendar.is_working_day(date))
-            .ok_or(NoDeadline::CalendarMissing { year })
+        Ok(match self.years.get(&date.year()) {
+            Some(calendar) => calendar.is_working_day(date),
+            None => !is_weekend(date) && !provisional_days_off(date.year()).contains_key(&date),
+        })
     }
 
     /// The last day for the answer to a request the addressee received on `received`.
@@ -289,12 +376,18 @@ impl Deadlines {
                     .get(year)
                     .is_some_and(|calendar| calendar.review.status == ReviewStatus::Verified)
             });
+        let provisional_years = years
+            .iter()
+            .copied()
+            .filter(|year| !self.years.contains_key(year))
+            .collect();
         Ok(Deadline {
             term: id,
             received,
             due,
             calendar_years: years,
             verified,
+            provisional_years,
         })
     }
 
@@ -674,30 +767,20 @@ mod tests {
             (Company, date(2026, 5, 1), Ok(date(2026, 5, 18))),
             // A working Saturday (1 November 2025) counts; 3 and 4 November do not.
             (Company, date(2025, 10, 31), Ok(date(2025, 11, 17))),
-            // The count runs into 2028, which the calendar does not hold: no date at all.
-            (
-                Company,
-                date(2027, 12, 24),
-                Err(NoDeadline::CalendarMissing { year: 2028 }),
-            ),
-            // A request received before the first calendar year.
-            (
-                Company,
-                date(2022, 12, 20),
-                Err(NoDeadline::CalendarMissing { year: 2022 }),
-            ),
+            // The count runs into 2028, which the data do not hold: counted by the Labour
+            // Code's provisional calendar (issue 38) — 3 to 7 January off, 8 January a Saturday.
+            (Company, date(2027, 12, 24), Ok(date(2028, 1, 17))),
+            // A request received before the first calendar year: the same for 2022.
+            (Company, date(2022, 12, 20), Ok(date(2023, 1, 10))),
             // 3 + 30 days ends on a working Tuesday.
             (Gzhi, date(2026, 10, 1), Ok(date(2026, 11, 3))),
             // … on a Saturday: the next working day.
             (Gzhi, date(2026, 11, 2), Ok(date(2026, 12, 7))),
             // … on 3 January 2027: past the whole holiday and the weekend after it.
             (Gzhi, date(2026, 12, 1), Ok(date(2027, 1, 11))),
-            // … in a year the calendar does not hold.
-            (
-                Gzhi,
-                date(2027, 12, 1),
-                Err(NoDeadline::CalendarMissing { year: 2028 }),
-            ),
+            // … on 3 January 2028, a holiday of a year the data do not hold: provisionally
+            // past 4–7 January and the weekend, Monday 10 January.
+            (Gzhi, date(2027, 12, 1), Ok(date(2028, 1, 10))),
         ];
         for (term, received, expected) in cases {
             let got = deadlines()
@@ -767,6 +850,101 @@ mod tests {
         assert!(listed.contains(&"срок ответа управляющей организации".to_owned()));
         assert!(listed.contains(&"срок ответа жилищной инспекции".to_owned()));
         assert!(listed.contains(&"производственный календарь 2027".to_owned()));
+    }
+
+    /// Issue 38: the provisional calendar of the Labour Code against every year the data hold.
+    /// The days where it differs are exactly the Government's decree's transfers — the measure
+    /// of how wrong a provisional date can be (docs/legal-maintenance.md).
+    #[test]
+    fn issue_38_the_provisional_calendar_differs_from_every_reviewed_year_only_by_the_decree() {
+        let mut differences = Vec::new();
+        for calendar in deadlines().calendar_years() {
+            let provisional = provisional_days_off(calendar.year);
+            let mut day = Date::new(calendar.year, 1, 1).unwrap();
+            while day.year() == calendar.year {
+                let reviewed = calendar.is_working_day(day);
+                let counted = !is_weekend(day) && !provisional.contains_key(&day);
+                if reviewed != counted {
+                    // A day the reviewed year lists is a transfer by the decree; the other kind
+                    // (2025-02-24, 2025-03-10) is a holiday's Monday the decree moved elsewhere.
+                    if let Some(why) = calendar
+                        .days_off
+                        .get(&day)
+                        .or_else(|| calendar.working_days.get(&day))
+                    {
+                        assert!(why.contains("перен"), "{day}: {why}");
+                    }
+                    differences.push(format!(
+                        "{day} {}",
+                        if reviewed {
+                            "рабочий"
+                        } else {
+                            "выходной"
+                        }
+                    ));
+                }
+                day = day.tomorrow().unwrap();
+            }
+        }
+        eprintln!("{differences:#?}");
+        assert_eq!(differences, PINNED_DIFFERENCES);
+    }
+
+    /// Where the reviewed years differ from the provisional calendar, as the reviewed year has
+    /// it: every one a transfer by the yearly decree (docs/legal-maintenance.md lists them).
+    const PINNED_DIFFERENCES: &[&str] = &[
+        "2023-02-24 выходной",
+        "2023-05-08 выходной",
+        "2024-04-27 рабочий",
+        "2024-04-29 выходной",
+        "2024-04-30 выходной",
+        "2024-05-10 выходной",
+        "2024-11-02 рабочий",
+        "2024-12-28 рабочий",
+        "2024-12-30 выходной",
+        "2024-12-31 выходной",
+        "2025-02-24 рабочий",
+        "2025-03-10 рабочий",
+        "2025-05-02 выходной",
+        "2025-05-08 выходной",
+        "2025-06-13 выходной",
+        "2025-11-01 рабочий",
+        "2025-11-03 выходной",
+        "2025-12-31 выходной",
+        "2026-01-09 выходной",
+        "2026-12-31 выходной",
+        "2027-02-20 рабочий",
+        "2027-02-22 выходной",
+        "2027-11-05 выходной",
+        "2027-12-31 выходной",
+    ];
+
+    #[test]
+    fn issue_38_a_deadline_across_the_2028_new_year_is_counted_and_marked_provisional() {
+        let deadline = deadlines()
+            .answer_due(TermId::ManagementCompany, date(2027, 12, 24))
+            .unwrap();
+        assert_eq!(deadline.due, date(2028, 1, 17));
+        assert_eq!(deadline.calendar_years, [2027, 2028]);
+        assert_eq!(deadline.provisional_years, [2028]);
+        assert!(!deadline.verified);
+        assert_eq!(
+            deadline.provisional_ru().unwrap(),
+            "срок предварительный: постановление о переносе выходных дней на 2028 год в \
+             программе ещё не учтено"
+        );
+        let reviewed = deadlines()
+            .answer_due(TermId::ManagementCompany, date(2026, 12, 7))
+            .unwrap();
+        assert_eq!(reviewed.provisional_years, Vec::<i16>::new());
+        assert_eq!(reviewed.provisional_ru(), None);
+        // Far ahead, every year still gets a date.
+        for year in 2028..=2040 {
+            let deadline = deadlines()
+                .answer_due(TermId::ManagementCompany, date(year, 3, 1))
+                .unwrap();
+            assert_eq!(deadline.provisional_years, [year]);
+        }
     }
 
     #[test]

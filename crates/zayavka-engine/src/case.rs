@@ -566,7 +566,7 @@ pub(crate) fn write_follow_up(
                 due: deadline.due,
                 term: view.term_ru.clone(),
                 verified: deadline.verified,
-                provisional: None,
+                provisional: view.provisional_ru.clone(),
             }),
             _ => None,
         },
@@ -829,6 +829,9 @@ pub struct CaseView {
     /// When the deadline rests on data not yet checked against the official text, the notice
     /// to show beside it.
     pub notice_ru: Option<String>,
+    /// When the deadline was counted through a year the data hold no calendar for yet, why the
+    /// date is provisional (issue 38): shown wherever the date appears.
+    pub provisional_ru: Option<String>,
 }
 
 /// What a resident is told beside a deadline counted from data not yet checked against the
@@ -884,9 +887,22 @@ impl CaseView {
             }
             _ => None,
         };
+        let provisional_ru = match &deadline {
+            DeadlineState::Known(deadline) => deadline.provisional_ru(),
+            _ => None,
+        };
         let term_data = data.term(term);
+        // Wherever the state is shown in a line («Черновики», «Сроки», `drafts due`), a
+        // provisional date says so (issue 38); the whole reason goes with the deadline.
+        let mut state_ru = state.phrase_ru(today);
+        if provisional_ru.is_some()
+            && matches!(state, CaseState::Waiting { .. } | CaseState::Overdue { .. })
+        {
+            state_ru.push_str(" (срок предварительный)");
+        }
         CaseView {
-            state_ru: state.phrase_ru(today),
+            provisional_ru,
+            state_ru,
             term_ru: term_data.summary.clone(),
             term_sources: term_data
                 .sources
@@ -934,6 +950,38 @@ mod tests {
             addressee: None,
             delivered_on: None,
         }
+    }
+
+    /// Issue 38: a request filed on 24 December 2027 gets a deadline across the 2028 New Year,
+    /// counted by the Labour Code's provisional calendar and marked so in its state and beside
+    /// its date.
+    #[test]
+    fn issue_38_a_deadline_in_a_year_without_a_reviewed_calendar_is_provisional() {
+        let view = CaseView::new(
+            case(in_person(date(2027, 12, 24)), None, None),
+            date(2028, 1, 10),
+        );
+        let DeadlineState::Known(deadline) = &view.deadline else {
+            panic!("{:?}", view.deadline);
+        };
+        assert_eq!(deadline.due, date(2028, 1, 17));
+        assert_eq!(
+            view.state_ru,
+            "ждём ответа до 17 января (срок предварительный)"
+        );
+        assert_eq!(
+            view.provisional_ru.as_deref(),
+            Some(
+                "срок предварительный: постановление о переносе выходных дней на 2028 год в \
+                 программе ещё не учтено"
+            )
+        );
+        let reviewed = CaseView::new(
+            case(in_person(date(2026, 12, 7)), None, None),
+            date(2026, 12, 8),
+        );
+        assert_eq!(reviewed.provisional_ru, None);
+        assert!(!reviewed.state_ru.contains("предварительный"));
     }
 
     #[test]
@@ -1033,21 +1081,6 @@ mod tests {
             }
         );
         assert_eq!(view.state_ru, "ждём ответа до 11 января 2027 г.");
-    }
-
-    #[test]
-    fn a_year_the_calendar_lacks_gives_no_date_and_says_why() {
-        let view = CaseView::new(
-            case(in_person(date(2027, 12, 24)), None, None),
-            date(2027, 12, 27),
-        );
-        assert_eq!(view.state, CaseState::NoDeadline);
-        let DeadlineState::Unknown { reason, year } = &view.deadline else {
-            panic!("{:?}", view.deadline);
-        };
-        assert_eq!(*year, 2028);
-        assert!(reason.contains("2028"), "{reason}");
-        assert_eq!(view.state_ru, "срок ответа не рассчитан");
     }
 
     #[test]

@@ -151,7 +151,25 @@ pub async fn run_doctor(
 /// calendar lacks is a problem (deadlines that need it are not counted); data not yet checked
 /// against the official texts are a warning, listed in the detail.
 pub fn deadline_data(today: jiff::civil::Date) -> Check {
-    let data = zayavka_core::deadlines();
+    deadline_data_of(zayavka_core::deadlines(), today)
+}
+
+fn deadline_data_of(data: &zayavka_core::Deadlines, today: jiff::civil::Date) -> Check {
+    let mut check = deadline_check(data, today);
+    // Which years are the data's and which provisional, where a resident reads it (the app
+    // shows the message, not the detail; issue 38).
+    let years: Vec<i16> = data.calendar_years().map(|year| year.year).collect();
+    if let (Some(first), Some(last)) = (years.first(), years.last()) {
+        check.message = format!(
+            "{} Производственный календарь в программе — на {first}–{last} гг.; сроки в другие \
+             годы считаются предварительно, по Трудовому кодексу.",
+            check.message
+        );
+    }
+    check
+}
+
+fn deadline_check(data: &zayavka_core::Deadlines, today: jiff::civil::Date) -> Check {
     let years: Vec<i16> = data.calendar_years().map(|year| year.year).collect();
     let covered = match (years.first(), years.last()) {
         (Some(first), Some(last)) => format!("{first}–{last}"),
@@ -181,8 +199,9 @@ pub fn deadline_data(today: jiff::civil::Date) -> Check {
         .collect();
     let awaiting = data.awaiting_verification();
     let detail = format!(
-        "производственный календарь: {covered}; {}ещё не сверены с официальным текстом: {}; см. \
-         docs/legal-maintenance.md",
+        "производственный календарь: {covered} — по данным программы, другие годы — \
+         предварительно, по ТК РФ, ст. 112, без постановления о переносе выходных; {}ещё не \
+         сверены с официальным текстом: {}; см. docs/legal-maintenance.md",
         if expired.is_empty() {
             String::new()
         } else {
@@ -194,24 +213,27 @@ pub fn deadline_data(today: jiff::civil::Date) -> Check {
             awaiting.join(", ")
         }
     );
-    if !expired.is_empty() || !missing.is_empty() {
-        let mut problems = Vec::new();
-        if !missing.is_empty() {
-            problems.push(format!(
-                "в программе нет производственного календаря на {} г., и сроки ответа, которые \
-                 заходят в этот год, не рассчитываются",
-                missing.join(" и ")
-            ));
-        }
-        if !expired.is_empty() {
-            problems.push("срок сверки сроков ответа с законами истёк".to_owned());
-        }
+    if !expired.is_empty() {
         return Check::new(
             CheckName::Deadlines,
             CheckStatus::Problem,
+            "Срок сверки сроков ответа с законами истёк. Обновите программу; до тех пор \
+             проверяйте сроки по документам.",
+        )
+        .detail(detail);
+    }
+    // A year with no reviewed calendar still gets deadlines, counted by the Labour Code alone
+    // and marked provisional (issue 38): a warning, not a problem.
+    if !missing.is_empty() {
+        return Check::new(
+            CheckName::Deadlines,
+            CheckStatus::Warning,
             format!(
-                "{}. Обновите программу; до тех пор проверяйте сроки по документам.",
-                zayavka_core::full_sentence(&problems.join("; ")).trim_end_matches('.')
+                "На {} г. в программе ещё нет постановления о переносе выходных дней: сроки, \
+                 которые заходят в этот год, считаются предварительно, по Трудовому кодексу, и \
+                 помечены «срок предварительный». Обновите программу, когда выйдет новая \
+                 версия.",
+                missing.join(" и ")
             ),
         )
         .detail(detail);
@@ -664,10 +686,44 @@ mod tests {
             detail.contains("производственный календарь 2027"),
             "{detail}"
         );
-        // In October 2027 the calendar of 2028 is missing: a problem, in plain words.
-        let check = deadline_data(jiff::civil::date(2027, 10, 1));
-        assert_eq!(check.status, CheckStatus::Problem);
-        assert!(check.message.contains("на 2028 г."), "{}", check.message);
+        // In October 2027 the calendar of 2028 is missing: deadlines into 2028 are provisional
+        // (issue 38), a warning in plain words — with terms still under review then (the
+        // shipped ones need another review by then, which is a problem of its own, below).
+        let terms = include_str!("../../../legal_modules/deadlines/terms.toml")
+            .replace("valid_through = 2027-05-31", "valid_through = 2028-05-31");
+        let years: Vec<(String, String)> = (2023..=2027)
+            .map(|year| {
+                (
+                    format!("calendar-{year}.toml"),
+                    std::fs::read_to_string(format!(
+                        "{}/../../legal_modules/deadlines/calendar-{year}.toml",
+                        env!("CARGO_MANIFEST_DIR")
+                    ))
+                    .unwrap(),
+                )
+            })
+            .collect();
+        let calendars: Vec<(&str, &str)> = years
+            .iter()
+            .map(|(name, text)| (name.as_str(), text.as_str()))
+            .collect();
+        let reviewed_later = zayavka_core::parse_deadlines(&terms, &calendars).unwrap();
+        let check = deadline_data_of(&reviewed_later, jiff::civil::date(2027, 10, 1));
+        assert_eq!(check.status, CheckStatus::Warning);
+        assert!(check.message.contains("На 2028 г."), "{}", check.message);
+        assert!(
+            check.message.contains("«срок предварительный»"),
+            "{}",
+            check.message
+        );
+        assert!(
+            check
+                .detail
+                .as_deref()
+                .unwrap()
+                .contains("2023–2027 — по данным программы, другие годы — предварительно"),
+            "{check:?}"
+        );
         // Past the terms' review date: a problem too.
         let check = deadline_data(jiff::civil::date(2027, 6, 1));
         assert_eq!(check.status, CheckStatus::Problem);

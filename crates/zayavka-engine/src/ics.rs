@@ -28,6 +28,10 @@ pub fn deadline_event(view: &CaseView, title: Option<&str>, stamp: Timestamp) ->
     if let Some(number) = &view.case.filing.number {
         description.push_str(&format!(" Входящий номер: {number}."));
     }
+    if let Some(provisional) = &view.provisional_ru {
+        description.push(' ');
+        description.push_str(&zayavka_core::full_sentence(provisional));
+    }
     if let Some(notice) = &view.notice_ru {
         description.push(' ');
         description.push_str(notice);
