@@ -75,7 +75,8 @@ mod tests {
     use zayavka_engine::{LEGAL_REVIEW_NOTICE, legal_module_checks};
 
     /// Regression (issue 14): the app shows residents one plain line about the legal texts'
-    /// review; `zayavka doctor` keeps the module ids for maintainers, under that line.
+    /// review; `zayavka doctor` names the modules under that line — by their Russian titles
+    /// since issue 38, never their ids.
     #[test]
     fn issue_14_doctor_prints_the_legal_review_details_for_maintainers() {
         let checks = legal_module_checks(jiff::civil::date(2026, 12, 1));
@@ -92,7 +93,8 @@ mod tests {
         );
         assert!(text.contains(&notice), "{text}");
         for module in zayavka_engine::legal_catalogue().awaiting_verification() {
-            assert!(text.contains(&module.id), "{text}");
+            assert!(text.contains(&module.title), "{text}");
+            assert!(!text.contains(&format!("{} (", module.id)), "{text}");
         }
     }
 }
