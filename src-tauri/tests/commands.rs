@@ -1956,4 +1956,40 @@ mod after_filing {
         assert!(repeat.contains("15-к"), "{repeat}");
         assert!(folder.join("row-0004-repeat.txt").is_file());
     }
+
+    /// Issue 38: filed on 24 December 2027, the deadline runs into 2028, which the data hold no
+    /// calendar for: the app shows a date all the same, marked provisional in the state and in
+    /// the deadline line.
+    #[test]
+    fn issue_38_a_deadline_into_a_year_without_a_calendar_is_shown_provisional() {
+        let app = App::without_provider();
+        let id = offline_draft(&app);
+        app.state.fix_today(jiff::civil::date(2027, 12, 27));
+        let filed = cases::case_file(
+            &app.state,
+            id,
+            &filing(jiff::civil::date(2027, 12, 24), "in_person"),
+        )
+        .unwrap();
+        let detail = serde_json::to_value(filed).unwrap();
+        assert_eq!(detail["case"]["deadline"]["due"], "2028-01-17", "{detail}");
+        assert_eq!(
+            detail["case"]["state_ru"], "ждём ответа до 17 января 2028 г. (срок предварительный)",
+            "{detail}"
+        );
+        let line = detail["deadline_line"].as_str().unwrap();
+        assert!(
+            line.starts_with("Ответ должен прийти не позднее 17 января 2028 г.:")
+                && line.ends_with(
+                    "Срок предварительный: постановление о переносе выходных дней на 2028 год в \
+                     программе ещё не учтено."
+                ),
+            "{line}"
+        );
+        let due = serde_json::to_value(cases::cases_due(&app.state).unwrap()).unwrap();
+        assert_eq!(
+            due["cases"][0]["state_ru"], "ждём ответа до 17 января 2028 г. (срок предварительный)",
+            "{due}"
+        );
+    }
 }
