@@ -105,6 +105,18 @@ const RELATIVE: &[Relative] = &[
         meant: Meant::DaysBefore(1),
     },
     Relative {
+        words: &["вчерашней"],
+        meant: Meant::DaysBefore(1),
+    },
+    Relative {
+        words: &["позавчерашней"],
+        meant: Meant::DaysBefore(2),
+    },
+    Relative {
+        words: &["сегодняшней"],
+        meant: Meant::DaysBefore(0),
+    },
+    Relative {
         words: &["сегодня"],
         meant: Meant::DaysBefore(0),
     },
@@ -269,11 +281,13 @@ fn relative_note(
     let instead = match meant {
         Meant::DaysBefore(days) => {
             let day = drafted_on.checked_sub(days.days()).unwrap_or(drafted_on);
-            format!(
-                "если это было {}, напишите «{}»",
-                typed.to_lowercase(),
-                date_ru(day)
-            )
+            // The plain word, whatever form was typed: «со вчерашнего дня» meant yesterday.
+            let when = match days {
+                0 => "сегодня",
+                1 => "вчера",
+                _ => "позавчера",
+            };
+            format!("если это было {when}, напишите «{}»", date_ru(day))
         }
         Meant::LastWeek | Meant::ThisWeek => {
             let monday = drafted_on
@@ -465,6 +479,14 @@ mod tests {
             yesterday[0].message(),
             "В тексте есть «Вчера»: в день подачи это будет означать другое время. Черновик \
              составлен 7 декабря 2026 г.; если это было вчера, напишите «6 декабря 2026 г.»."
+        );
+        let since = notes("Со вчерашнего дня в подъезде разбито окно.", None);
+        assert!(
+            since[0]
+                .message()
+                .ends_with("если это было вчера, напишите «6 декабря 2026 г.»."),
+            "{}",
+            since[0].message()
         );
         let week = notes("На прошлой неделе перегорели лампы на этаже.", None);
         assert!(
