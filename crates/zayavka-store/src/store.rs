@@ -338,13 +338,19 @@ fn verify_backup(staging: &Path, backup: &Path) -> Result<(), StoreError> {
         StoreError::ForeignSchema { differences, .. } => {
             unusable(BackupProblem::Changed(differences))
         }
-        StoreError::NewerSchema { found, supported } => {
-            StoreError::NewerSchema { found, supported }
-        }
-        _ => unusable(BackupProblem::NotADatabase),
+        // A newer version, a full disk, a busy or failing disk: said as such, never as a fault
+        // of the file.
+        other => other,
     };
-    let version =
-        migrations::user_version(&conn).map_err(|_| unusable(BackupProblem::NotADatabase))?;
+    // A file SQLite cannot read as a database at all (text, a photo, a cut header).
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .map_err(|error| match error.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt) => {
+                unusable(BackupProblem::NotADatabase)
+            }
+            _ => StoreError::from(error),
+        })?;
     migrations::check_version(&conn, backup).map_err(damaged)?;
     if version == 0 {
         // An SQLite file with nothing in it: no backup ever looks like that.
