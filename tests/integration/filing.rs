@@ -987,3 +987,125 @@ fn issue_38_the_repeat_request_is_addressed_from_the_filing_then_the_profile() {
     // Another company than the profile's: the profile's address is not put under its name.
     assert!(!filed.contains("ул. Лесная, 5"), "{filed}");
 }
+
+/// Issue 38: a request filed before Zayavka — two weeks ago, on paper — is recorded with its
+/// text as filed, its number, addressee and a photo of the stamped copy; it gets its deadline,
+/// `drafts show` prints the text as filed, and the repeat request works on it. A filing in the
+/// future or before 2000, or a text the contract refuses, records nothing.
+#[test]
+fn issue_38_a_request_filed_before_zayavka_is_recorded_and_followed() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let text =
+        "Прошу заменить перегоревшую лампу на площадке 3 этажа подъезда 2.\nТемно уже неделю.";
+    let photo = crate::support::tests_dir().join("fixtures/photos/exif-bytes-in-scan.jpg");
+    let report = json(
+        home,
+        "2026-12-07",
+        &[
+            "drafts",
+            "add",
+            "--text",
+            text,
+            "--filed",
+            "2026-11-20",
+            "--how",
+            "in_person",
+            "--to",
+            "ООО «УК Рассвет»",
+            "--number",
+            "Вх. 512",
+            "--photo",
+            photo.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    let id = report["case"]["draft_id"].to_string();
+    assert_eq!(
+        report["case"]["filing"]["filed_on"], "2026-11-20",
+        "{report}"
+    );
+    assert_eq!(report["deadline"]["due"], "2026-12-04", "{report}");
+    assert_eq!(report["state"]["state"], "overdue", "{report}");
+    let shown = ok(home, "2026-12-07", &["drafts", "show", &id]);
+    assert!(
+        shown.contains(&format!(
+            "Текст заявки, как он был подан до Заявки:\n{text}"
+        )),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains("Прошу:\n1."),
+        "the assembled request is not shown: {shown}"
+    );
+    assert!(shown.contains("Фотографии подачи: 1."), "{shown}");
+    // The document prints the text as it was filed.
+    let document = home.join("копия.txt");
+    ok(
+        home,
+        "2026-12-07",
+        &[
+            "drafts",
+            "export",
+            &id,
+            "--format",
+            "txt",
+            "--out",
+            document.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        std::fs::read_to_string(&document).unwrap().contains(text),
+        "the document holds the text as filed"
+    );
+    let letter =
+        std::fs::read_to_string(letter_file(home, &id, "company", "txt", "repeat")).unwrap();
+    assert!(
+        letter.contains(
+            "20 ноября 2026 г. в ООО «УК Рассвет» лично подана заявка (входящий номер: Вх. 512)"
+        ),
+        "{letter}"
+    );
+    assert!(
+        letter.contains("Ответ должен был прийти не позднее 4 декабря 2026 г."),
+        "{letter}"
+    );
+
+    let before = json(home, "2026-12-28", &["drafts", "list", "--json"]);
+    for (args, message) in [
+        (
+            vec!["--filed", "2027-01-05", "--how", "email"],
+            "ещё не наступила",
+        ),
+        (
+            vec!["--filed", "1999-12-31", "--how", "email"],
+            "с 2000 года",
+        ),
+    ] {
+        let mut all = vec!["drafts", "add", "--text", text];
+        all.extend(args);
+        let (code, _, stderr) = cli(home, "2026-12-28", &all);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+    }
+    let (code, _, stderr) = cli(
+        home,
+        "2026-12-28",
+        &[
+            "drafts",
+            "add",
+            "--text",
+            "Свет",
+            "--filed",
+            "2026-12-01",
+            "--how",
+            "email",
+        ],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("Текст заявки не записан"), "{stderr}");
+    assert_eq!(
+        json(home, "2026-12-28", &["drafts", "list", "--json"]),
+        before
+    );
+}

@@ -591,6 +591,68 @@ fn a_follow_up_killed_at_any_write_point_is_a_whole_linked_draft_or_nothing() {
     }
 }
 
+/// Issue 38: `drafts add` killed at any write point leaves either nothing or the whole request
+/// filed before Zayavka — its draft, its text as filed and its filing — never a draft without
+/// its case; and added again after a kill that left nothing, it is there once.
+#[test]
+fn a_request_brought_in_killed_at_any_write_point_is_whole_or_absent() {
+    let template = Template::new();
+    let filed_on = jiff::Zoned::now()
+        .date()
+        .checked_sub(jiff::Span::new().days(14))
+        .unwrap()
+        .to_string();
+    let text = "Прошу заменить лампу на площадке 4 этажа, поданная на бумаге две недели назад.";
+    let add = [
+        "drafts",
+        "add",
+        "--text",
+        text,
+        "--filed",
+        &filed_on,
+        "--how",
+        "in_person",
+    ];
+    for point in [
+        "draft_insert.row",
+        "draft_finish.result",
+        "draft_bring_in.version",
+        "draft_bring_in.index",
+        "draft_bring_in.filed",
+        "draft_bring_in.commit",
+        "draft_bring_in.committed",
+    ] {
+        let home = template.copy();
+        let before = home.listed().len();
+        kill_at(&home, point, &add);
+        template.check_after_restart(&home, point);
+        let listed = home.listed();
+        if point.ends_with("committed") {
+            assert_eq!(listed.len(), before + 1, "{point}");
+        } else {
+            assert_eq!(listed.len(), before, "{point}: half a request is visible");
+            succeeds(&home, &add);
+            assert_eq!(
+                home.listed().len(),
+                before + 1,
+                "{point}: not added on the rerun"
+            );
+        }
+        let id = home.listed()[0]["id"].as_i64().unwrap();
+        let case = case_of(&home, id);
+        assert_eq!(
+            case["case"]["filing"]["filed_on"],
+            filed_on.as_str(),
+            "{point}: {case}"
+        );
+        assert_eq!(
+            found(&home, "бумаге"),
+            1,
+            "{point}: the text as filed, once"
+        );
+    }
+}
+
 /// Three valid rows (2, 3 and 5) and one too short to be a draft (4).
 fn batch_file(home: &Home) -> PathBuf {
     let path = home.path().join("batch.csv");

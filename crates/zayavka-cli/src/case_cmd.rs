@@ -46,6 +46,88 @@ pub struct FiledArgs {
     json: bool,
 }
 
+/// `drafts add`: a request filed before Zayavka (issue 38).
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["text", "text_file"])))]
+pub struct AddArgs {
+    /// Текст заявки, как он был подан (от 10 до 2000 знаков). Ничего в нём не меняется.
+    #[arg(long, value_name = "ТЕКСТ")]
+    text: Option<String>,
+    /// Файл UTF-8 с текстом заявки, как она была подана.
+    #[arg(long, value_name = "ФАЙЛ")]
+    text_file: Option<PathBuf>,
+    /// День подачи (ГГГГ-ММ-ДД): раньше сегодняшнего можно, в будущем и до 2000 года — нет.
+    #[arg(long, value_name = "ДАТА", value_parser = day)]
+    filed: jiff::civil::Date,
+    /// Как подана: in_person, letter, email, gis, site или other (как в drafts filed).
+    #[arg(long, value_name = "СПОСОБ", value_parser = method)]
+    how: FilingMethod,
+    /// Кому подана, например «ООО „УК Восход“».
+    #[arg(long, value_name = "ТЕКСТ")]
+    to: Option<String>,
+    /// Входящий номер, как он записан.
+    #[arg(long, value_name = "ТЕКСТ")]
+    number: Option<String>,
+    /// Для письма: день вручения (ГГГГ-ММ-ДД).
+    #[arg(long, value_name = "ДАТА", value_parser = day)]
+    delivered: Option<jiff::civil::Date>,
+    /// Фотографии второго экземпляра с отметкой или квитанции (JPEG или PNG).
+    #[arg(long = "photo", value_name = "ФАЙЛ")]
+    photos: Vec<PathBuf>,
+    /// Вывести объект JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `drafts add`: records a request filed before Zayavka, already filed, and says its deadline.
+pub fn add(args: AddArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let today = today_or_error()?;
+    let text = match (&args.text, &args.text_file) {
+        (Some(text), _) => text.clone(),
+        (None, Some(file)) => std::fs::read_to_string(file).map_err(|error| {
+            anyhow::anyhow!(
+                "Файл {} не прочитан: {}. Проверьте путь; текст должен быть в UTF-8.",
+                file.display(),
+                zayavka_engine::io_error_ru(&error)
+            )
+        })?,
+        (None, None) => unreachable!("clap requires --text or --text-file"),
+    };
+    let input = FilingInput {
+        filed_on: args.filed,
+        method: args.how,
+        number: args.number.clone(),
+        addressee: args.to.clone(),
+        delivered_on: args.delivered,
+    };
+    let view = engine.bring_in(&text, &input, today).map_err(case_error)?;
+    let id = view.case.draft_id;
+    // The request is recorded whatever becomes of its photos: running `add` again would record
+    // it twice, so a refused photo is attached with `drafts filed`.
+    let again = format!(
+        "Заявка записана как черновик № {id}; приложите фотографии командой zayavka drafts \
+         filed {id} --photo ФАЙЛ."
+    );
+    let role = AttachmentRole::Filing;
+    if args.json {
+        attach_again(engine, &mut std::io::sink(), id, role, &args.photos, &again)?;
+        let text = serde_json::to_string_pretty(&view)?;
+        writeln!(std::io::stdout().lock(), "{text}")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "Записана заявка, поданная {} ({}): черновик № {id}. Её текст сохранён как вы его \
+         подали.",
+        date_ru(args.filed),
+        method_ru(args.how),
+    )?;
+    attach_again(engine, &mut stdout, id, role, &args.photos, &again)?;
+    print_deadline(&mut stdout, &view, today)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `drafts answer`.
 #[derive(Debug, clap::Args)]
 pub struct AnswerArgs {
@@ -410,14 +492,35 @@ fn attach(
     if photos.is_empty() {
         return Ok(());
     }
+    attach_again(
+        engine,
+        out,
+        id,
+        role,
+        photos,
+        "Приложите их снова той же командой: остальные сведения останутся прежними.",
+    )
+}
+
+/// [`attach`], with `again` saying how to attach the photos once more when they are refused.
+fn attach_again(
+    engine: &Engine,
+    out: &mut dyn std::io::Write,
+    id: DraftId,
+    role: AttachmentRole,
+    photos: &[PathBuf],
+    again: &str,
+) -> anyhow::Result<()> {
+    if photos.is_empty() {
+        return Ok(());
+    }
     // Called after the filing or the answer is stored: a refused photo must not read as if
     // nothing had been recorded.
     let list = engine
         .attach_case_photos(id, role, photos)
         .map_err(|error| {
             anyhow::anyhow!(
-                "{} записан, но фотографии не приложены: {} Приложите их снова той же \
-                 командой: остальные сведения останутся прежними.",
+                "{} записан, но фотографии не приложены: {} {again}",
                 if role == AttachmentRole::Answer {
                     "Ответ"
                 } else {

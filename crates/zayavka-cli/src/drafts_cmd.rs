@@ -60,6 +60,10 @@ enum DraftsCommand {
     /// отметки или квитанции; повторный вызов меняет сведения (например, добавляет день
     /// вручения письма). Текст поданного черновика больше не меняется.
     Filed(Box<crate::case_cmd::FiledArgs>),
+    /// Записать заявку, поданную до Заявки (на бумаге, через ГИС ЖКХ): её текст как есть,
+    /// день, способ, адресат, номер. Срок ответа считается сразу; следующие письма — как у
+    /// любой поданной заявки.
+    Add(Box<crate::case_cmd::AddArgs>),
     /// Записать ответ на поданную заявку: день и итог.
     Answer(crate::case_cmd::AnswerArgs),
     /// Сроки ответов: сначала просроченные, затем ближайшие.
@@ -395,6 +399,7 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         DraftsCommand::Recover(args) => recover(args, engine),
         DraftsCommand::Retry(args) => retry(&args, engine),
         DraftsCommand::Filed(args) => crate::case_cmd::filed(*args, engine),
+        DraftsCommand::Add(args) => crate::case_cmd::add(*args, engine),
         DraftsCommand::Answer(args) => crate::case_cmd::answer(args, engine),
         DraftsCommand::Due(args) => crate::case_cmd::due(args, engine),
         DraftsCommand::Calendar(args) => crate::case_cmd::calendar(args, engine),
@@ -453,7 +458,14 @@ fn show(show: ShowArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&shown)?)?;
     } else {
         writeln!(stdout, "{}", heading(&item, &jiff::tz::TimeZone::system()))?;
+        // A request filed before Zayavka (issue 38) is its text as filed, shown below; the
+        // request assembled from it for the follow-up letters is not what was filed.
+        let brought_in = draft
+            .versions
+            .iter()
+            .any(|version| version.author == zayavka_engine::BROUGHT_IN_AUTHOR);
         match &request {
+            Some(_) if brought_in => {}
             Some(request) => {
                 writeln!(stdout, "\n{}", request.plain_text())?;
                 if !request.faithfulness().is_empty() {
@@ -473,11 +485,20 @@ fn show(show: ShowArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
             )?,
         }
         if let Some(latest) = draft.versions.last() {
-            writeln!(
-                stdout,
-                "\nВаша правка (версия {}):\n{}\n\n{}",
-                latest.version, latest.title, latest.body
-            )?;
+            if latest.author == zayavka_engine::BROUGHT_IN_AUTHOR {
+                // A request filed before Zayavka (issue 38): its text as it was filed.
+                writeln!(
+                    stdout,
+                    "\nТекст заявки, как он был подан до Заявки:\n{}",
+                    latest.body
+                )?;
+            } else {
+                writeln!(
+                    stdout,
+                    "\nВаша правка (версия {}):\n{}\n\n{}",
+                    latest.version, latest.title, latest.body
+                )?;
+            }
         }
         let photos = engine.photos(show.id).map_err(attachment_error)?;
         if !photos.is_empty() {

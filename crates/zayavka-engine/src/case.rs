@@ -116,6 +116,13 @@ pub enum CaseError {
     /// A delivery date was given for a request that was not sent as a letter.
     #[error("a delivery date is only for a letter, and this request was filed as {0}")]
     DeliveryNotALetter(FilingMethod),
+    /// The text of a request filed before Zayavka does not fit the input contract; the
+    /// sentence is the contract's own, field by field.
+    #[error("the request's text is refused: {0}")]
+    BroughtInText(String),
+    /// A filing day before 2000, which no request recorded here can have.
+    #[error("the filing date {0} is before 2000")]
+    TooEarly(Date),
     /// A text field cannot be kept as it is.
     #[error("the {field} is refused: {reason}")]
     Text {
@@ -132,6 +139,15 @@ impl CaseError {
         match self {
             CaseError::Store(error) => error.message_ru(),
             CaseError::Batch(message) => message.clone(),
+            CaseError::BroughtInText(message) => format!(
+                "Текст заявки не записан: {message} Ничего не записано; поправьте текст и \
+                 повторите."
+            ),
+            CaseError::TooEarly(date) => format!(
+                "Дата подачи {} слишком давняя: записать можно заявки, поданные с 2000 года. \
+                 Ничего не записано. Проверьте дату.",
+                date_ru(*date)
+            ),
             CaseError::NotDueYet { due } => format!(
                 "Срок ответа на эту заявку ещё не истёк: ответ должен прийти не позднее {} \
                  Повторную заявку или жалобу пишут, когда ответа нет после срока или ответ не \
@@ -232,6 +248,8 @@ impl EngineError for CaseError {
             | CaseError::InFuture { .. }
             | CaseError::BeforeDraft { .. }
             | CaseError::BeforeFiling { .. }
+            | CaseError::BroughtInText(_)
+            | CaseError::TooEarly(_)
             | CaseError::Text { .. } => ErrorKind::InvalidValue,
             CaseError::DeliveryNotALetter(_) => ErrorKind::InvalidRequest,
             CaseError::Batch(_) => ErrorKind::Batch,
@@ -355,7 +373,15 @@ pub(crate) fn file(
     }
     let draft = store.get_draft(id)?.ok_or(StoreError::DraftNotFound(id))?;
     let created = draft.summary.created_at.to_zoned(TimeZone::system()).date();
-    if input.filed_on < created {
+    // A request brought in after it was filed (issue 38) was filed before it was recorded.
+    let brought_in = draft
+        .versions
+        .iter()
+        .any(|version| version.author == zayavka_store::BROUGHT_IN_AUTHOR);
+    if input.filed_on.year() < 2000 {
+        return Err(CaseError::TooEarly(input.filed_on));
+    }
+    if input.filed_on < created && !brought_in {
         return Err(CaseError::BeforeDraft {
             date: input.filed_on,
             created,
@@ -369,6 +395,68 @@ pub(crate) fn file(
         delivered_on: input.delivered_on,
     };
     let case = store.record_filing(id, &filing)?;
+    Ok(CaseView::new(case, today))
+}
+
+/// Records a request the resident filed before using Zayavka (issue 38): `text` exactly as it
+/// was filed, with its filing. No model is called and nothing is rewritten: the text is kept
+/// as the draft's version by [`zayavka_store::BROUGHT_IN_AUTHOR`], which the documents print;
+/// the request assembled from it without a model (the resident's words and the generic
+/// «Прошу:» item) is what the follow-up letters quote. The filing day may precede today —
+/// that is the point — but not lie in the future or before 2000. Everything is stored in one
+/// transaction.
+pub(crate) fn bring_in(
+    store: &Store,
+    text: &str,
+    input: &FilingInput,
+    today: Date,
+) -> Result<CaseView, CaseError> {
+    let raw = zayavka_core::RawInput {
+        description: Some(text.to_owned()),
+        ..zayavka_core::RawInput::default()
+    };
+    let checked = zayavka_core::ResidentInput::parse(&raw).map_err(|errors| {
+        CaseError::BroughtInText(
+            errors
+                .iter()
+                .map(|error| zayavka_core::full_sentence(&error.message_ru()))
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    })?;
+    if input.delivered_on.is_some() && input.method != FilingMethod::Letter {
+        return Err(CaseError::DeliveryNotALetter(input.method));
+    }
+    if input.filed_on.year() < 2000 {
+        return Err(CaseError::TooEarly(input.filed_on));
+    }
+    not_in_future("filing", Some(input.filed_on), today)?;
+    not_in_future("delivery", input.delivered_on, today)?;
+    not_before_filing("delivery", input.delivered_on, input.filed_on)?;
+    let outcome = zayavka_core::offline_request(&checked, zayavka_core::legal_catalogue());
+    let Some(request) = outcome.request() else {
+        // The text fits the contract but not a request with its item: said as the contract
+        // would.
+        return Err(CaseError::TooLong(zayavka_core::char_count(text)));
+    };
+    let title = request.title().to_owned();
+    let finished = crate::draft::finished_draft(&outcome, false);
+    let json = serde_json::to_string(&raw).expect("an input serialises");
+    let draft = crate::database::new_draft(&json, Some(&checked));
+    let version = zayavka_store::NewVersion {
+        author: zayavka_store::BROUGHT_IN_AUTHOR.to_owned(),
+        title,
+        body: text.trim().to_owned(),
+    };
+    let filing = Filing {
+        filed_on: input.filed_on,
+        method: input.method,
+        number: clean_text("number", input.number.as_deref(), NUMBER_MAX)?,
+        addressee: clean_text("addressee", input.addressee.as_deref(), ADDRESSEE_MAX)?,
+        delivered_on: input.delivered_on,
+    };
+    let id = store.bring_in(&draft, &finished, &version, &filing)?;
+    let case = store.case(id)?.ok_or(StoreError::NotFiled(id))?;
     Ok(CaseView::new(case, today))
 }
 

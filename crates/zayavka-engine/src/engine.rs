@@ -620,6 +620,17 @@ impl Engine {
         case::file(&self.write()?, id, filing, today)
     }
 
+    /// Records a request filed before Zayavka, `text` as it was filed, with its filing
+    /// (issue 38): a new draft that is filed already, counted and followed like any other.
+    pub fn bring_in(
+        &self,
+        text: &str,
+        filing: &FilingInput,
+        today: Date,
+    ) -> Result<CaseView, CaseError> {
+        case::bring_in(&self.write()?, text, filing, today)
+    }
+
     /// Attaches photos of the filing (the stamped copy, the postal receipt) or of the answer to
     /// draft `id`, cleaned like any photo, all or none.
     pub fn attach_case_photos(

@@ -144,6 +144,6 @@ pub use zayavka_core::{
 };
 pub use zayavka_llm::{Budget, CancellationToken, Role};
 pub use zayavka_store::{
-    BackupProblem, Batch, DraftFilter, DraftId, DraftOutcome, SchemaDifference, StoreError,
-    StoredDraft,
+    BROUGHT_IN_AUTHOR, BackupProblem, Batch, DraftFilter, DraftId, DraftOutcome, SchemaDifference,
+    StoreError, StoredDraft,
 };

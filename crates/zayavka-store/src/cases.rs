@@ -12,12 +12,14 @@ use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::audit::{self, Event, unknown_code};
 use crate::columns::{now_text, parse_timestamp};
-use crate::drafts::{check_finished, finish_in, insert_pending, is_filed, outcome_of};
+use crate::drafts::{
+    check_code, check_finished, finish_in, insert_pending, insert_version, is_filed, outcome_of,
+};
 use crate::error::StoreError;
 use crate::faults;
 use crate::model::{
     Answer, AnswerResult, AuditKind, Case, DraftId, DraftOutcome, Filing, FilingMethod,
-    FinishedDraft, FollowKind, FollowLink, NewDraft,
+    FinishedDraft, FollowKind, FollowLink, NewDraft, NewVersion,
 };
 use crate::store::Store;
 
@@ -448,6 +450,30 @@ impl Store {
             },
         )?;
         Store::commit(tx, "follow_up_create")?;
+        Ok(id)
+    }
+
+    /// Records a request the resident filed before using Zayavka (issue 38) as a new draft that
+    /// is filed already, in one transaction: the input, the finished request (written from the
+    /// resident's own words, no model), the text exactly as it was filed as a version by
+    /// [`crate::BROUGHT_IN_AUTHOR`], and the filing — all there, or none. Its filing day may precede
+    /// the day it is recorded. Returns its id.
+    pub fn bring_in(
+        &self,
+        draft: &NewDraft,
+        finished: &FinishedDraft,
+        text: &NewVersion,
+        filing: &Filing,
+    ) -> Result<DraftId, StoreError> {
+        check_finished(finished, None)?;
+        check_code("author", &text.author)?;
+        let tx = self.write()?;
+        let id = insert_pending(&tx, draft, None)?;
+        finish_in(&tx, id, finished, None, &[])?;
+        insert_version(&tx, id, text, "draft_bring_in")?;
+        file_in(&tx, id, filing)?;
+        faults::point("draft_bring_in", "filed");
+        Store::commit(tx, "draft_bring_in")?;
         Ok(id)
     }
 

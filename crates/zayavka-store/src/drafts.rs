@@ -193,41 +193,7 @@ impl Store {
         if is_filed(&tx, id)? {
             return Err(StoreError::DraftFiled(id));
         }
-        let number: u32 = tx.query_row(
-            "SELECT coalesce(max(version), 0) + 1 FROM draft_versions WHERE draft_id = ?1",
-            [id.get()],
-            |row| row.get(0),
-        )?;
-        let now = now_text();
-        tx.execute(
-            "INSERT INTO draft_versions (draft_id, version, author, title, body, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                id.get(),
-                number,
-                version.author,
-                version.title,
-                version.body,
-                now
-            ],
-        )?;
-        faults::point("draft_edit", "version");
-        tx.execute(
-            "UPDATE drafts SET updated_at = ?2 WHERE id = ?1",
-            params![id.get(), now],
-        )?;
-        search::refresh(&tx, id)?;
-        faults::point("draft_edit", "index");
-        audit::record(
-            &tx,
-            AuditKind::DraftEdited,
-            Event {
-                draft_id: Some(id),
-                sha256: Some(sha256_hex(&version.body)),
-                detail: Some(&version.author),
-                ..Event::default()
-            },
-        )?;
+        let number = insert_version(&tx, id, version, "draft_edit")?;
         Store::commit(tx, "draft_edit")?;
         Ok(number)
     }
@@ -448,6 +414,52 @@ impl Store {
 }
 
 /// Refuses documents that are not JSON before the transaction, naming the field.
+/// Adds `version` to draft `id` within `tx`, with its search entry and audit event, passing
+/// the write points `<operation>.version` and `<operation>.index`; returns its number.
+pub(crate) fn insert_version(
+    tx: &Transaction<'_>,
+    id: DraftId,
+    version: &NewVersion,
+    operation: &str,
+) -> Result<u32, StoreError> {
+    let number: u32 = tx.query_row(
+        "SELECT coalesce(max(version), 0) + 1 FROM draft_versions WHERE draft_id = ?1",
+        [id.get()],
+        |row| row.get(0),
+    )?;
+    let now = now_text();
+    tx.execute(
+        "INSERT INTO draft_versions (draft_id, version, author, title, body, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            id.get(),
+            number,
+            version.author,
+            version.title,
+            version.body,
+            now
+        ],
+    )?;
+    faults::point(operation, "version");
+    tx.execute(
+        "UPDATE drafts SET updated_at = ?2 WHERE id = ?1",
+        params![id.get(), now],
+    )?;
+    search::refresh(tx, id)?;
+    faults::point(operation, "index");
+    audit::record(
+        tx,
+        AuditKind::DraftEdited,
+        Event {
+            draft_id: Some(id),
+            sha256: Some(sha256_hex(&version.body)),
+            detail: Some(&version.author),
+            ..Event::default()
+        },
+    )?;
+    Ok(number)
+}
+
 pub(crate) fn check_finished(
     finished: &FinishedDraft,
     record: Option<&NewContextRecord>,

@@ -49,8 +49,8 @@ pub use eval::{EvalCassette, EvalRun, NewEvalRun};
 pub use faults::WRITE_POINTS;
 pub use migrations::SCHEMA_VERSION;
 pub use model::{
-    Answer, AnswerResult, AttachmentId, AttachmentRole, AuditEvent, AuditKind, Batch,
-    BatchFileUpdate, BatchRow, BatchRowRef, BatchRowResult, BatchStatus, Case, ClaimedRow,
+    Answer, AnswerResult, AttachmentId, AttachmentRole, AuditEvent, AuditKind, BROUGHT_IN_AUTHOR,
+    Batch, BatchFileUpdate, BatchRow, BatchRowRef, BatchRowResult, BatchStatus, Case, ClaimedRow,
     DeletedDraft, DraftFilter, DraftId, DraftOutcome, DraftSummary, DraftVersion, EnsuredBatch,
     Filing, FilingMethod, FinalOutcome, FinishedDraft, FollowKind, FollowLink, NewAttachment,
     NewAttempt, NewBatch, NewBatchRow, NewContextRecord, NewDraft, NewVersion, ParseDraftIdError,

@@ -381,6 +381,10 @@ pub struct NewAttempt {
     pub cost: Option<f64>,
 }
 
+/// The author of the version that holds a brought-in request's text exactly as it was filed
+/// before Zayavka (issue 38, [`crate::Store::bring_in`]).
+pub const BROUGHT_IN_AUTHOR: &str = "brought_in";
+
 /// A new version of a draft's request text, written by someone other than the assembly.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewVersion {
