@@ -284,6 +284,18 @@ pub fn case_file(state: &AppState, id: i64, form: &FilingForm) -> Result<CaseDet
     case_get(state, id)
 }
 
+/// Records a request the resident filed before using Zayavka (issue 38): `text` as filed and
+/// its filing, as a new draft that is filed already; the page opens it.
+pub fn case_bring_in(
+    state: &AppState,
+    text: &str,
+    form: &FilingForm,
+) -> Result<CaseDetail, CommandError> {
+    let input = form.input()?;
+    let view = state.engine.bring_in(text, &input, state.today()?)?;
+    case_get(state, view.case.draft_id.get())
+}
+
 /// Takes back a filing mark made by mistake: the filing, the answer and their photos go.
 pub fn case_unfile(state: &AppState, id: i64) -> Result<CaseDetail, CommandError> {
     state.engine.withdraw_filing(checked_id(id)?)?;
@@ -407,6 +419,8 @@ pub struct DueItem {
 /// «Сроки»: every filed request, the overdue first, then the nearest deadlines.
 #[derive(Debug, Clone, Serialize)]
 pub struct DueView {
+    /// Today, `ГГГГ-ММ-ДД` (the app's today, `ZAYAVKA_TODAY`): the latest day a form may take.
+    pub today: String,
     /// «4 декабря 2026 г.».
     pub today_ru: String,
     /// How many are overdue.
@@ -461,6 +475,7 @@ pub fn cases_due(state: &AppState) -> Result<DueView, CommandError> {
         });
     }
     Ok(DueView {
+        today: today.to_string(),
         today_ru: date_ru(today),
         overdue,
         due_soon,

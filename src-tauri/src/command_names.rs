@@ -48,6 +48,7 @@ pub const COMMANDS: &[&str] = &[
     "window_close",
     "case_get",
     "case_file",
+    "case_bring_in",
     "case_unfile",
     "case_answer",
     "case_close",

@@ -579,6 +579,18 @@ pub async fn case_file(
 }
 
 #[tauri::command]
+pub async fn case_bring_in(
+    app: AppHandle,
+    text: String,
+    filing: cases::FilingForm,
+) -> Answer<cases::CaseDetail> {
+    blocking(app, move |state| {
+        cases::case_bring_in(state, &text, &filing)
+    })
+    .await
+}
+
+#[tauri::command]
 pub async fn case_unfile(app: AppHandle, id: i64) -> Answer<cases::CaseDetail> {
     blocking(app, move |state| cases::case_unfile(state, id)).await
 }

@@ -160,6 +160,7 @@ pub fn run() {
             ipc::window_close,
             ipc::case_get,
             ipc::case_file,
+            ipc::case_bring_in,
             ipc::case_unfile,
             ipc::case_answer,
             ipc::case_close,

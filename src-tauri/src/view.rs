@@ -88,6 +88,9 @@ pub struct Edited {
     pub title: String,
     /// The body.
     pub body: String,
+    /// Whether it is a request filed before Zayavka, its text as it was filed (issue 38),
+    /// rather than an edit.
+    pub brought_in: bool,
 }
 
 /// One field error of refused input.
@@ -219,6 +222,7 @@ impl DraftResult {
         let edited = draft.versions.last().map(|version| Edited {
             title: version.title.clone(),
             body: version.body.clone(),
+            brought_in: version.author == zayavka_engine::BROUGHT_IN_AUTHOR,
         });
         Ok(match stored_outcome(draft)? {
             Some(outcome) => DraftResult::from_outcome(

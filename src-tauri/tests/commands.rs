@@ -1992,4 +1992,55 @@ mod after_filing {
             "{due}"
         );
     }
+
+    /// Issue 38: a request filed before Zayavka, recorded in the app with its text as filed:
+    /// filed already, its deadline counted from a day before the draft existed, opened with
+    /// its text marked as filed; a date to come or before 2000 records nothing.
+    #[test]
+    fn issue_38_a_request_filed_before_zayavka_is_recorded_in_the_app() {
+        let app = App::without_provider();
+        app.state.fix_today(jiff::civil::date(2026, 12, 7));
+        let text = "Прошу заменить перегоревшую лампу на площадке 3 этажа подъезда 2.";
+        let detail = cases::case_bring_in(
+            &app.state,
+            text,
+            &filing(jiff::civil::date(2026, 11, 20), "in_person"),
+        )
+        .unwrap();
+        let detail = serde_json::to_value(detail).unwrap();
+        assert_eq!(detail["case"]["deadline"]["due"], "2026-12-04", "{detail}");
+        assert_eq!(detail["case"]["state"]["state"], "overdue", "{detail}");
+        assert_eq!(detail["can_follow_up"], true, "{detail}");
+        let id = detail["draft_id"].as_i64().unwrap();
+        let opened = serde_json::to_value(commands::draft_open(&app.state, id).unwrap()).unwrap();
+        let edited = &opened["result"]["request"]["edited"];
+        assert_eq!(edited["body"], text, "{opened}");
+        assert_eq!(edited["brought_in"], true, "{opened}");
+        for (day, word) in [
+            (jiff::civil::date(2026, 12, 20), "ещё не наступила"),
+            (jiff::civil::date(1999, 12, 31), "с 2000 года"),
+        ] {
+            let refused =
+                cases::case_bring_in(&app.state, text, &filing(day, "email")).unwrap_err();
+            assert!(refused.message.contains(word), "{}", refused.message);
+        }
+        let refused = cases::case_bring_in(
+            &app.state,
+            "Свет",
+            &filing(jiff::civil::date(2026, 11, 20), "email"),
+        )
+        .unwrap_err();
+        assert!(
+            refused.message.starts_with("Текст заявки не записан"),
+            "{}",
+            refused.message
+        );
+        assert_eq!(
+            commands::drafts_list(&app.state, ListFilter::default())
+                .unwrap()
+                .len(),
+            1,
+            "nothing else was recorded"
+        );
+    }
 }

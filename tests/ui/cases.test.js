@@ -205,3 +205,52 @@ test('«Статистика» adds the filed requests (on time, late, never ans
   ]);
   await closePage(page);
 });
+
+// Issue 38: «Записать уже поданную заявку» in «Черновики» — the text as filed and the filing,
+// checked on the page (a blank text, a blank date) and by Rust (a date to come), nothing typed
+// lost; then the new draft opens with its case, its deadline said.
+test('issue 38: a request filed before Zayavka is recorded from «Черновики» and opens with its case', async () => {
+  const page = await openPage(harness, { hash: 'drafts' });
+  await page.waitForSelector('#drafts-list li');
+  await page.click('#drafts-bring-in');
+  await page.waitForSelector('#bring-in .bring-in-form');
+  assert.equal(await page.getAttribute('#drafts-bring-in', 'aria-expanded'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'bring-in-text');
+  await page.click('#bring-in button[type="submit"]');
+  assert.equal(await page.textContent('#bring-in-error'), 'Вставьте или напишите текст заявки, как вы её подали.');
+  assert.equal((await callsOf(page, 'case_bring_in')).length, 0, 'the page refused it itself');
+
+  const text = 'Прошу заменить перегоревшую лампу на площадке 3 этажа подъезда 2.\nТемно уже неделю.';
+  await page.fill('#bring-in-text', text);
+  await page.fill('#bring-in input[id^="filed-on"]', '2026-12-20');
+  await page.fill('#bring-in input[id^="number"]', 'Вх. 512');
+  await page.click('#bring-in button[type="submit"]');
+  await page.waitForFunction(() => /ещё не наступила/.test(document.querySelector('#bring-in-error').textContent));
+  assert.equal(await page.inputValue('#bring-in-text'), text, 'what was typed stays');
+  assert.equal(await page.inputValue('#bring-in input[id^="number"]'), 'Вх. 512');
+  await screenshot(page, 'bring-in-800x600');
+  await assertAccessible(page, 'the form for a request filed before');
+
+  await page.fill('#bring-in input[id^="filed-on"]', '2026-11-17');
+  await page.click('#bring-in button[type="submit"]');
+  await page.waitForSelector('#draft-detail:not([hidden]) .case-panel');
+  assert.deepEqual((await callsOf(page, 'case_bring_in')).at(-1).args, {
+    text,
+    filing: { filed_on: '2026-11-17', method: 'in_person', number: 'Вх. 512', addressee: null, delivered_on: null },
+  });
+  assert.match(await page.textContent('.case-panel'), /Заявка записана как черновик № \d+/);
+  assert.match(await page.textContent('.document'), /Темно уже неделю\./);
+  assert.match(await page.textContent('.document .marker'), /текст, как вы его подали/);
+  await closePage(page);
+});
+
+test('issue 38: the form for a request filed before fits at 200 %', async () => {
+  const page = await openPage(harness, { hash: 'drafts', viewport: { width: 400, height: 300 }, deviceScaleFactor: 2 });
+  await page.waitForSelector('#drafts-list li');
+  await page.click('#drafts-bring-in');
+  await page.waitForSelector('#bring-in .bring-in-form');
+  await screenshot(page, 'bring-in-200');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `nothing wider than the window (${overflow}px over)`);
+  await closePage(page);
+});

@@ -986,7 +986,7 @@
       const draft = drafts.get(id);
       if (!draft?.result.request) return reject('draft_not_found', 'Черновик не найден: возможно, он удалён. Откройте список черновиков.');
       if (title.trim() === '' || body.trim() === '') return reject('invalid_edit', 'Заголовок и текст заявки не могут быть пустыми. Впишите их и сохраните снова.');
-      draft.result.request.edited = { title, body };
+      draft.result.request.edited = { title, body, brought_in: false };
       draft.versions.push({ version: draft.versions.length + 1, author: 'resident', title, body, created_at: '2026-12-01T09:00:00Z' });
       draft.summary.title = title;
       return structuredClone(draft);
@@ -1302,6 +1302,26 @@
       cases.set(id, { ...old, filing: { ...filing, addressee: filing.addressee ?? null }, overdue: old?.overdue ?? false });
       return caseDetail(id);
     },
+    async case_bring_in({ text, filing }) {
+      if (text.trim().length < 10) {
+        return reject('invalid_setting', 'Текст заявки не записан: Описание проблемы: слишком короткое — нужно от 10 до 2000 знаков. Ничего не записано; поправьте текст и повторите.');
+      }
+      if (!filing.filed_on) return reject('invalid_setting', 'Укажите дату подачи. Ничего не изменено.');
+      const refused = checkDates(filing.filed_on, filing.delivered_on, 'Дата вручения');
+      if (refused) return refused;
+      const input = { description: text, location: null, consequences: null, desired_actions: null, confirmed_subject: null };
+      const title = firstWords(text, 60);
+      const result = base('ready', {
+        message: 'Заявка составлена без модели, из ваших слов.',
+        model_used: false,
+        request: buildRequest(title, 'resident', [{ kind: 'problem', source: 'resident', module: null, text }], input, null, 'no_model_subject', []),
+      });
+      result.request.edited = { title, body: text, brought_in: true };
+      const stored = store(result, input, `${filing.filed_on}T09:00:00Z`);
+      drafts.get(stored.draft_id).versions = [{ version: 1, author: 'brought_in', title, body: text, created_at: `${TODAY}T09:00:00Z` }];
+      cases.set(stored.draft_id, { filing: { ...filing, addressee: filing.addressee ?? null }, overdue: filing.filed_on < '2026-11-20' });
+      return caseDetail(stored.draft_id);
+    },
     async case_unfile({ id }) {
       cases.delete(id);
       return caseDetail(id);
@@ -1339,6 +1359,7 @@
       const rank = { overdue: 0, waiting: 1, awaiting_delivery: 2, no_deadline: 2, answered: 3, closed: 4 };
       views.sort((a, b) => rank[a.state.state] - rank[b.state.state]);
       return {
+        today: TODAY,
         today_ru: '4 декабря 2026 г.',
         overdue: views.filter((v) => v.state.state === 'overdue').length,
         due_soon: 0,

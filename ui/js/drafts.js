@@ -1,10 +1,12 @@
 // «Черновики»: the saved drafts, newest first, with search as you type, filters, opening a draft
 // into the same result card as a fresh one with its «Подача и ответ» panel (issue 30), and
 // deleting with a confirmation dialog. A filed request's line says where its case stands.
-// Everything here reads the local store, so it works with no network.
+// Everything here reads the local store, so it works with no network. «Записать уже поданную
+// заявку» (issue 38) records a request filed before Zayavka, its text as filed, and opens it.
 
 import * as ipc from './ipc.js';
 import { byId, debounce, h, replace } from './dom.js';
+import { filingFields } from './case-panel.js';
 import { renderResult } from './result.js';
 import { OUTCOME_LABELS, SUBJECTS, capitalised, formatDate, plural, subjectLabel } from './words.js';
 
@@ -173,6 +175,83 @@ export function setUpDrafts(navigation) {
       status.textContent = failure.message;
     }
   }
+
+  // «Записать уже поданную заявку»: the text as it was filed and the filing's facts, checked by
+  // Rust; on success the new draft opens with its deadline. What was typed stays in the form
+  // until it is recorded.
+  const bringIn = byId('bring-in');
+  const bringInButton = byId('drafts-bring-in');
+  async function showBringIn() {
+    if (!bringIn.hidden) {
+      bringIn.querySelector('textarea')?.focus();
+      return;
+    }
+    let today;
+    try {
+      today = (await ipc.casesDue()).today;
+    } catch (failure) {
+      status.textContent = failure.message;
+      return;
+    }
+    const fields = filingFields({ today });
+    const textId = 'bring-in-text';
+    const text = h('textarea', { id: textId, rows: 8, maxlength: 2000, required: true, 'aria-describedby': `${textId}-hint` });
+    const error = h('p', { id: 'bring-in-error', class: 'field-error', role: 'alert', hidden: true });
+    const form = h(
+      'form',
+      { class: 'case-form bring-in-form', novalidate: true, 'aria-labelledby': 'bring-in-heading' },
+      h('h2', { id: 'bring-in-heading' }, 'Заявка, поданная раньше'),
+      h('p', {}, 'Если вы уже подали заявку — на бумаге, через ГИС ЖКХ или по почте, — запишите её: приложение посчитает срок ответа и поможет со следующим письмом. Текст сохранится точно как вы его вставите; модель не используется.'),
+      error,
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: textId }, 'Текст заявки, как вы его подали'),
+        text,
+        h('p', { id: `${textId}-hint`, class: 'hint' }, 'От 10 до 2000 знаков: сама заявка, без шапки с адресом и подписи.'),
+      ),
+      fields.nodes,
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'submit', class: 'primary' }, 'Записать'),
+        h('button', { type: 'button', onclick: () => hideBringIn() }, 'Отмена'),
+      ),
+    );
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      error.hidden = true;
+      const invalid = text.value.trim() === '' ? { field: text, message: 'Вставьте или напишите текст заявки, как вы её подали.' } : fields.firstInvalid();
+      if (invalid) {
+        error.textContent = invalid.message;
+        error.hidden = false;
+        invalid.field.focus();
+        return;
+      }
+      try {
+        const detail = await ipc.caseBringIn(text.value, fields.read());
+        hideBringIn();
+        await openDraft(detail.draft_id, `Заявка записана как черновик № ${detail.draft_id}: ${detail.deadline_line ?? 'срок ответа посчитан.'}`);
+      } catch (failure) {
+        error.textContent = failure.message;
+        error.hidden = false;
+        text.focus();
+      }
+    });
+    replace(bringIn, form);
+    bringIn.hidden = false;
+    bringInButton.setAttribute('aria-expanded', 'true');
+    text.focus();
+  }
+  function hideBringIn() {
+    bringIn.hidden = true;
+    replace(bringIn);
+    bringInButton.setAttribute('aria-expanded', 'false');
+    bringInButton.focus();
+  }
+  bringInButton.setAttribute('aria-expanded', 'false');
+  bringInButton.setAttribute('aria-controls', 'bring-in');
+  bringInButton.addEventListener('click', () => void showBringIn());
 
   const refreshSoon = debounce(() => void refresh(), SEARCH_DELAY_MS);
   search.addEventListener('input', refreshSoon);

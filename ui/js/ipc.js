@@ -98,6 +98,8 @@ export const batchExport = (number, format, collective) => call('batch_export', 
 // After the request is filed (issue 30).
 export const caseGet = (id) => call('case_get', { id });
 export const caseFile = (id, filing) => call('case_file', { id, filing });
+/** A request filed before Zayavka (issue 38): its text as filed and its filing; a `CaseDetail`. */
+export const caseBringIn = (text, filing) => call('case_bring_in', { text, filing });
 export const caseUnfile = (id) => call('case_unfile', { id });
 export const caseAnswer = (id, answer) => call('case_answer', { id, answer });
 export const caseClose = (id, close) => call('case_close', { id, close });

@@ -55,7 +55,7 @@ function editedCard(edited) {
     h(
       'div',
       { class: 'doc-section source-edited' },
-      marker(SOURCE_LABELS.edited),
+      marker(SOURCE_LABELS[edited.brought_in ? 'brought_in' : 'edited']),
       edited.body.split(/\n{2,}/).map((paragraph) => h('p', { class: 'keep-lines' }, paragraph)),
     ),
   );
@@ -64,7 +64,7 @@ function editedCard(edited) {
 /** The legend of the markers the card shows: only the sources it has. */
 export function legend(request) {
   const sources = request.edited
-    ? ['edited']
+    ? [request.edited.brought_in ? 'brought_in' : 'edited']
     : [...new Set([...request.sections.map((section) => section.source), request.item.source])];
   return h(
     'div',

@@ -32,6 +32,7 @@ export const SOURCE_LABELS = {
   generic: 'общая формулировка',
   inspection: 'просьба к инспекции',
   edited: 'изменено вами',
+  brought_in: 'текст, как вы его подали',
 };
 
 /** The marker over a request's title, keyed by its `title_source`. */
