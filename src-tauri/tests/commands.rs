@@ -393,7 +393,7 @@ fn drafts_are_listed_searched_opened_edited_and_deleted() {
     let edited = serde_json::to_value(edited).unwrap();
     assert_eq!(
         edited["result"]["request"]["edited"],
-        json!({"title": "Мой заголовок", "body": "Мой текст."})
+        json!({"title": "Мой заголовок", "body": "Мой текст.", "brought_in": false})
     );
     assert_eq!(edited["versions"][0]["author"], "resident");
     let empty = commands::draft_edit(&app.state, id, " ", "").unwrap_err();

@@ -1109,3 +1109,57 @@ fn issue_38_a_request_filed_before_zayavka_is_recorded_and_followed() {
         before
     );
 }
+
+/// Issue 38: `drafts add --text-file` reads the text through the engine, as every file is read:
+/// a missing file is named in Russian and nothing is recorded.
+#[test]
+fn issue_38_a_request_s_text_comes_from_a_file_or_is_refused_by_name() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let file = home.join("заявка.txt");
+    std::fs::write(
+        &file,
+        "Прошу убрать мусор у мусоропровода на 5 этаже, третий день лежит.\n",
+    )
+    .unwrap();
+    let report = json(
+        home,
+        "2026-12-07",
+        &[
+            "drafts",
+            "add",
+            "--text-file",
+            file.to_str().unwrap(),
+            "--filed",
+            "2026-12-01",
+            "--how",
+            "gis",
+            "--json",
+        ],
+    );
+    assert_eq!(report["case"]["filing"]["method"], "gis", "{report}");
+    let missing = home.join("нет такого.txt");
+    let (code, _, stderr) = cli(
+        home,
+        "2026-12-07",
+        &[
+            "drafts",
+            "add",
+            "--text-file",
+            missing.to_str().unwrap(),
+            "--filed",
+            "2026-12-01",
+            "--how",
+            "gis",
+        ],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("файл с текстом заявки"), "{stderr}");
+    assert_eq!(
+        json(home, "2026-12-07", &["drafts", "list", "--json"])
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}

@@ -84,13 +84,12 @@ pub fn add(args: AddArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let today = today_or_error()?;
     let text = match (&args.text, &args.text_file) {
         (Some(text), _) => text.clone(),
-        (None, Some(file)) => std::fs::read_to_string(file).map_err(|error| {
-            anyhow::anyhow!(
-                "Файл {} не прочитан: {}. Проверьте путь; текст должен быть в UTF-8.",
-                file.display(),
-                zayavka_engine::io_error_ru(&error)
-            )
-        })?,
+        (None, Some(file)) => zayavka_engine::read_text_file(
+            file,
+            zayavka_engine::FileRole::FiledText,
+            zayavka_engine::FileRole::FiledText.max_bytes(),
+        )
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?,
         (None, None) => unreachable!("clap requires --text or --text-file"),
     };
     let input = FilingInput {

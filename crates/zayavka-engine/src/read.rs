@@ -31,6 +31,8 @@ pub enum FileRole {
     Batch,
     /// A photo to attach to a draft.
     Photo,
+    /// The text of a request filed before Zayavka (`drafts add --text-file`, issue 38).
+    FiledText,
 }
 
 impl FileRole {
@@ -56,6 +58,8 @@ impl FileRole {
             FileRole::ContextRecord => Self::CONTEXT_RECORD_MAX_BYTES,
             FileRole::Batch => Self::BATCH_MAX_BYTES,
             FileRole::Photo => Self::PHOTO_MAX_BYTES,
+            // A request's text is at most 2000 characters; a file of a few of them is plenty.
+            FileRole::FiledText => Self::INPUT_MAX_BYTES,
         }
     }
 
@@ -67,6 +71,7 @@ impl FileRole {
             FileRole::ContextRecord => "файл записи",
             FileRole::Batch => "файл с пакетом заявок",
             FileRole::Photo => "файл с фотографией",
+            FileRole::FiledText => "файл с текстом заявки",
         }
     }
 }
