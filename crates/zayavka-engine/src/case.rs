@@ -60,6 +60,33 @@ pub struct FilingInput {
     pub delivered_on: Option<Date>,
 }
 
+impl FilingInput {
+    /// Refuses dates that cannot be: a delivery for anything but a letter, a filing before
+    /// 2000, a filing or a delivery to come, a delivery before the filing.
+    fn check_dates(&self, today: Date) -> Result<(), CaseError> {
+        if self.delivered_on.is_some() && self.method != FilingMethod::Letter {
+            return Err(CaseError::DeliveryNotALetter(self.method));
+        }
+        if self.filed_on.year() < 2000 {
+            return Err(CaseError::TooEarly(self.filed_on));
+        }
+        not_in_future("filing", Some(self.filed_on), today)?;
+        not_in_future("delivery", self.delivered_on, today)?;
+        not_before_filing("delivery", self.delivered_on, self.filed_on)
+    }
+
+    /// The filing to store: its number and addressee kept whole on one line, or refused.
+    fn filing(&self) -> Result<Filing, CaseError> {
+        Ok(Filing {
+            filed_on: self.filed_on,
+            method: self.method,
+            number: clean_text("number", self.number.as_deref(), NUMBER_MAX)?,
+            addressee: clean_text("addressee", self.addressee.as_deref(), ADDRESSEE_MAX)?,
+            delivered_on: self.delivered_on,
+        })
+    }
+}
+
 /// Why a case could not be changed or shown. [`CaseError::message_ru`] says it to a resident.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -360,12 +387,7 @@ pub(crate) fn file(
     input: &FilingInput,
     today: Date,
 ) -> Result<CaseView, CaseError> {
-    if input.delivered_on.is_some() && input.method != FilingMethod::Letter {
-        return Err(CaseError::DeliveryNotALetter(input.method));
-    }
-    not_in_future("filing", Some(input.filed_on), today)?;
-    not_in_future("delivery", input.delivered_on, today)?;
-    not_before_filing("delivery", input.delivered_on, input.filed_on)?;
+    input.check_dates(today)?;
     if let Some(case) = store.case(id)? {
         let answered_on = case.answer.map(|answer| answer.answered_on);
         not_before_filing("answer", answered_on, input.filed_on)?;
@@ -378,22 +400,13 @@ pub(crate) fn file(
         .versions
         .iter()
         .any(|version| version.author == zayavka_store::BROUGHT_IN_AUTHOR);
-    if input.filed_on.year() < 2000 {
-        return Err(CaseError::TooEarly(input.filed_on));
-    }
     if input.filed_on < created && !brought_in {
         return Err(CaseError::BeforeDraft {
             date: input.filed_on,
             created,
         });
     }
-    let filing = Filing {
-        filed_on: input.filed_on,
-        method: input.method,
-        number: clean_text("number", input.number.as_deref(), NUMBER_MAX)?,
-        addressee: clean_text("addressee", input.addressee.as_deref(), ADDRESSEE_MAX)?,
-        delivered_on: input.delivered_on,
-    };
+    let filing = input.filing()?;
     let case = store.record_filing(id, &filing)?;
     Ok(CaseView::new(case, today))
 }
@@ -424,15 +437,7 @@ pub(crate) fn bring_in(
                 .join(" "),
         )
     })?;
-    if input.delivered_on.is_some() && input.method != FilingMethod::Letter {
-        return Err(CaseError::DeliveryNotALetter(input.method));
-    }
-    if input.filed_on.year() < 2000 {
-        return Err(CaseError::TooEarly(input.filed_on));
-    }
-    not_in_future("filing", Some(input.filed_on), today)?;
-    not_in_future("delivery", input.delivered_on, today)?;
-    not_before_filing("delivery", input.delivered_on, input.filed_on)?;
+    input.check_dates(today)?;
     let outcome = zayavka_core::offline_request(&checked, zayavka_core::legal_catalogue());
     let Some(request) = outcome.request() else {
         // The text fits the contract but not a request with its item: said as the contract
@@ -448,13 +453,7 @@ pub(crate) fn bring_in(
         title,
         body: text.trim().to_owned(),
     };
-    let filing = Filing {
-        filed_on: input.filed_on,
-        method: input.method,
-        number: clean_text("number", input.number.as_deref(), NUMBER_MAX)?,
-        addressee: clean_text("addressee", input.addressee.as_deref(), ADDRESSEE_MAX)?,
-        delivered_on: input.delivered_on,
-    };
+    let filing = input.filing()?;
     let id = store.bring_in(&draft, &finished, &version, &filing)?;
     let case = store.case(id)?.ok_or(StoreError::NotFiled(id))?;
     Ok(CaseView::new(case, today))
@@ -483,19 +482,8 @@ pub(crate) fn file_batch(
     input: &FilingInput,
     today: Date,
 ) -> Result<BatchFiling, CaseError> {
-    if input.delivered_on.is_some() && input.method != FilingMethod::Letter {
-        return Err(CaseError::DeliveryNotALetter(input.method));
-    }
-    not_in_future("filing", Some(input.filed_on), today)?;
-    not_in_future("delivery", input.delivered_on, today)?;
-    not_before_filing("delivery", input.delivered_on, input.filed_on)?;
-    let filing = Filing {
-        filed_on: input.filed_on,
-        method: input.method,
-        number: clean_text("number", input.number.as_deref(), NUMBER_MAX)?,
-        addressee: clean_text("addressee", input.addressee.as_deref(), ADDRESSEE_MAX)?,
-        delivered_on: input.delivered_on,
-    };
+    input.check_dates(today)?;
+    let filing = input.filing()?;
     let mut report = BatchFiling {
         unknown: chosen
             .iter()
