@@ -1163,3 +1163,87 @@ fn issue_38_a_request_s_text_comes_from_a_file_or_is_refused_by_name() {
         1
     );
 }
+
+/// Issue 38: `batch add` records a file of requests filed before Zayavka — a CSV as a
+/// spreadsheet saves it and a JSONL — all rows or none: one bad row refuses the file, each
+/// refusal named by its row, and nothing is recorded; a rerun records nothing twice.
+#[test]
+fn issue_38_batch_add_records_a_file_of_filed_requests_all_or_none() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let csv = home.join("поданные.csv");
+    let good = "Описание,Дата подачи,Способ подачи,Входящий номер,Кому,Дата вручения\n\
+        \"Прошу заменить лампу на площадке 3 этажа, темно неделю.\",20.11.2026,лично,Вх. 17,ООО «УК Рассвет»,\n\
+        \"Прошу убрать мусор у мусоропровода на 5 этаже.\",2026-11-25,письмо,,,2026-11-30\n";
+    // A bad row among good ones: no day of filing, and a way no one can read.
+    let bad = format!("{good}\"Прошу починить домофон в подъезде 1.\",,голубиная почта,,,\n");
+    std::fs::write(&csv, &bad).unwrap();
+    let (code, stdout, stderr) = cli(home, "2026-12-07", &["batch", "add", csv.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("Ничего не записано"), "{stderr}");
+    assert!(
+        stderr.contains("Строка 4: Нет даты подачи в столбце «Дата подачи»."),
+        "{stderr}"
+    );
+    assert_eq!(
+        json(home, "2026-12-07", &["drafts", "list", "--json"]),
+        serde_json::json!([])
+    );
+
+    std::fs::write(&csv, good).unwrap();
+    let report = json(
+        home,
+        "2026-12-07",
+        &["batch", "add", csv.to_str().unwrap(), "--json"],
+    );
+    let recorded = report["recorded"].as_array().unwrap();
+    assert_eq!(recorded.len(), 2, "{report}");
+    let lamp = recorded[0][1].to_string();
+    let case = json(home, "2026-12-07", &["drafts", "show", &lamp, "--json"]);
+    assert_eq!(
+        case["case"]["case"]["filing"]["filed_on"], "2026-11-20",
+        "{case}"
+    );
+    assert_eq!(
+        case["case"]["case"]["filing"]["method"], "in_person",
+        "{case}"
+    );
+    assert_eq!(case["case"]["case"]["filing"]["number"], "Вх. 17", "{case}");
+    let letter = recorded[1][1].to_string();
+    let case = json(home, "2026-12-07", &["drafts", "show", &letter, "--json"]);
+    assert_eq!(case["case"]["case"]["filing"]["method"], "letter", "{case}");
+    assert_eq!(
+        case["case"]["case"]["filing"]["delivered_on"], "2026-11-30",
+        "{case}"
+    );
+
+    // A rerun records nothing twice; a JSONL file with one of the same requests and a new
+    // one records the new one only.
+    let out = ok(home, "2026-12-07", &["batch", "add", csv.to_str().unwrap()]);
+    assert!(
+        out.contains("Записаны раньше и повторно не записывались: строки 2, 3."),
+        "{out}"
+    );
+    assert!(out.contains("Записано заявок: 0."), "{out}");
+    let jsonl = home.join("поданные.jsonl");
+    std::fs::write(
+        &jsonl,
+        "{\"description\": \"Прошу убрать мусор у мусоропровода на 5 этаже.\", \"filed\": \"2026-11-25\", \"how\": \"letter\", \"delivered\": \"2026-11-30\"}\n\
+         {\"description\": \"Прошу починить домофон в подъезде 1, не открывает.\", \"filed\": \"2026-12-02\", \"how\": \"gis\"}\n",
+    )
+    .unwrap();
+    let report = json(
+        home,
+        "2026-12-07",
+        &["batch", "add", jsonl.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(report["already"], serde_json::json!([1]), "{report}");
+    assert_eq!(report["recorded"].as_array().unwrap().len(), 1, "{report}");
+    assert_eq!(
+        json(home, "2026-12-07", &["drafts", "list", "--json"])
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+}

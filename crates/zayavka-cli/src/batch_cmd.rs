@@ -49,6 +49,23 @@ enum BatchCommand {
     /// inspectorate) по всем поданным строкам, где ответа нет после срока или он не решил
     /// проблему, и сохранить их документами в папку.
     FollowUp(crate::case_cmd::BatchFollowUpArgs),
+    /// Записать заявки, поданные до Заявки, из файла: по строке на заявку — «Описание» (текст,
+    /// как он был подан), «Дата подачи», «Способ подачи», «Входящий номер», «Кому», «Дата
+    /// вручения». Все строки проверяются сразу: если хоть одна не подходит, ничего не
+    /// записывается; записанные раньше строки повторно не записываются.
+    Add(AddArgs),
+}
+
+/// `batch add`.
+#[derive(Debug, clap::Args)]
+pub struct AddArgs {
+    /// Файл CSV, XLSX или JSONL (как для пакета; в JSONL — поля description, filed, how, number,
+    /// to, delivered).
+    #[arg(value_name = "ФАЙЛ")]
+    file: PathBuf,
+    /// Вывести объект JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Arguments of a batch run.
@@ -202,7 +219,56 @@ pub fn run(args: BatchArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
             crate::case_cmd::batch_follow_up(&args, &batch.id, engine)
         }
         Some(BatchCommand::Export(export)) => export_command(&export, engine),
+        Some(BatchCommand::Add(add)) => add_command(&add, engine),
     }
+}
+
+/// `batch add`: a file of requests filed before Zayavka, all recorded or none (issue 38).
+fn add_command(args: &AddArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let file = BatchFile::read(&args.file).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let today = zayavka_engine::today().map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let report = engine
+        .bring_in_file(&file, today)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    let code = if report.refused.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(crate::exit::USAGE)
+    };
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(code);
+    }
+    if !report.refused.is_empty() {
+        let mut stderr = std::io::stderr().lock();
+        writeln!(
+            stderr,
+            "Ничего не записано: в файле есть строки, которые не подходят. Исправьте их и \
+             запустите команду снова."
+        )?;
+        for (row, why) in &report.refused {
+            writeln!(stderr, "Строка {row}: {why}")?;
+        }
+        return Ok(code);
+    }
+    for (row, id) in &report.recorded {
+        writeln!(stdout, "Строка {row}: записана как черновик № {id}.")?;
+    }
+    if !report.already.is_empty() {
+        let rows: Vec<String> = report.already.iter().map(ToString::to_string).collect();
+        writeln!(
+            stdout,
+            "Записаны раньше и повторно не записывались: строки {}.",
+            rows.join(", ")
+        )?;
+    }
+    writeln!(
+        stdout,
+        "Записано заявок: {}. Сроки ответов: zayavka drafts due.",
+        report.recorded.len()
+    )?;
+    Ok(code)
 }
 
 fn progress_bar() -> indicatif::ProgressBar {

@@ -424,6 +424,32 @@ pub(crate) fn bring_in(
     input: &FilingInput,
     today: Date,
 ) -> Result<CaseView, CaseError> {
+    let prepared = prepare_bring_in(text, input, today)?;
+    let id = store.bring_in(
+        &prepared.draft,
+        &prepared.finished,
+        &prepared.text,
+        &prepared.filing,
+    )?;
+    let case = store.case(id)?.ok_or(StoreError::NotFiled(id))?;
+    Ok(CaseView::new(case, today))
+}
+
+/// A request filed before Zayavka, checked and ready to store.
+struct PreparedBringIn {
+    draft: zayavka_store::NewDraft,
+    finished: zayavka_store::FinishedDraft,
+    text: zayavka_store::NewVersion,
+    filing: Filing,
+}
+
+/// Checks a request filed before Zayavka — its text against the input contract, its dates —
+/// and writes, with no model, the request the follow-up letters quote.
+fn prepare_bring_in(
+    text: &str,
+    input: &FilingInput,
+    today: Date,
+) -> Result<PreparedBringIn, CaseError> {
     let raw = zayavka_core::RawInput {
         description: Some(text.to_owned()),
         ..zayavka_core::RawInput::default()
@@ -440,23 +466,175 @@ pub(crate) fn bring_in(
     input.check_dates(today)?;
     let outcome = zayavka_core::offline_request(&checked, zayavka_core::legal_catalogue());
     let Some(request) = outcome.request() else {
-        // The text fits the contract but not a request with its item: said as the contract
-        // would.
+        // The text fits the contract but not a request with its item.
         return Err(CaseError::TooLong(zayavka_core::char_count(text)));
     };
     let title = request.title().to_owned();
-    let finished = crate::draft::finished_draft(&outcome, false);
     let json = serde_json::to_string(&raw).expect("an input serialises");
-    let draft = crate::database::new_draft(&json, Some(&checked));
-    let version = zayavka_store::NewVersion {
-        author: zayavka_store::BROUGHT_IN_AUTHOR.to_owned(),
-        title,
-        body: text.trim().to_owned(),
-    };
-    let filing = input.filing()?;
-    let id = store.bring_in(&draft, &finished, &version, &filing)?;
-    let case = store.case(id)?.ok_or(StoreError::NotFiled(id))?;
-    Ok(CaseView::new(case, today))
+    Ok(PreparedBringIn {
+        draft: crate::database::new_draft(&json, Some(&checked)),
+        finished: crate::draft::finished_draft(&outcome, false),
+        text: zayavka_store::NewVersion {
+            author: zayavka_store::BROUGHT_IN_AUTHOR.to_owned(),
+            title,
+            body: text.trim().to_owned(),
+        },
+        filing: input.filing()?,
+    })
+}
+
+/// What `batch add` did with a file of requests filed before Zayavka, by row number.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct BroughtInRows {
+    /// The rows recorded now, with their drafts.
+    pub recorded: Vec<(u32, DraftId)>,
+    /// The rows recorded by an earlier run (the same text filed on the same day).
+    pub already: Vec<u32>,
+    /// The rows refused, each with why in Russian; when there is one, nothing is recorded.
+    pub refused: Vec<(u32, String)>,
+}
+
+/// Records every row of `file` as a request filed before Zayavka (issue 38, `batch add`): the
+/// text in «Описание», the filing in «Дата подачи», «Способ подачи», «Входящий номер», «Кому»,
+/// «Дата вручения». Every row is checked first; if any is refused, nothing is recorded and
+/// each refusal is reported by its row, so the activist fixes the file and runs it again. Rows
+/// recorded by an earlier run are skipped; the rest are recorded in one transaction.
+pub(crate) fn bring_in_file(
+    store: &Store,
+    file: &crate::batch::BatchFile,
+    today: Date,
+) -> Result<BroughtInRows, CaseError> {
+    let mut report = BroughtInRows::default();
+    let mut prepared = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for row in file.rows() {
+        let number = row.row_number();
+        let facts = row.filing();
+        let parsed = (|| -> Result<(String, FilingInput), &str> {
+            let text = row
+                .raw()
+                .description
+                .clone()
+                .ok_or("нет текста заявки в столбце «Описание»")?;
+            let filed_on = facts
+                .filed
+                .as_deref()
+                .ok_or("нет даты подачи в столбце «Дата подачи»")
+                .and_then(|text| {
+                    parse_day(text)
+                        .ok_or("дата подачи не читается: нужна ГГГГ-ММ-ДД или ДД.ММ.ГГГГ")
+                })?;
+            let method = facts
+                .how
+                .as_deref()
+                .ok_or("не указан способ подачи в столбце «Способ подачи»")
+                .and_then(|text| parse_method(text).ok_or("способ подачи не читается: лично, письмо, эл. почта, ГИС ЖКХ, сайт или другое"))?;
+            let delivered_on = match facts.delivered.as_deref() {
+                None => None,
+                Some(text) => Some(
+                    parse_day(text)
+                        .ok_or("дата вручения не читается: нужна ГГГГ-ММ-ДД или ДД.ММ.ГГГГ")?,
+                ),
+            };
+            Ok((
+                text,
+                FilingInput {
+                    filed_on,
+                    method,
+                    number: facts.number.clone(),
+                    addressee: facts.to.clone(),
+                    delivered_on,
+                },
+            ))
+        })();
+        let (text, input) = match parsed {
+            Ok(parsed) => parsed,
+            Err(why) => {
+                report
+                    .refused
+                    .push((number, zayavka_core::full_sentence(why)));
+                continue;
+            }
+        };
+        match prepare_bring_in(&text, &input, today) {
+            Ok(ready) => {
+                let key = (ready.text.body.clone(), ready.filing.filed_on);
+                // The same request twice in one file is recorded once, as a rerun would.
+                if !seen.insert(key)
+                    || store.brought_in_exists(&ready.text.body, ready.filing.filed_on)?
+                {
+                    report.already.push(number);
+                } else {
+                    prepared.push((number, ready));
+                }
+            }
+            Err(CaseError::Store(error)) => return Err(CaseError::Store(error)),
+            Err(error) => report.refused.push((number, error.message_ru())),
+        }
+    }
+    if !report.refused.is_empty() || prepared.is_empty() {
+        return Ok(report);
+    }
+    let requests: Vec<zayavka_store::BroughtIn<'_>> = prepared
+        .iter()
+        .map(|(_, ready)| zayavka_store::BroughtIn {
+            draft: &ready.draft,
+            finished: &ready.finished,
+            text: &ready.text,
+            filing: &ready.filing,
+        })
+        .collect();
+    let ids = store.bring_in_all(&requests)?;
+    report.recorded = prepared
+        .iter()
+        .map(|(number, _)| *number)
+        .zip(ids)
+        .collect();
+    Ok(report)
+}
+
+/// A day as a file may write it: `ГГГГ-ММ-ДД`, `ДД.ММ.ГГГГ`, or a spreadsheet's day number
+/// (days since 30 December 1899, as XLSX stores a date cell).
+fn parse_day(text: &str) -> Option<Date> {
+    let text = text.trim();
+    if let Ok(day) = text.parse::<Date>() {
+        return Some(day);
+    }
+    if let [day, month, year] = text.split('.').collect::<Vec<_>>()[..] {
+        return Date::new(year.parse().ok()?, month.parse().ok()?, day.parse().ok()?).ok();
+    }
+    // A date cell with a time of day is a fraction past the day's number.
+    let serial: f64 = text.parse().ok()?;
+    if !(36_526.0..73_051.0).contains(&serial) {
+        return None;
+    }
+    let serial = serial.floor() as i64;
+    jiff::civil::date(1899, 12, 30)
+        .checked_add(jiff::Span::new().days(serial))
+        .ok()
+}
+
+/// A way of filing as a file may write it: the code or a Russian word.
+fn parse_method(text: &str) -> Option<FilingMethod> {
+    let key = text.trim().to_lowercase().replace('ё', "е");
+    if let Some(method) = FilingMethod::from_code(&key) {
+        return Some(method);
+    }
+    Some(match key.as_str() {
+        "лично" | "на бумаге" | "бумага" => FilingMethod::InPerson,
+        "письмо" | "письмом" | "почта" | "почтой" | "заказное письмо" => {
+            FilingMethod::Letter
+        }
+        "эл. почта" | "электронная почта" | "e-mail" | "email" | "эл.почта" => {
+            FilingMethod::Email
+        }
+        "гис" | "гис жкх" | "госуслуги" | "госуслуги.дом" => {
+            FilingMethod::Gis
+        }
+        "сайт" | "приложение" => FilingMethod::Site,
+        "другое" | "иначе" => FilingMethod::Other,
+        _ => return None,
+    })
 }
 
 /// What marking a batch's rows filed did, by the rows' numbers in the file.
@@ -1004,6 +1182,37 @@ fn days_between(from: Date, to: Date) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_s_day_is_read_as_iso_russian_or_a_spreadsheet_s_number() {
+        let day = jiff::civil::date(2026, 11, 20);
+        assert_eq!(parse_day("2026-11-20"), Some(day));
+        assert_eq!(parse_day(" 20.11.2026 "), Some(day));
+        assert_eq!(parse_day("46346"), Some(day));
+        assert_eq!(parse_day("46346.75"), Some(day));
+        for unreadable in [
+            "",
+            "20/11/2026",
+            "31.11.2026",
+            "20.11",
+            "12",
+            "99999",
+            "NaN",
+            "завтра",
+        ] {
+            assert_eq!(parse_day(unreadable), None, "{unreadable}");
+        }
+    }
+
+    #[test]
+    fn a_file_s_way_of_filing_is_read_as_a_code_or_a_russian_word() {
+        assert_eq!(parse_method("in_person"), Some(FilingMethod::InPerson));
+        assert_eq!(parse_method(" Лично "), Some(FilingMethod::InPerson));
+        assert_eq!(parse_method("Заказное письмо"), Some(FilingMethod::Letter));
+        assert_eq!(parse_method("ГИС ЖКХ"), Some(FilingMethod::Gis));
+        assert_eq!(parse_method("Электронная почта"), Some(FilingMethod::Email));
+        assert_eq!(parse_method("голубиная почта"), None);
+    }
     use jiff::civil::date;
 
     fn case(filing: Filing, answer: Option<Answer>, closed_on: Option<Date>) -> Case {

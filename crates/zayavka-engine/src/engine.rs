@@ -631,6 +631,16 @@ impl Engine {
         case::bring_in(&self.write()?, text, filing, today)
     }
 
+    /// Records every row of a file as a request filed before Zayavka (`batch add`, issue 38):
+    /// all or none, and nothing recorded twice.
+    pub fn bring_in_file(
+        &self,
+        file: &crate::batch::BatchFile,
+        today: Date,
+    ) -> Result<case::BroughtInRows, CaseError> {
+        case::bring_in_file(&self.write()?, file, today)
+    }
+
     /// Attaches photos of the filing (the stamped copy, the postal receipt) or of the answer to
     /// draft `id`, cleaned like any photo, all or none.
     pub fn attach_case_photos(

@@ -83,9 +83,9 @@ pub use explain::{Explanation, explanation};
 
 // After the request is filed: the case, its deadline and where it stands (issue 30).
 pub use case::{
-    ADDRESSEE_MAX, BatchFiling, BatchFollowUps, CaseCounts, CaseError, CaseState, CaseView,
-    DEADLINE_REVIEW_NOTICE, DUE_SOON_DAYS, DeadlineState, ENV_TODAY, FilingInput, NUMBER_MAX,
-    days_word, method_ru, received_on, result_ru, short_date, term_of, today,
+    ADDRESSEE_MAX, BatchFiling, BatchFollowUps, BroughtInRows, CaseCounts, CaseError, CaseState,
+    CaseView, DEADLINE_REVIEW_NOTICE, DUE_SOON_DAYS, DeadlineState, ENV_TODAY, FilingInput,
+    NUMBER_MAX, days_word, method_ru, received_on, result_ru, short_date, term_of, today,
 };
 pub use ics::deadline_event;
 pub use zayavka_core::{AnswerTerm, CalendarYear, Deadline, FollowUpKind, NoDeadline, TermId};

@@ -175,6 +175,19 @@ fn file_in(tx: &Transaction<'_>, draft_id: DraftId, filing: &Filing) -> Result<C
     case_in(tx, draft_id)?.ok_or(StoreError::NotFiled(draft_id))
 }
 
+/// One request filed before Zayavka, as [`Store::bring_in_all`] records it.
+#[derive(Debug, Clone, Copy)]
+pub struct BroughtIn<'a> {
+    /// The input it was written from.
+    pub draft: &'a NewDraft,
+    /// The request written from the resident's words.
+    pub finished: &'a FinishedDraft,
+    /// Its text exactly as filed, by [`crate::BROUGHT_IN_AUTHOR`].
+    pub text: &'a NewVersion,
+    /// Its filing.
+    pub filing: &'a Filing,
+}
+
 impl Store {
     /// Marks a ready draft filed, or changes the facts of its filing when it already is one
     /// ([`AuditKind::FilingAmended`]). The draft's text and its photos of the problem no longer
@@ -465,16 +478,50 @@ impl Store {
         text: &NewVersion,
         filing: &Filing,
     ) -> Result<DraftId, StoreError> {
-        check_finished(finished, None)?;
-        check_code("author", &text.author)?;
+        let ids = self.bring_in_all(&[BroughtIn {
+            draft,
+            finished,
+            text,
+            filing,
+        }])?;
+        Ok(ids[0])
+    }
+
+    /// [`Store::bring_in`] for several requests in one transaction — an activist's file of an
+    /// entrance's requests (`batch add`): every one is recorded, or none is. Returns their ids
+    /// in the order given.
+    pub fn bring_in_all(&self, requests: &[BroughtIn<'_>]) -> Result<Vec<DraftId>, StoreError> {
+        for request in requests {
+            check_finished(request.finished, None)?;
+            check_code("author", &request.text.author)?;
+        }
         let tx = self.write()?;
-        let id = insert_pending(&tx, draft, None)?;
-        finish_in(&tx, id, finished, None, &[])?;
-        insert_version(&tx, id, text, "draft_bring_in")?;
-        file_in(&tx, id, filing)?;
-        faults::point("draft_bring_in", "filed");
+        let mut ids = Vec::with_capacity(requests.len());
+        for request in requests {
+            let id = insert_pending(&tx, request.draft, None)?;
+            finish_in(&tx, id, request.finished, None, &[])?;
+            insert_version(&tx, id, request.text, "draft_bring_in")?;
+            file_in(&tx, id, request.filing)?;
+            faults::point("draft_bring_in", "filed");
+            ids.push(id);
+        }
         Store::commit(tx, "draft_bring_in")?;
-        Ok(id)
+        Ok(ids)
+    }
+
+    /// Whether a request filed before Zayavka with this text, filed on `filed_on`, is recorded
+    /// already: how `batch add` run again on the same file records nothing twice.
+    pub fn brought_in_exists(&self, body: &str, filed_on: Date) -> Result<bool, StoreError> {
+        let found: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT 1 FROM draft_versions AS v JOIN cases AS c ON c.draft_id = v.draft_id
+                 WHERE v.author = ?1 AND v.body = ?2 AND c.filed_on = ?3 LIMIT 1",
+                params![crate::BROUGHT_IN_AUTHOR, body, filed_on.to_string()],
+                |row| row.get(0),
+            )
+            .optional()?;
+        Ok(found.is_some())
     }
 
     /// The addressee draft `id` is written to when it is not the profile's company (a

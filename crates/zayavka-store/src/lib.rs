@@ -44,6 +44,7 @@ mod stats;
 mod store;
 
 pub use batches::row_input_key;
+pub use cases::BroughtIn;
 pub use error::{BackupProblem, DatabaseError, SchemaDifference, StoreError, StoreErrorCode};
 pub use eval::{EvalCassette, EvalRun, NewEvalRun};
 pub use faults::WRITE_POINTS;

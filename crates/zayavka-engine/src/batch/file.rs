@@ -68,6 +68,22 @@ pub struct RowHeader {
     pub phone: Option<String>,
 }
 
+/// A row's facts of a filing, as the file wrote them (`batch add`, issue 38): checked only when
+/// the rows are requests filed before Zayavka; a batch to draft ignores them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RowFiling {
+    /// The day it was filed, as written.
+    pub filed: Option<String>,
+    /// How, as written (`in_person`, «лично», …).
+    pub how: Option<String>,
+    /// The incoming number.
+    pub number: Option<String>,
+    /// To whom.
+    pub to: Option<String>,
+    /// For a letter, the day it was delivered, as written.
+    pub delivered: Option<String>,
+}
+
 /// One data row: the input as the file gave it, its header details, and the result of checking
 /// the input against the resident input contract.
 #[derive(Debug, Clone)]
@@ -75,19 +91,26 @@ pub struct BatchRow {
     row_number: u32,
     raw: RawInput,
     header: RowHeader,
+    filing: RowFiling,
     /// Checked on first use: a file refused for its number of rows is never checked row by
     /// row (a 50 MB spreadsheet is refused in the time it takes to read it).
     checked: std::sync::OnceLock<Result<ResidentInput, InputErrors>>,
 }
 
 impl BatchRow {
-    fn new(row_number: u32, raw: RawInput, header: RowHeader) -> BatchRow {
+    fn new(row_number: u32, raw: RawInput, header: RowHeader, filing: RowFiling) -> BatchRow {
         BatchRow {
             row_number,
             raw,
             header,
+            filing,
             checked: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The row's facts of a filing, for `batch add` (issue 38).
+    pub fn filing(&self) -> &RowFiling {
+        &self.filing
     }
 
     /// The row's number as a spreadsheet shows it (the header is row 1, so the first data row
@@ -803,10 +826,28 @@ fn jsonl_row(line_number: u32, line: &str) -> BatchRow {
             row_number: line_number,
             raw: RawInput::default(),
             header: RowHeader::default(),
+            filing: RowFiling::default(),
             checked: ResidentInput::from_json_str(line).into(),
         };
     };
     let mut header = RowHeader::default();
+    let mut filing = RowFiling::default();
+    for (name, slot) in [
+        ("filed", &mut filing.filed),
+        ("how", &mut filing.how),
+        ("number", &mut filing.number),
+        ("to", &mut filing.to),
+        ("delivered", &mut filing.delivered),
+    ] {
+        let value = match object.get(name) {
+            Some(serde_json::Value::String(text)) => Some(header_value(text)),
+            Some(serde_json::Value::Number(number)) => Some(number.to_string()),
+            Some(serde_json::Value::Null) => None,
+            _ => continue,
+        };
+        object.remove(name);
+        *slot = value.filter(|text| !text.is_empty());
+    }
     for (name, slot) in [
         ("full_name", &mut header.full_name),
         ("apartment", &mut header.apartment),
@@ -839,6 +880,7 @@ fn jsonl_row(line_number: u32, line: &str) -> BatchRow {
         row_number: line_number,
         raw,
         header,
+        filing,
         // The object read above kept one value of a repeated name; the line as written says
         // which names were repeated.
         checked: ResidentInput::refuse_duplicate_fields(line)
@@ -861,6 +903,18 @@ enum Column {
     FullName,
     Apartment,
     Phone,
+    /// A filing's fact, for `batch add` (issue 38): requests filed before Zayavka.
+    Filing(FilingColumn),
+}
+
+/// The columns of a request filed before Zayavka (`batch add`, issue 38).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FilingColumn {
+    Filed,
+    How,
+    Number,
+    To,
+    Delivered,
 }
 
 impl Column {
@@ -900,6 +954,23 @@ impl Column {
             ("квартира", Column::Apartment),
             ("phone", Column::Phone),
             ("телефон", Column::Phone),
+            ("filed", Column::Filing(FilingColumn::Filed)),
+            ("filedon", Column::Filing(FilingColumn::Filed)),
+            ("датаподачи", Column::Filing(FilingColumn::Filed)),
+            ("how", Column::Filing(FilingColumn::How)),
+            ("method", Column::Filing(FilingColumn::How)),
+            ("способ", Column::Filing(FilingColumn::How)),
+            ("способподачи", Column::Filing(FilingColumn::How)),
+            ("каконаподана", Column::Filing(FilingColumn::How)),
+            ("number", Column::Filing(FilingColumn::Number)),
+            ("входящийномер", Column::Filing(FilingColumn::Number)),
+            ("to", Column::Filing(FilingColumn::To)),
+            ("addressee", Column::Filing(FilingColumn::To)),
+            ("кому", Column::Filing(FilingColumn::To)),
+            ("адресат", Column::Filing(FilingColumn::To)),
+            ("delivered", Column::Filing(FilingColumn::Delivered)),
+            ("deliveredon", Column::Filing(FilingColumn::Delivered)),
+            ("датавручения", Column::Filing(FilingColumn::Delivered)),
         ];
         let key: String = fold(header.trim().trim_end_matches([':', '*']))
             .chars()
@@ -982,6 +1053,7 @@ impl Table {
         };
         let mut raw = RawInput::default();
         let mut header = RowHeader::default();
+        let mut filing = RowFiling::default();
         for (index, cell) in cells.iter().enumerate() {
             // A cell with only spaces looks empty in a spreadsheet, so it is an absent field.
             if cell.trim().is_empty() {
@@ -1006,9 +1078,19 @@ impl Table {
                 Column::FullName => header.full_name = Some(header_value(cell)),
                 Column::Apartment => header.apartment = Some(header_value(cell)),
                 Column::Phone => header.phone = Some(header_value(cell)),
+                Column::Filing(column) => {
+                    let value = Some(header_value(cell));
+                    match column {
+                        FilingColumn::Filed => filing.filed = value,
+                        FilingColumn::How => filing.how = value,
+                        FilingColumn::Number => filing.number = value,
+                        FilingColumn::To => filing.to = value,
+                        FilingColumn::Delivered => filing.delivered = value,
+                    }
+                }
             }
         }
-        self.add_row(BatchRow::new(row_number, raw, header))
+        self.add_row(BatchRow::new(row_number, raw, header, filing))
     }
 
     fn add_row(&mut self, row: BatchRow) -> Result<(), ContentError> {
