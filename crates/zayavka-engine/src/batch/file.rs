@@ -832,26 +832,16 @@ fn jsonl_row(line_number: u32, line: &str) -> BatchRow {
     };
     let mut header = RowHeader::default();
     let mut filing = RowFiling::default();
+    // The header's details, and a filing's facts for `batch add` (issue 38).
     for (name, slot) in [
+        ("full_name", &mut header.full_name),
+        ("apartment", &mut header.apartment),
+        ("phone", &mut header.phone),
         ("filed", &mut filing.filed),
         ("how", &mut filing.how),
         ("number", &mut filing.number),
         ("to", &mut filing.to),
         ("delivered", &mut filing.delivered),
-    ] {
-        let value = match object.get(name) {
-            Some(serde_json::Value::String(text)) => Some(header_value(text)),
-            Some(serde_json::Value::Number(number)) => Some(number.to_string()),
-            Some(serde_json::Value::Null) => None,
-            _ => continue,
-        };
-        object.remove(name);
-        *slot = value.filter(|text| !text.is_empty());
-    }
-    for (name, slot) in [
-        ("full_name", &mut header.full_name),
-        ("apartment", &mut header.apartment),
-        ("phone", &mut header.phone),
     ] {
         let value = match object.get(name) {
             Some(serde_json::Value::String(text)) => Some(header_value(text)),
