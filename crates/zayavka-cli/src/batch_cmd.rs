@@ -256,11 +256,10 @@ fn add_command(args: &AddArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         writeln!(stdout, "Строка {row}: записана как черновик № {id}.")?;
     }
     if !report.already.is_empty() {
-        let rows: Vec<String> = report.already.iter().map(ToString::to_string).collect();
         writeln!(
             stdout,
             "Записаны раньше и повторно не записывались: строки {}.",
-            rows.join(", ")
+            crate::case_cmd::row_list(&report.already)
         )?;
     }
     writeln!(

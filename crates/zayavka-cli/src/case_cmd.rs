@@ -981,10 +981,37 @@ pub fn cases_by_draft(engine: &Engine) -> BTreeMap<DraftId, CaseView> {
         .unwrap_or_default()
 }
 
-/// Row numbers as a message lists them: «2, 5, 7».
-fn row_list(rows: &[u32]) -> String {
-    rows.iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+/// Row numbers as a message lists them: «2, 5, 7–40» — a run of three or more in a row as a
+/// range, so that a file of 500 rows is one line, not 500 numbers.
+pub(crate) fn row_list(rows: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut index = 0;
+    while index < rows.len() {
+        let first = rows[index];
+        let mut last = index;
+        while last + 1 < rows.len() && rows[last + 1] == rows[last] + 1 {
+            last += 1;
+        }
+        match last - index {
+            0 => parts.push(first.to_string()),
+            1 => parts.extend([first.to_string(), rows[last].to_string()]),
+            _ => parts.push(format!("{first}–{}", rows[last])),
+        }
+        index = last + 1;
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn row_numbers_in_a_row_are_listed_as_a_range() {
+        assert_eq!(super::row_list(&[]), "");
+        assert_eq!(super::row_list(&[4]), "4");
+        assert_eq!(super::row_list(&[2, 3]), "2, 3");
+        assert_eq!(
+            super::row_list(&[2, 3, 4, 9, 11, 12, 13, 14]),
+            "2–4, 9, 11–14"
+        );
+    }
 }
