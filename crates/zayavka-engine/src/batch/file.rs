@@ -1156,6 +1156,11 @@ impl crate::error::EngineError for BatchFileError {
     }
 }
 
+// The unit tests of every format, encoding, delimiter, header rule and file error (they were
+// left out of the build by mistake in 48d9e7e and are back).
+#[cfg(test)]
+mod tests;
+
 #[cfg(test)]
 mod grouping_tests {
     use super::*;

@@ -783,3 +783,37 @@ fn issue_19_a_workbook_read_cell_by_cell_keeps_rows_blank_rows_and_columns() {
         Some("Подъезд 1")
     );
 }
+
+/// `batch add` (issue 38): a date typed into a spreadsheet is a date cell, which the workbook
+/// stores as a day's number; the row's filing keeps it as written for the engine to read.
+#[test]
+fn xlsx_date_cells_and_filing_columns_reach_the_row_s_filing() {
+    let mut workbook = rust_xlsxwriter::Workbook::new();
+    let sheet = workbook.add_worksheet();
+    for (column, title) in ["Описание", "Дата подачи", "Способ подачи", "Входящий номер"]
+        .iter()
+        .enumerate()
+    {
+        sheet.write_string(0, column as u16, *title).unwrap();
+    }
+    sheet.write_string(1, 0, LEAK).unwrap();
+    let day = rust_xlsxwriter::ExcelDateTime::from_ymd(2026, 11, 20).unwrap();
+    let format = rust_xlsxwriter::Format::new().set_num_format("dd.mm.yyyy");
+    sheet
+        .write_datetime_with_format(1, 1, &day, &format)
+        .unwrap();
+    sheet.write_string(1, 2, "лично").unwrap();
+    sheet.write_number(1, 3, 512).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "поданные.xlsx",
+        &workbook.save_to_buffer().unwrap(),
+    );
+    let batch = BatchFile::read(&path).unwrap();
+    let filing = batch.rows()[0].filing();
+    assert_eq!(filing.filed.as_deref(), Some("46346"));
+    assert_eq!(filing.how.as_deref(), Some("лично"));
+    assert_eq!(filing.number.as_deref(), Some("512"));
+    assert_eq!(filing.to, None);
+}
