@@ -1185,6 +1185,15 @@ fn issue_38_batch_add_records_a_file_of_filed_requests_all_or_none() {
         stderr.contains("Строка 4: Нет даты подачи в столбце «Дата подачи»."),
         "{stderr}"
     );
+    let (code, stdout, _) = cli(
+        home,
+        "2026-12-07",
+        &["batch", "add", csv.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(code, 2, "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["refused"][0]["row"], 4, "{report}");
+    assert_eq!(report["recorded"], serde_json::json!([]), "{report}");
     assert_eq!(
         json(home, "2026-12-07", &["drafts", "list", "--json"]),
         serde_json::json!([])
@@ -1198,7 +1207,8 @@ fn issue_38_batch_add_records_a_file_of_filed_requests_all_or_none() {
     );
     let recorded = report["recorded"].as_array().unwrap();
     assert_eq!(recorded.len(), 2, "{report}");
-    let lamp = recorded[0][1].to_string();
+    assert_eq!(recorded[0]["row"], 2, "{report}");
+    let lamp = recorded[0]["draft_id"].to_string();
     let case = json(home, "2026-12-07", &["drafts", "show", &lamp, "--json"]);
     assert_eq!(
         case["case"]["case"]["filing"]["filed_on"], "2026-11-20",
@@ -1209,7 +1219,7 @@ fn issue_38_batch_add_records_a_file_of_filed_requests_all_or_none() {
         "{case}"
     );
     assert_eq!(case["case"]["case"]["filing"]["number"], "Вх. 17", "{case}");
-    let letter = recorded[1][1].to_string();
+    let letter = recorded[1]["draft_id"].to_string();
     let case = json(home, "2026-12-07", &["drafts", "show", &letter, "--json"]);
     assert_eq!(case["case"]["case"]["filing"]["method"], "letter", "{case}");
     assert_eq!(

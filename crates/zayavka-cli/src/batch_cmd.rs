@@ -247,13 +247,17 @@ fn add_command(args: &AddArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
             "Ничего не записано: в файле есть строки, которые не подходят. Исправьте их и \
              запустите команду снова."
         )?;
-        for (row, why) in &report.refused {
-            writeln!(stderr, "Строка {row}: {why}")?;
+        for refused in &report.refused {
+            writeln!(stderr, "Строка {}: {}", refused.row, refused.reason)?;
         }
         return Ok(code);
     }
-    for (row, id) in &report.recorded {
-        writeln!(stdout, "Строка {row}: записана как черновик № {id}.")?;
+    for recorded in &report.recorded {
+        writeln!(
+            stdout,
+            "Строка {}: записана как черновик № {}.",
+            recorded.row, recorded.draft_id
+        )?;
     }
     if !report.already.is_empty() {
         writeln!(

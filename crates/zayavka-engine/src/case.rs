@@ -487,11 +487,29 @@ fn prepare_bring_in(
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct BroughtInRows {
     /// The rows recorded now, with their drafts.
-    pub recorded: Vec<(u32, DraftId)>,
+    pub recorded: Vec<RecordedRow>,
     /// The rows recorded by an earlier run (the same text filed on the same day).
     pub already: Vec<u32>,
     /// The rows refused, each with why in Russian; when there is one, nothing is recorded.
-    pub refused: Vec<(u32, String)>,
+    pub refused: Vec<RefusedRow>,
+}
+
+/// A row of `batch add` recorded as a draft.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RecordedRow {
+    /// The row's number in the file.
+    pub row: u32,
+    /// The draft it became.
+    pub draft_id: DraftId,
+}
+
+/// A row of `batch add` refused, with why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RefusedRow {
+    /// The row's number in the file.
+    pub row: u32,
+    /// Why, in Russian, as a sentence.
+    pub reason: String,
 }
 
 /// Records every row of `file` as a request filed before Zayavka (issue 38, `batch add`): the
@@ -550,9 +568,10 @@ pub(crate) fn bring_in_file(
         let (text, input) = match parsed {
             Ok(parsed) => parsed,
             Err(why) => {
-                report
-                    .refused
-                    .push((number, zayavka_core::full_sentence(why)));
+                report.refused.push(RefusedRow {
+                    row: number,
+                    reason: zayavka_core::full_sentence(why),
+                });
                 continue;
             }
         };
@@ -569,7 +588,10 @@ pub(crate) fn bring_in_file(
                 }
             }
             Err(CaseError::Store(error)) => return Err(CaseError::Store(error)),
-            Err(error) => report.refused.push((number, error.message_ru())),
+            Err(error) => report.refused.push(RefusedRow {
+                row: number,
+                reason: error.message_ru(),
+            }),
         }
     }
     if !report.refused.is_empty() || prepared.is_empty() {
@@ -587,10 +609,27 @@ pub(crate) fn bring_in_file(
     let ids = store.bring_in_all(&requests)?;
     report.recorded = prepared
         .iter()
-        .map(|(number, _)| *number)
         .zip(ids)
+        .map(|((row, _), draft_id)| RecordedRow {
+            row: *row,
+            draft_id,
+        })
         .collect();
     Ok(report)
+}
+
+/// The store's way of filing as the core's letter says it: every way matched, so a way added to
+/// one and not the other is a compile error, not a letter that says «подана».
+fn filing_way(method: FilingMethod) -> zayavka_core::FilingWay {
+    use zayavka_core::FilingWay;
+    match method {
+        FilingMethod::InPerson => FilingWay::InPerson,
+        FilingMethod::Letter => FilingWay::Letter,
+        FilingMethod::Email => FilingWay::Email,
+        FilingMethod::Gis => FilingWay::Gis,
+        FilingMethod::Site => FilingWay::Site,
+        FilingMethod::Other => FilingWay::Other,
+    }
 }
 
 /// A day as a file may write it: `ГГГГ-ММ-ДД`, `ДД.ММ.ГГГГ`, or a spreadsheet's day number
@@ -810,8 +849,7 @@ pub(crate) fn write_follow_up(
         title,
         description: input.description.clone().unwrap_or_default(),
         filed_on: case.filing.filed_on,
-        way: zayavka_core::FilingWay::from_code(case.filing.method.code())
-            .unwrap_or(zayavka_core::FilingWay::Other),
+        way: filing_way(case.filing.method),
         delivered_on: case.filing.delivered_on,
         number: case.filing.number.clone(),
         company: case.filing.addressee.clone(),
