@@ -881,9 +881,15 @@
       today: TODAY,
     };
   }
+  // Dates in words, as the engine's date_ru writes them in these messages.
+  const MONTHS = ['января', 'февраля', 'марта', 'апреля', 'мая', 'июня', 'июля', 'августа', 'сентября', 'октября', 'ноября', 'декабря'];
+  function dateRu(iso) {
+    const [year, month, day] = iso.split('-').map(Number);
+    return `${day} ${MONTHS[month - 1]} ${year} г.`;
+  }
   function checkDates(filedOn, other, what) {
-    if (filedOn > TODAY) return reject('invalid_setting', `Дата подачи ${filedOn} ещё не наступила (сегодня ${TODAY}). Ничего не изменено. Проверьте дату: отметить можно только то, что уже произошло.`);
-    if (other && other < filedOn) return reject('invalid_setting', `${what} ${other} раньше дня подачи (${filedOn}). Ничего не изменено. Проверьте даты.`);
+    if (filedOn > TODAY) return reject('invalid_setting', `Дата подачи ${dateRu(filedOn)} ещё не наступила (сегодня ${dateRu(TODAY)}). Ничего не изменено. Проверьте дату: отметить можно только то, что уже произошло.`);
+    if (other && other < filedOn) return reject('invalid_setting', `${what} ${dateRu(other)} раньше дня подачи (${dateRu(filedOn)}). Ничего не изменено. Проверьте даты.`);
     return null;
   }
   function newLetter(from, kind, title) {
