@@ -263,7 +263,7 @@ fn add_command(args: &AddArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         writeln!(
             stdout,
             "Записаны раньше и повторно не записывались: строки {}.",
-            crate::case_cmd::row_list(&report.already)
+            crate::wording::row_list(&report.already)
         )?;
     }
     writeln!(
@@ -614,7 +614,7 @@ fn list_command(args: &ListArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
             stdout,
             "Пакет {}  {}  строк: {}, готово: {}, {state}  {}",
             batch.number,
-            crate::drafts_cmd::local_time_ru(&batch.updated_at, &zone),
+            crate::wording::local_time_ru(&batch.updated_at, &zone),
             zayavka_engine::group_digits(batch.rows),
             zayavka_engine::group_digits(batch.ready),
             batch.file_name

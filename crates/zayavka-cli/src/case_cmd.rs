@@ -1,16 +1,21 @@
-//! `zayavka drafts filed | answer | close | reopen | unfile | due` (issue 30): what happened
-//! after the request was filed — the filing, the answer's deadline, where each case stands, the
-//! answer and the closing. Today is the system's date, or `ZAYAVKA_TODAY=ГГГГ-ММ-ДД`.
+//! `zayavka drafts filed | answer | close | reopen | unfile | due | follow-up` (issue 30): what
+//! happened after the request was filed — the filing, the answer's deadline, where each case
+//! stands, the answer, the closing and the letters that follow. Today is the system's date, or
+//! `ZAYAVKA_TODAY=ГГГГ-ММ-ДД`. A case is printed by `case_print.rs` and a letter written to a
+//! file by `document_out.rs`, below this file and `drafts_cmd.rs` alike.
 
-use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use zayavka_engine::{
-    Answer, AnswerResult, AttachmentRole, CaseError, CaseState, CaseView, DeadlineState, DraftId,
-    Engine, FilingInput, FilingMethod, date_ru, method_ru, result_ru, today,
+    Answer, AnswerResult, AttachmentRole, CaseState, CaseView, DeadlineState, DocumentFormat,
+    DraftId, Engine, FilingInput, FilingMethod, date_ru, method_ru, result_ru,
 };
+
+use crate::case_print::{case_error, print_deadline, titles, today_or_error};
+use crate::document_out;
+use crate::wording::{capitalised, row_list, sentence};
 
 /// `drafts filed`.
 #[derive(Debug, clap::Args)]
@@ -270,6 +275,59 @@ pub fn batch_filed(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `drafts follow-up`.
+#[derive(Debug, clap::Args)]
+pub struct FollowUpArgs {
+    /// Номер поданного черновика.
+    #[arg(value_name = "НОМЕР")]
+    id: DraftId,
+    /// company — повторная заявка в ту же управляющую организацию; inspectorate — жалоба в
+    /// государственную жилищную инспекцию.
+    #[arg(long, value_name = "КОМУ", value_parser = ["company", "inspectorate"],
+          hide_possible_values = true)]
+    to: String,
+    /// Для жалобы: инспекция вашего региона, как она будет названа в строке «Кому»,
+    /// например «Государственная жилищная инспекция Московской области».
+    #[arg(long, value_name = "ТЕКСТ")]
+    addressee: Option<String>,
+    /// Сразу сохранить письмо документом: txt, pdf или docx (нужен --out).
+    #[arg(long, value_name = "ФОРМАТ", value_parser = ["txt", "pdf", "docx"],
+          hide_possible_values = true, requires = "out")]
+    format: Option<String>,
+    /// Файл документа.
+    #[arg(long, value_name = "ФАЙЛ", requires = "format")]
+    out: Option<PathBuf>,
+    /// Коллективное письмо: добавить в документ таблицу, где соседи впишут ФИО и квартиры и
+    /// распишутся (нужен --format).
+    #[arg(long, requires = "format")]
+    collective: bool,
+}
+
+/// `drafts follow-up`: a repeat request or a complaint written from the case, stored as a new
+/// draft and, when asked, saved as a document.
+pub fn follow_up(args: FollowUpArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
+    let kind = follow_up_kind(&args.to, args.addressee.as_deref())?;
+    let today = today_or_error()?;
+    let id = engine
+        .write_follow_up(args.id, kind, args.addressee.as_deref(), today)
+        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+    writeln!(
+        std::io::stdout().lock(),
+        "{} по черновику № {} сохранена как черновик № {id}: посмотрите её (zayavka drafts \
+         show {id}), подайте и отметьте подачу (zayavka drafts filed {id} …).",
+        match kind {
+            zayavka_engine::FollowUpKind::Repeat => "Повторная заявка",
+            zayavka_engine::FollowUpKind::Complaint => "Жалоба в жилищную инспекцию",
+        },
+        args.id
+    )?;
+    if let (Some(format), Some(out)) = (&args.format, &args.out) {
+        let format = document_format(format)?;
+        document_out::write_document(engine, id, format, today, args.collective, out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `batch follow-up`.
 #[derive(Debug, clap::Args)]
 pub struct BatchFollowUpArgs {
@@ -311,8 +369,7 @@ pub fn batch_follow_up(
 ) -> anyhow::Result<ExitCode> {
     let kind = follow_up_kind(&args.to, args.addressee.as_deref())?;
     let name = kind.code();
-    let format = zayavka_engine::DocumentFormat::from_extension(&args.format)
-        .ok_or_else(|| anyhow::anyhow!("допустимы форматы txt, pdf и docx"))?;
+    let format = document_format(&args.format)?;
     let today = today_or_error()?;
     // The folder itself, never its parents: a path whose parent is gone is most often a
     // removable disk that was pulled out (the engine's rule for every export).
@@ -331,12 +388,9 @@ pub fn batch_follow_up(
         let path = args
             .out
             .join(format!("row-{row:04}-{name}.{}", args.format));
-        let bytes = engine
-            .filed_document(*letter, today, args.collective)
-            .and_then(|document| Ok(document.render(format)?))
+        let bytes = document_out::render(engine, *letter, format, today, args.collective)
             .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-        zayavka_engine::save_document(&path, &bytes)
-            .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+        document_out::save(&path, &bytes)?;
         writeln!(
             stdout,
             "Строка {row}: черновик № {letter}, {}",
@@ -380,7 +434,7 @@ pub fn batch_follow_up(
 
 /// The letter `--to` asks for (`company` or `inspectorate`); a complaint needs the
 /// inspectorate's name for its «Кому».
-pub fn follow_up_kind(
+fn follow_up_kind(
     to: &str,
     addressee: Option<&str>,
 ) -> anyhow::Result<zayavka_engine::FollowUpKind> {
@@ -395,6 +449,12 @@ pub fn follow_up_kind(
         );
     }
     Ok(zayavka_engine::FollowUpKind::Complaint)
+}
+
+/// A follow-up letter's `--format` as a document format (clap lets only txt, pdf and docx by).
+fn document_format(text: &str) -> anyhow::Result<DocumentFormat> {
+    DocumentFormat::from_extension(text)
+        .ok_or_else(|| anyhow::anyhow!("допустимы форматы txt, pdf и docx"))
 }
 
 /// How a batch's cases stand today, for `batch status --json`.
@@ -448,14 +508,6 @@ fn answer_result(text: &str) -> Result<AnswerResult, String> {
          (ответ не по существу)"
             .to_owned()
     })
-}
-
-fn case_error(error: CaseError) -> anyhow::Error {
-    anyhow::anyhow!(error.message_ru())
-}
-
-fn today_or_error() -> anyhow::Result<jiff::civil::Date> {
-    today().map_err(case_error)
 }
 
 /// `--json` of `drafts filed` and `drafts answer`: the photos attached quietly, then the case.
@@ -613,56 +665,6 @@ pub fn filed(args: FiledArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The deadline of a case, or why there is none, and what to do about it.
-fn print_deadline(
-    out: &mut dyn std::io::Write,
-    view: &CaseView,
-    today: jiff::civil::Date,
-) -> anyhow::Result<()> {
-    match &view.deadline {
-        DeadlineState::Known(deadline) => {
-            writeln!(
-                out,
-                "Ответ должен прийти не позднее {}: {}. Сейчас: {}",
-                date_ru(deadline.due),
-                view.term_ru,
-                sentence(&view.state.phrase_ru(today))
-            )?;
-        }
-        DeadlineState::AwaitingDelivery => writeln!(
-            out,
-            "Срок ответа начнётся со дня вручения письма. Когда узнаете дату из уведомления \
-             о вручении или по трек-номеру, укажите её: zayavka drafts filed {} --delivered \
-             ГГГГ-ММ-ДД.",
-            view.case.draft_id
-        )?,
-        DeadlineState::Unknown { reason, .. } => writeln!(out, "{}.", capitalised(reason))?,
-    }
-    if let Some(provisional) = &view.provisional_ru {
-        writeln!(out, "{}", sentence(&capitalised(provisional)))?;
-    }
-    if let Some(notice) = &view.notice_ru {
-        writeln!(out, "{notice}")?;
-    }
-    Ok(())
-}
-
-/// `text` ending with one period, also when it ends with «г.» already.
-fn sentence(text: &str) -> String {
-    if text.ends_with('.') {
-        text.to_owned()
-    } else {
-        format!("{text}.")
-    }
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
-}
-
 /// `drafts answer`: the answer recorded.
 pub fn answer(args: AnswerArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let today = today_or_error()?;
@@ -772,8 +774,7 @@ pub fn calendar(args: CalendarArgs, engine: &Engine) -> anyhow::Result<ExitCode>
     };
     match &args.out {
         Some(path) => {
-            zayavka_engine::save_document(path, event.as_bytes())
-                .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
+            document_out::save(path, event.as_bytes())?;
             writeln!(
                 std::io::stdout().lock(),
                 "Срок ответа по черновику № {} записан в {} — откройте файл, чтобы добавить \
@@ -874,144 +875,4 @@ pub fn due(args: DueArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         writeln!(stdout, "{}", zayavka_engine::DEADLINE_REVIEW_NOTICE)?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The titles of the cases' drafts, for the lines under them.
-fn titles(engine: &Engine, views: &[&CaseView]) -> BTreeMap<DraftId, String> {
-    views
-        .iter()
-        .filter_map(|view| {
-            let draft = engine.draft(view.case.draft_id).ok()?;
-            Some((view.case.draft_id, draft.summary.title?))
-        })
-        .collect()
-}
-
-/// The case as `drafts show` prints it under the draft.
-pub fn print_case(
-    out: &mut dyn std::io::Write,
-    engine: &Engine,
-    id: DraftId,
-) -> anyhow::Result<()> {
-    let today = today_or_error()?;
-    if let Some(link) = engine.follow_link(id).map_err(case_error)? {
-        let kind = match link.kind {
-            zayavka_engine::FollowKind::Correction => "исправление",
-            zayavka_engine::FollowKind::Repeat => "повторная заявка",
-            zayavka_engine::FollowKind::Complaint => "жалоба в жилищную инспекцию",
-        };
-        match link.draft_id {
-            Some(first) => writeln!(out, "\nЭто {kind} по черновику № {first}.")?,
-            None => writeln!(out, "\nЭто {kind} по черновику, который потом удалён.")?,
-        }
-    }
-    let Some(view) = engine.case(id, today).map_err(case_error)? else {
-        return Ok(());
-    };
-    let filing = &view.case.filing;
-    writeln!(
-        out,
-        "\nПодана {} ({}){}{}.",
-        date_ru(filing.filed_on),
-        method_ru(filing.method),
-        filing
-            .number
-            .as_deref()
-            .map(|number| format!(", входящий № {}", zayavka_engine::escape_invisible(number)))
-            .unwrap_or_default(),
-        filing
-            .addressee
-            .as_deref()
-            .map(|to| format!(", адресат: {}", zayavka_engine::escape_invisible(to)))
-            .unwrap_or_default()
-    )?;
-    if let Some(delivered) = filing.delivered_on {
-        writeln!(out, "Письмо вручено {}", sentence(&date_ru(delivered)))?;
-    }
-    if let Some(answer) = view.case.answer {
-        writeln!(
-            out,
-            "Ответ получен {}: {}.",
-            date_ru(answer.answered_on),
-            result_ru(answer.result)
-        )?;
-    }
-    if view.case.answer.is_none() && view.case.closed_on.is_none() {
-        print_deadline(out, &view, today)?;
-    } else {
-        writeln!(out, "Сейчас: {}", sentence(&view.state_ru))?;
-    }
-    for (role, label) in [
-        (AttachmentRole::Filing, "Фотографии подачи"),
-        (AttachmentRole::Answer, "Фотографии ответа"),
-    ] {
-        let photos = engine
-            .case_photos(id, role)
-            .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-        if !photos.is_empty() {
-            writeln!(out, "{label}: {}.", photos.len())?;
-        }
-    }
-    Ok(())
-}
-
-/// The state line a list shows under a filed draft.
-pub fn state_line(view: &CaseView) -> String {
-    format!(
-        "    Подана {} · {}",
-        date_ru(view.case.filing.filed_on),
-        view.state_ru
-    )
-}
-
-/// Every case by draft, as of today, for the lists; empty when the cases cannot be read (the
-/// list itself still shows).
-pub fn cases_by_draft(engine: &Engine) -> BTreeMap<DraftId, CaseView> {
-    let Ok(today) = today() else {
-        return BTreeMap::new();
-    };
-    engine
-        .due(today)
-        .map(|views| {
-            views
-                .into_iter()
-                .map(|view| (view.case.draft_id, view))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Row numbers as a message lists them: «2, 5, 7–40» — a run of three or more in a row as a
-/// range, so that a file of 500 rows is one line, not 500 numbers.
-pub(crate) fn row_list(rows: &[u32]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut index = 0;
-    while index < rows.len() {
-        let first = rows[index];
-        let mut last = index;
-        while last + 1 < rows.len() && rows[last + 1] == rows[last] + 1 {
-            last += 1;
-        }
-        match last - index {
-            0 => parts.push(first.to_string()),
-            1 => parts.extend([first.to_string(), rows[last].to_string()]),
-            _ => parts.push(format!("{first}–{}", rows[last])),
-        }
-        index = last + 1;
-    }
-    parts.join(", ")
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn row_numbers_in_a_row_are_listed_as_a_range() {
-        assert_eq!(super::row_list(&[]), "");
-        assert_eq!(super::row_list(&[4]), "4");
-        assert_eq!(super::row_list(&[2, 3]), "2, 3");
-        assert_eq!(
-            super::row_list(&[2, 3, 4, 9, 11, 12, 13, 14]),
-            "2–4, 9, 11–14"
-        );
-    }
 }

@@ -6,12 +6,13 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use zayavka_engine::{
-    AttachmentError, AttachmentSummary, CaseView, DocumentError, DocumentFormat, DraftCommand,
-    DraftFilter, DraftId, DraftListItem, DraftOutcome, DraftView, DraftsError, Engine, Explanation,
-    FilingError, FollowLink, InputSource, StoredDraft, SubjectKind, date_ru, draft_view,
-    explanation, filed_text, may_retry, save_document, stored_input, stored_record, stored_request,
+    AttachmentError, AttachmentSummary, CaseView, DocumentFormat, DraftCommand, DraftFilter,
+    DraftId, DraftListItem, DraftOutcome, DraftView, DraftsError, Engine, Explanation, FollowLink,
+    InputSource, StoredDraft, SubjectKind, draft_view, explanation, filed_text, may_retry,
+    stored_input, stored_record, stored_request,
 };
 
+use crate::document_out;
 use crate::draft_cmd::{ProviderArgs, RunOptions};
 
 /// `zayavka drafts …`
@@ -82,34 +83,7 @@ enum DraftsCommand {
     /// проблему, повторную заявку (--to company) или жалобу в жилищную инспекцию (--to
     /// inspectorate) — из записанных сведений, без модели; письмо сохраняется новым
     /// черновиком, а с --format и --out — и документом.
-    FollowUp(FollowUpArgs),
-}
-
-#[derive(Debug, clap::Args)]
-struct FollowUpArgs {
-    /// Номер поданного черновика.
-    #[arg(value_name = "НОМЕР")]
-    id: DraftId,
-    /// company — повторная заявка в ту же управляющую организацию; inspectorate — жалоба в
-    /// государственную жилищную инспекцию.
-    #[arg(long, value_name = "КОМУ", value_parser = ["company", "inspectorate"],
-          hide_possible_values = true)]
-    to: String,
-    /// Для жалобы: инспекция вашего региона, как она будет названа в строке «Кому»,
-    /// например «Государственная жилищная инспекция Московской области».
-    #[arg(long, value_name = "ТЕКСТ")]
-    addressee: Option<String>,
-    /// Сразу сохранить письмо документом: txt, pdf или docx (нужен --out).
-    #[arg(long, value_name = "ФОРМАТ", value_parser = ["txt", "pdf", "docx"],
-          hide_possible_values = true, requires = "out")]
-    format: Option<String>,
-    /// Файл документа.
-    #[arg(long, value_name = "ФАЙЛ", requires = "format")]
-    out: Option<std::path::PathBuf>,
-    /// Коллективное письмо: добавить в документ таблицу, где соседи впишут ФИО и квартиры и
-    /// распишутся (нужен --format).
-    #[arg(long, requires = "format")]
-    collective: bool,
+    FollowUp(crate::case_cmd::FollowUpArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -407,7 +381,7 @@ pub fn run(args: DraftsArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         DraftsCommand::Reopen(args) => crate::case_cmd::close(args, engine, false),
         DraftsCommand::Unfile(args) => crate::case_cmd::unfile(args, engine),
         DraftsCommand::Correct(args) => crate::case_cmd::correct(args, engine),
-        DraftsCommand::FollowUp(args) => follow_up(args, engine),
+        DraftsCommand::FollowUp(args) => crate::case_cmd::follow_up(args, engine),
     }
 }
 
@@ -426,7 +400,7 @@ fn list(list: ListArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         &mut stdout,
         &items,
         list.json,
-        &crate::case_cmd::cases_by_draft(engine),
+        &crate::case_print::cases_by_draft(engine),
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -441,7 +415,7 @@ fn search(search: SearchArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
         &mut stdout,
         &items,
         search.json,
-        &crate::case_cmd::cases_by_draft(engine),
+        &crate::case_print::cases_by_draft(engine),
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -505,7 +479,7 @@ fn show(show: ShowArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
             writeln!(stdout)?;
             print_photos(&mut stdout, show.id, &photos)?;
         }
-        crate::case_cmd::print_case(&mut stdout, engine, show.id)?;
+        crate::case_print::print_case(&mut stdout, engine, show.id)?;
         if show.explain {
             let explanation = explanation(request.as_ref(), record.as_ref(), draft.model_used);
             explain(&mut stdout, &explanation)?;
@@ -555,39 +529,6 @@ fn edit(edit: EditArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `drafts follow-up`: a repeat request or a complaint written from the case, stored as a new
-/// draft and, when asked, saved as a document.
-fn follow_up(args: FollowUpArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
-    let kind = crate::case_cmd::follow_up_kind(&args.to, args.addressee.as_deref())?;
-    let today = zayavka_engine::today().map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-    let id = engine
-        .write_follow_up(args.id, kind, args.addressee.as_deref(), today)
-        .map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-    writeln!(
-        std::io::stdout().lock(),
-        "{} по черновику № {} сохранена как черновик № {id}: посмотрите её (zayavka drafts \
-         show {id}), подайте и отметьте подачу (zayavka drafts filed {id} …).",
-        match kind {
-            zayavka_engine::FollowUpKind::Repeat => "Повторная заявка",
-            zayavka_engine::FollowUpKind::Complaint => "Жалоба в жилищную инспекцию",
-        },
-        args.id
-    )?;
-    match (args.format, args.out) {
-        (Some(format), Some(out)) => export(
-            ExportArgs {
-                id,
-                format,
-                out: Some(out),
-                date: Some(today),
-                collective: args.collective,
-            },
-            engine,
-        ),
-        _ => Ok(ExitCode::SUCCESS),
-    }
-}
-
 /// `drafts export`: the filed document (txt, pdf, docx) or everything about the draft (json).
 fn export(export: ExportArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
@@ -620,29 +561,12 @@ fn export(export: ExportArgs, engine: &Engine) -> anyhow::Result<ExitCode> {
                     zayavka_engine::today().map_err(|error| anyhow::anyhow!(error.message_ru()))?
                 }
             };
-            engine
-                .filed_document(export.id, date, export.collective)
-                .and_then(|document| Ok(document.render(format)?))
-                .map_err(|error| match error {
-                    FilingError::Document(error @ DocumentError::NotAssembled(_)) => {
-                        anyhow::anyhow!(
-                            "{error}. Выгрузите его в json, чтобы увидеть введённый текст"
-                        )
-                    }
-                    other => anyhow::anyhow!(other.message_ru()),
-                })?
+            document_out::render(engine, export.id, format, date, export.collective)
+                .map_err(document_out::document_error)?
         }
     };
     match &export.out {
-        Some(path) => {
-            save_document(path, &bytes).map_err(|error| anyhow::anyhow!(error.message_ru()))?;
-            writeln!(
-                std::io::stderr(),
-                "Черновик № {} записан в {}.",
-                export.id,
-                path.display()
-            )?;
-        }
+        Some(path) => document_out::save_draft(path, export.id, &bytes)?,
         None => stdout.write_all(&bytes)?,
     }
     Ok(ExitCode::SUCCESS)
@@ -941,7 +865,7 @@ fn heading(item: &DraftListItem, zone: &jiff::tz::TimeZone) -> String {
     format!(
         "№ {} · {} · {} · {}",
         item.id,
-        local_time_ru(&item.created_at, zone),
+        crate::wording::local_time_ru(&item.created_at, zone),
         outcome_ru(item.outcome),
         zayavka_engine::escape_invisible(title)
     )
@@ -953,22 +877,6 @@ fn preview_line(item: &DraftListItem) -> Option<String> {
     item.title.as_ref()?;
     let preview = item.preview.as_deref()?;
     Some(format!("    {}", zayavka_engine::escape_invisible(preview)))
-}
-
-/// A stored moment (RFC 3339, UTC) as the resident's clock shows it, in Russian form:
-/// «2 декабря 2026 г., 14:05», in `zone`: the system's time zone (`TZ` when set), looked up
-/// once per command.
-pub(crate) fn local_time_ru(rfc3339: &str, zone: &jiff::tz::TimeZone) -> String {
-    let Ok(timestamp) = rfc3339.parse::<jiff::Timestamp>() else {
-        return rfc3339.to_owned();
-    };
-    let local = timestamp.to_zoned(zone.clone());
-    format!(
-        "{}, {:02}:{:02}",
-        date_ru(local.date()),
-        local.hour(),
-        local.minute()
-    )
 }
 
 fn print_items(
@@ -1006,7 +914,7 @@ fn print_items(
             writeln!(out, "{line}")?;
         }
         if let Some(case) = DraftId::new(item.id).and_then(|id| cases.get(&id)) {
-            writeln!(out, "{}", crate::case_cmd::state_line(case))?;
+            writeln!(out, "{}", crate::case_print::state_line(case))?;
         }
     }
     Ok(())

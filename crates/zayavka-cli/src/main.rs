@@ -8,11 +8,13 @@
 
 mod batch_cmd;
 mod case_cmd;
+mod case_print;
 mod clap_ru;
 mod command_line;
 mod config_cmd;
 mod config_init;
 mod doctor_cmd;
+mod document_out;
 mod draft_cmd;
 mod drafts_cmd;
 mod eval_cmd;
@@ -21,6 +23,7 @@ mod key;
 mod output;
 mod profile_cmd;
 mod stats_cmd;
+mod wording;
 
 use std::io::Write as _;
 use std::path::PathBuf;
