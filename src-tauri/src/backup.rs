@@ -17,7 +17,7 @@ use crate::error::{CommandError, ErrorKind};
 use crate::state::AppState;
 
 /// What a backup wrote.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct BackupView {
     /// The backup file.
     pub file: String,
@@ -26,7 +26,7 @@ pub struct BackupView {
 }
 
 /// What a restore or a recovery put in place.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct RestoredView {
     /// The drafts in the database now in place.
     pub drafts: usize,

@@ -61,7 +61,7 @@ fn capitalised(text: &str) -> String {
 
 /// The filing form as the page sends it: dates as `ГГГГ-ММ-ДД`, the method's code, and the
 /// optional texts (blank is none).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
 pub struct FilingForm {
     /// The day it was filed.
     pub filed_on: String,
@@ -93,11 +93,12 @@ impl FilingForm {
 }
 
 /// Another draft a case links to: the one this draft follows, or one written after it.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct LinkView {
     /// The draft; `None` when it was deleted.
     pub draft_id: Option<i64>,
     /// `correction`, `repeat` or `complaint`.
+    #[ts(as = "zayavka_engine::FollowKind")]
     pub kind: &'static str,
     /// «Исправленный черновик», «Повторная заявка», «Жалоба в жилищную инспекцию».
     pub label: &'static str,
@@ -119,7 +120,7 @@ impl LinkView {
 }
 
 /// Everything the «Подача и ответ» part of an opened draft shows.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct CaseDetail {
     /// The draft.
     pub draft_id: i64,
@@ -303,7 +304,7 @@ pub fn case_unfile(state: &AppState, id: i64) -> Result<CaseDetail, CommandError
 }
 
 /// The answer as the page sends it.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
 pub struct AnswerForm {
     /// The day it came, `ГГГГ-ММ-ДД`.
     pub answered_on: String,
@@ -398,7 +399,7 @@ fn follow_up_kind<'a>(
 }
 
 /// One filed request as «Сроки» lists it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct DueItem {
     /// The draft.
     pub draft_id: i64,
@@ -417,7 +418,7 @@ pub struct DueItem {
 }
 
 /// «Сроки»: every filed request, the overdue first, then the nearest deadlines.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct DueView {
     /// Today, `ГГГГ-ММ-ДД` (the app's today, `ZAYAVKA_TODAY`): the latest day a form may take.
     pub today: String,
@@ -512,7 +513,7 @@ pub fn case_calendar(state: &AppState, id: i64) -> Result<(String, String), Comm
 }
 
 /// What marking a batch filed did, in one sentence for the «Пакет» screen.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct BatchFilingView {
     /// Rows marked filed now.
     pub filed: u32,
@@ -568,7 +569,7 @@ pub fn batch_file(
 }
 
 /// How a batch's filed rows stand today, and today (the filing form's default date).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct BatchCasesView {
     /// Filed, answered, overdue, solved.
     #[serde(flatten)]
@@ -588,7 +589,7 @@ pub fn batch_cases(state: &AppState, number: u32) -> Result<BatchCasesView, Comm
 }
 
 /// What writing a batch's letters did.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct BatchFollowUpView {
     /// The folder the documents went to.
     pub folder: String,

@@ -1,67 +1,78 @@
-// The commands the page may call, one per entry of docs/desktop-ipc.md. `build.rs` includes this
-// file to generate one `allow-…` permission per command, the capability file grants exactly
-// these, and a test checks that the three agree.
-#[allow(missing_docs)]
-pub const COMMANDS: &[&str] = &[
-    "draft_run",
-    "draft_cancel",
-    "draft_offline",
-    "draft_reassemble",
-    "input_autosave",
-    "input_restore",
-    "drafts_list",
-    "drafts_search",
-    "draft_open",
-    "draft_edit",
-    "draft_delete",
-    "draft_save_as",
-    "draft_document",
-    "print_page",
-    "draft_photos",
-    "draft_attach_chosen",
-    "draft_attach_dropped",
-    "draft_detach",
-    "photos_drop_watch",
-    "clipboard_write",
-    "settings_get",
-    "settings_set",
-    "key_status",
-    "key_set",
-    "key_delete",
-    "connection_check",
-    "setup_check",
-    "setup_skip",
-    "batch_choose_file",
-    "batch_check",
-    "batch_list",
-    "batch_rows",
-    "batch_continue",
-    "batch_run",
-    "batch_cancel",
-    "batch_export",
-    "profile_get",
-    "profile_set",
-    "profile_clear",
-    "stats_get",
-    "window_close_watch",
-    "window_unsaved",
-    "window_close",
-    "case_get",
-    "case_file",
-    "case_bring_in",
-    "case_unfile",
-    "case_answer",
-    "case_close",
-    "case_attach_chosen",
-    "draft_correct",
-    "follow_up_write",
-    "cases_due",
-    "case_calendar",
-    "batch_file",
-    "batch_cases",
-    "batch_follow_up",
-    "data_backup",
-    "data_restore_choose",
-    "data_restore",
-    "data_recover",
-];
+// The commands the page may call, each with what the page sends and what it gets back: the one
+// list of them (docs/desktop-ipc.md says what each is for). Each line reads
+//
+//     name[injected](argument: Type, …; channel: Channel<Message>) -> Answer;
+//
+// where `injected` names what Tauri hands the command itself (`app`, `window`) and the
+// channels, after `;`, are how a long command talks while it runs.
+//
+// `build.rs` includes this file with its own `commands!`, which keeps only the names: one
+// `allow-…` permission per command, and the capability file grants exactly these. The crate's
+// `contract` module includes it with the full `commands!`, which
+// - checks at compile time that `ipc::name` takes exactly these arguments, in this order, and
+//   answers with this type;
+// - registers exactly these commands with Tauri;
+// - writes the page's TypeScript declaration of every command (ui/js/ipc-contract.d.ts).
+commands! {
+    draft_run[app](input: RawInput, task_id: String; on_progress: Channel<DraftProgress>) -> DraftResult;
+    draft_cancel[app](task_id: String) -> ();
+    draft_offline[app](input: RawInput) -> DraftResult;
+    draft_reassemble[app](draft_id: i64, subject: String) -> DraftResult;
+    input_autosave[app](input: RawInput) -> ();
+    input_restore[app]() -> Option<RawInput>;
+    drafts_list[app](filter: ListFilter) -> Vec<DraftListItem>;
+    drafts_search[app](text: String) -> Vec<DraftListItem>;
+    draft_open[app](id: i64) -> DraftDetail;
+    draft_edit[app](id: i64, title: String, body: String) -> DraftDetail;
+    draft_delete[app](id: i64) -> ();
+    draft_save_as[app](id: i64, format: SaveFormat, collective: bool) -> Option<String>;
+    draft_document[app](id: i64, collective: bool) -> DocumentView;
+    print_page[window]() -> ();
+    draft_photos[app](id: i64) -> Vec<PhotoView>;
+    draft_attach_chosen[app](id: i64) -> Option<Vec<PhotoView>>;
+    draft_attach_dropped[app](id: i64) -> Vec<PhotoView>;
+    draft_detach[app](id: i64, number: u32) -> Vec<PhotoView>;
+    photos_drop_watch[app](; on_drop: Channel<DropEvent>) -> ();
+    clipboard_write[app](text: String) -> ();
+    settings_get[app]() -> SettingsView;
+    settings_set[app](key: String, value: String) -> SettingsView;
+    key_status[app]() -> KeyStatusView;
+    key_set[app](secret: String) -> KeyStatusView;
+    key_delete[app]() -> KeyStatusView;
+    connection_check[app]() -> DoctorReport;
+    setup_check[app]() -> SetupCheckView;
+    setup_skip[app]() -> ();
+    batch_choose_file[app]() -> Option<String>;
+    batch_check[app](path: String, options: Option<CheckOptions>) -> BatchPlanView;
+    batch_list[app]() -> Vec<BatchListView>;
+    batch_rows[app](number: u32) -> Vec<BatchRowView>;
+    batch_continue[app](number: u32) -> BatchPlanView;
+    batch_run[app](check_token: String, offline: bool, confirmed: bool, task_id: String; on_progress: Channel<BatchProgressView>) -> BatchSummaryView;
+    batch_cancel[app](task_id: String) -> ();
+    batch_export[app](number: u32, format: String, collective: bool) -> Option<BatchExportView>;
+    profile_get[app]() -> Profile;
+    profile_set[app](field: String, value: String) -> Profile;
+    profile_clear[app]() -> Profile;
+    stats_get[app](request: StatsRequest) -> Stats;
+    window_close_watch[app](; on_close: Channel<CloseEvent>) -> ();
+    window_unsaved[app](unsaved: bool) -> ();
+    window_close[app, window]() -> ();
+    case_get[app](id: i64) -> CaseDetail;
+    case_file[app](id: i64, filing: FilingForm) -> CaseDetail;
+    case_bring_in[app](text: String, filing: FilingForm) -> CaseDetail;
+    case_unfile[app](id: i64) -> CaseDetail;
+    case_answer[app](id: i64, answer: AnswerForm) -> CaseDetail;
+    case_close[app](id: i64, close: bool) -> CaseDetail;
+    case_attach_chosen[app](id: i64, role: String) -> Option<CaseDetail>;
+    draft_correct[app](id: i64) -> i64;
+    follow_up_write[app](id: i64, kind: String, addressee: Option<String>) -> i64;
+    cases_due[app]() -> DueView;
+    case_calendar[app](id: i64) -> Option<String>;
+    batch_file[app](number: u32, rows: Vec<u32>, filing: FilingForm) -> BatchFilingView;
+    batch_cases[app](number: u32) -> BatchCasesView;
+    batch_follow_up[app](number: u32, kind: String, addressee: Option<String>, format: String) -> Option<BatchFollowUpView>;
+    data_backup[app]() -> Option<BackupView>;
+    data_restore_choose[app]() -> Option<String>;
+    data_restore[app](path: String) -> RestoredView;
+    data_recover[app]() -> RestoredView;
+}

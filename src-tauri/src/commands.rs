@@ -129,7 +129,7 @@ pub fn input_restore(state: &AppState) -> Result<Option<RawInput>, CommandError>
 // «Черновики»
 
 /// The filter of `drafts_list`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 pub struct ListFilter {
     /// An outcome code.
     pub outcome: Option<String>,
@@ -205,7 +205,7 @@ pub fn draft_delete(state: &AppState, id: i64) -> Result<(), CommandError> {
 }
 
 /// The document formats of «Сохранить как…».
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum SaveFormat {
     /// PDF.
@@ -412,7 +412,7 @@ fn plan_file(
 /// when the file was run before («Начать новый пакет», the CLI's `--new`), and a row limit
 /// above the usual 5,000 when the resident confirmed a large file is the right one (the CLI's
 /// `--max-rows`).
-#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, Deserialize, ts_rs::TS)]
 pub struct CheckOptions {
     /// Start a new batch.
     #[serde(default)]

@@ -9,7 +9,7 @@ use serde::Serialize;
 use zayavka_engine::{EngineError, ErrorKind as EngineErrorKind, StoreErrorCode};
 
 /// The stable kinds of failure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// The drafts database could not be opened or used.
@@ -60,7 +60,7 @@ pub enum ErrorKind {
 }
 
 /// A failed command.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error, ts_rs::TS)]
 #[error("{message}")]
 pub struct CommandError {
     /// What kind of failure.

@@ -241,7 +241,7 @@ pub async fn draft_detach(app: AppHandle, id: i64, number: u32) -> Answer<Vec<Ph
 }
 
 /// Files dragged over or dropped on the window, as the page hears of them: never their paths.
-#[derive(Debug, Clone, Copy, serde::Serialize)]
+#[derive(Debug, Clone, Copy, serde::Serialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DropEvent {
     /// Files are being dragged over the window.
@@ -285,7 +285,7 @@ pub async fn photos_drop_watch(app: AppHandle, on_drop: Channel<DropEvent>) -> A
 }
 
 /// A request to close the window, as the page hears of it.
-#[derive(Debug, Clone, Copy, serde::Serialize)]
+#[derive(Debug, Clone, Copy, serde::Serialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum CloseEvent {
     /// The resident asked to close the window (its close button, Alt+F4, Cmd+W) while the page

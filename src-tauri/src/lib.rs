@@ -6,6 +6,8 @@
 //!   the next letter (issue 30);
 //! - [`commands`]: one plain function per command, over [`state::AppState`], tested against a
 //!   temporary data folder and the stand-in provider;
+//! - [`contract`]: the list of commands with their arguments and answers, held to [`ipc`] at
+//!   compile time, and the page's TypeScript declarations generated from it;
 //! - [`ipc`]: the Tauri commands, which run those off the window's thread and open the native
 //!   dialogs and the clipboard;
 //! - [`setup`]: the first-run setup's own commands (its check and «Пока без модели»);
@@ -17,6 +19,7 @@
 pub mod backup;
 pub mod cases;
 pub mod commands;
+pub mod contract;
 pub mod error;
 // Each command is documented, with its arguments and answer, in docs/desktop-ipc.md.
 #[allow(missing_docs)]
@@ -27,7 +30,7 @@ pub mod stats;
 pub mod view;
 pub mod webview;
 
-include!("command_names.rs");
+pub use contract::COMMANDS;
 
 use std::sync::Arc;
 
@@ -114,69 +117,7 @@ pub fn run() {
             }
             Ok(())
         })
-        .invoke_handler(tauri::generate_handler![
-            ipc::draft_run,
-            ipc::draft_cancel,
-            ipc::draft_offline,
-            ipc::draft_reassemble,
-            ipc::input_autosave,
-            ipc::input_restore,
-            ipc::drafts_list,
-            ipc::drafts_search,
-            ipc::draft_open,
-            ipc::draft_edit,
-            ipc::draft_delete,
-            ipc::draft_save_as,
-            ipc::draft_document,
-            ipc::print_page,
-            ipc::draft_photos,
-            ipc::draft_attach_chosen,
-            ipc::draft_attach_dropped,
-            ipc::draft_detach,
-            ipc::photos_drop_watch,
-            ipc::clipboard_write,
-            ipc::settings_get,
-            ipc::settings_set,
-            ipc::key_status,
-            ipc::key_set,
-            ipc::key_delete,
-            ipc::connection_check,
-            ipc::setup_check,
-            ipc::setup_skip,
-            ipc::batch_choose_file,
-            ipc::batch_check,
-            ipc::batch_list,
-            ipc::batch_rows,
-            ipc::batch_continue,
-            ipc::batch_run,
-            ipc::batch_cancel,
-            ipc::batch_export,
-            ipc::profile_get,
-            ipc::profile_set,
-            ipc::profile_clear,
-            ipc::stats_get,
-            ipc::window_close_watch,
-            ipc::window_unsaved,
-            ipc::window_close,
-            ipc::case_get,
-            ipc::case_file,
-            ipc::case_bring_in,
-            ipc::case_unfile,
-            ipc::case_answer,
-            ipc::case_close,
-            ipc::case_attach_chosen,
-            ipc::draft_correct,
-            ipc::follow_up_write,
-            ipc::cases_due,
-            ipc::case_calendar,
-            ipc::batch_file,
-            ipc::batch_cases,
-            ipc::batch_follow_up,
-            ipc::data_backup,
-            ipc::data_restore_choose,
-            ipc::data_restore,
-            ipc::data_recover,
-        ])
+        .invoke_handler(contract::invoke_handler())
         .run(tauri::generate_context!());
     if let Err(error) = result {
         eprintln!("Заявка не смогла открыть окно: {error}");

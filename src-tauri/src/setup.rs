@@ -24,7 +24,7 @@ pub fn setup_skip(state: &AppState) -> Result<(), CommandError> {
 }
 
 /// What «Проверить подключение» on the setup screen receives.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct SetupCheckView {
     /// Whether drafting with the model will work: the service answered, the key (when one is
     /// needed) was accepted, and no check found a problem.

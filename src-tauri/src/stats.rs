@@ -13,7 +13,7 @@ use crate::state::AppState;
 pub const MAX_DAYS: u32 = 400;
 
 /// What the panel asks for.
-#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, Deserialize, ts_rs::TS)]
 pub struct StatsRequest {
     /// Only the drafts of the last this many days, today included; all drafts when `None`.
     pub days: Option<u32>,

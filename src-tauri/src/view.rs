@@ -21,21 +21,31 @@ use zayavka_engine::{
 };
 
 /// What the page hears while a model call is under way.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct DraftProgress {
     /// The attempt under way, or the one that follows the wait.
     pub attempt: u32,
     /// Since the draft started.
     pub elapsed_ms: u64,
-    /// `sending`, `waiting_retry` (the service did not answer; another attempt follows after
-    /// `wait_ms`) or `reasking` (the model's answer did not pass the checks and it is asked
-    /// again).
-    pub state: &'static str,
+    /// Where the call stands.
+    pub state: ProgressState,
     /// The pause before the next attempt, while `waiting_retry`.
     pub wait_ms: Option<u64>,
     /// The step in one Russian sentence, the same the command-line tool shows, such as
     /// «Сервис модели занят (HTTP 503), пробуем ещё раз через 2 с…».
     pub message: String,
+}
+
+/// Where a model call stands, as [`DraftProgress`] says.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ProgressState {
+    /// The request is on its way.
+    Sending,
+    /// The service did not answer; another attempt follows after `wait_ms`.
+    WaitingRetry,
+    /// The model's answer did not pass the checks and it is asked again.
+    Reasking,
 }
 
 impl DraftProgress {
@@ -48,14 +58,18 @@ impl DraftProgress {
             DraftEvent::Sending { attempt, reask } => DraftProgress {
                 attempt,
                 elapsed_ms,
-                state: if reask { "reasking" } else { "sending" },
+                state: if reask {
+                    ProgressState::Reasking
+                } else {
+                    ProgressState::Sending
+                },
                 wait_ms: None,
                 message,
             },
             DraftEvent::Waiting { attempt, wait, .. } => DraftProgress {
                 attempt: attempt + 1,
                 elapsed_ms,
-                state: "waiting_retry",
+                state: ProgressState::WaitingRetry,
                 wait_ms: Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)),
                 message,
             },
@@ -65,7 +79,7 @@ impl DraftProgress {
 }
 
 /// A request as the page renders it: the engine's request with the resident's latest edit.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct RequestView {
     /// Title, body, sections, item, legal fields and warnings, as the engine serialises them.
     #[serde(flatten)]
@@ -82,7 +96,7 @@ pub struct RequestView {
 }
 
 /// The resident's own text of a request.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct Edited {
     /// The title.
     pub title: String,
@@ -94,11 +108,12 @@ pub struct Edited {
 }
 
 /// One field error of refused input.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct FieldError {
     /// The form field.
     pub field: String,
     /// The core's stable code.
+    #[ts(as = "zayavka_engine::InputErrorCode")]
     pub code: &'static str,
     /// The Russian message.
     pub message: String,
@@ -108,12 +123,13 @@ pub struct FieldError {
 }
 
 /// How a draft came out, for the result card or panel.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct DraftResult {
     /// The stored draft; null when the drafts database could not be used.
     pub draft_id: Option<i64>,
     /// `ready`, `needs_user`, `rejected`, `failed`, `invalid_input`, or `pending` for a stored
     /// draft whose run was interrupted.
+    #[ts(as = "DraftOutcome")]
     pub outcome: &'static str,
     /// The engine's reason code.
     pub reason: Option<String>,
@@ -140,7 +156,7 @@ pub struct DraftResult {
 
 /// The technical side of a failure, for «Подробности»: the engine's detail in Russian and the
 /// server's own reason, redacted and bounded by the engine (ADR 24).
-#[derive(Debug, Serialize, PartialEq, Eq)]
+#[derive(Debug, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct FailureDetails {
     /// What failed, in Russian, such as «сервер модели не принял ключ доступа (HTTP 401)»;
     /// null when there is nothing to add to the message.
@@ -268,7 +284,7 @@ fn input_label(outcome: &Outcome, field: &str) -> Option<&'static str> {
 }
 
 /// One version of the request text.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct VersionView {
     /// From 1.
     pub version: u32,
@@ -283,7 +299,7 @@ pub struct VersionView {
 }
 
 /// One HTTP attempt, for «Как получен результат».
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct AttemptView {
     /// Its number.
     pub number: u32,
@@ -298,7 +314,7 @@ pub struct AttemptView {
 }
 
 /// One message sent to the model.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct MessageView {
     /// `system`, `user` or `assistant`.
     pub role: String,
@@ -307,7 +323,7 @@ pub struct MessageView {
 }
 
 /// How a result was reached.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct Explain {
     /// The model.
     pub model: Option<String>,
@@ -326,7 +342,7 @@ pub struct Explain {
 }
 
 /// A stored draft in full.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct DraftDetail {
     /// As lists show it.
     pub summary: DraftListItem,
@@ -401,7 +417,7 @@ impl DraftDetail {
 }
 
 /// One connection check, in the words of the settings screen.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct CheckView {
     /// The engine's stable name.
     pub id: CheckName,
@@ -428,14 +444,14 @@ impl From<Check> for CheckView {
 }
 
 /// All connection checks.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct DoctorReport {
     /// In the order they ran.
     pub checks: Vec<CheckView>,
 }
 
 /// A photo of a draft as the page lists it: the engine's summary, and the photo's short name.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct PhotoView {
     /// Number, format, size, hash and label («Фото 1 (JPEG, 1,2 МБ)»), as the engine
     /// serialises them.
@@ -459,7 +475,7 @@ impl PhotoView {
 }
 
 /// One line of a document's header as printed: its label and the value or the marked blank.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct DocumentLine {
     /// «Кому», «Адрес», «От», …
     pub label: &'static str,
@@ -471,7 +487,7 @@ pub struct DocumentLine {
 
 /// A filed document as «Печать» lays it out: the same parts, in the same order and with the
 /// same text, as the saved PDF.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct DocumentView {
     /// To whom.
     pub recipient: Vec<DocumentLine>,
@@ -494,7 +510,7 @@ pub struct DocumentView {
 
 /// The signatures table of a collective request: its heading, the sentence above it, the
 /// column headings and the number of empty rows, as in the saved document.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct CoSignersView {
     /// «Подписи жителей».
     pub heading: &'static str,

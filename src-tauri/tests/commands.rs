@@ -155,7 +155,7 @@ fn a_confirmed_subject_gives_a_request_with_its_legal_module() {
             .iter()
             .any(|s| s["module"] == LIGHTING && s["source"] == "legal_catalogue")
     );
-    assert_eq!(progress.lock().unwrap()[0].state, "sending");
+    assert_eq!(progress.lock().unwrap()[0].state, zayavka_desktop::view::ProgressState::Sending);
     // The draft is stored and found again.
     let id = result["draft_id"].as_i64().unwrap();
     let listed = commands::drafts_list(&app.state, ListFilter::default()).unwrap();

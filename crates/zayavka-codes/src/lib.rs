@@ -13,6 +13,67 @@
 
 #[doc(hidden)]
 pub use serde as __serde;
+#[cfg(feature = "ts")]
+#[doc(hidden)]
+pub use ts_rs as __ts;
+
+/// With the `ts` feature, a set's TypeScript declaration for the desktop page (ADR 39): the
+/// union of its codes, or of the joined sets. Not for use outside the macros below.
+#[cfg(feature = "ts")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __codes_as_ts {
+    ($name:ident, codes [$($code:literal),*]) => {
+        $crate::__codes_as_ts!(@impl $name, {
+            let codes: &[&str] = &[$(::core::concat!("\"", $code, "\"")),*];
+            if codes.is_empty() { "never".to_owned() } else { codes.join(" | ") }
+        }, |_visitor| {});
+    };
+    ($name:ident, joined [$($inner:ty),+]) => {
+        $crate::__codes_as_ts!(@impl $name, {
+            let names: &[::std::string::String] =
+                &[$(<$inner as $crate::__ts::TS>::name(&$crate::__ts::Config::new())),+];
+            names.join(" | ")
+        }, |visitor| { $(visitor.visit::<$inner>();)+ });
+    };
+    (@impl $name:ident, $inline:block, |$visitor:ident| $visit:block) => {
+        impl $crate::__ts::TS for $name {
+            type WithoutGenerics = $name;
+            type OptionInnerType = $name;
+
+            fn name(_: &$crate::__ts::Config) -> ::std::string::String {
+                ::core::stringify!($name).to_owned()
+            }
+
+            fn inline(_: &$crate::__ts::Config) -> ::std::string::String $inline
+
+            fn decl(cfg: &$crate::__ts::Config) -> ::std::string::String {
+                ::std::format!("type {} = {};", ::core::stringify!($name), Self::inline(cfg))
+            }
+
+            fn decl_concrete(cfg: &$crate::__ts::Config) -> ::std::string::String {
+                Self::decl(cfg)
+            }
+
+            fn visit_dependencies($visitor: &mut impl $crate::__ts::TypeVisitor) $visit
+
+            fn output_path() -> ::core::option::Option<::std::path::PathBuf> {
+                ::core::option::Option::Some(::std::path::PathBuf::from(::core::concat!(
+                    ::core::stringify!($name),
+                    ".ts"
+                )))
+            }
+        }
+    };
+}
+
+/// Without the `ts` feature, nothing.
+#[cfg(not(feature = "ts"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __codes_as_ts {
+    ($($anything:tt)*) => {};
+}
 
 /// What both macros give a set: serde, `Display` and comparison with a string, all as the
 /// code. Not for use outside them.
@@ -95,6 +156,7 @@ macro_rules! stable_codes {
         }
 
         $crate::__code_as_text!($name);
+        $crate::__codes_as_ts!($name, codes [$($code),*]);
 
         impl<'de> $crate::__serde::Deserialize<'de> for $name {
             fn deserialize<D: $crate::__serde::Deserializer<'de>>(
@@ -187,6 +249,7 @@ macro_rules! joined_codes {
         }
 
         $crate::__code_as_text!($name);
+        $crate::__codes_as_ts!($name, joined [$($inner),+]);
 
         $(
             impl ::core::convert::From<$inner> for $name {

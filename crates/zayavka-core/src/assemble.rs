@@ -112,6 +112,7 @@ pub struct DraftText {
 
 /// One paragraph of the body before the request block, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Section {
     kind: SectionKind,
@@ -145,6 +146,7 @@ impl Section {
 
 /// The single requested item of a request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct RequestItem {
     text: String,
@@ -328,6 +330,7 @@ fn render_body(sections: &[Section], item: &RequestItem) -> String {
 /// The serialised form: the rendered `body` and the one-element `items` list that the
 /// command-line tool has always printed, then the typed parts.
 #[derive(Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Request"))]
 #[serde(deny_unknown_fields)]
 struct RequestDocument {
     title: String,
@@ -345,6 +348,45 @@ struct RequestDocument {
     /// (issue 17), which read as having none.
     #[serde(default)]
     faithfulness: Vec<FaithfulnessFinding>,
+}
+
+/// A request's TypeScript declaration is its serialised form's (ADR 39).
+#[cfg(feature = "ts")]
+impl ts_rs::TS for Request {
+    type WithoutGenerics = Request;
+    type OptionInnerType = Request;
+
+    fn docs() -> Option<String> {
+        <RequestDocument as ts_rs::TS>::docs()
+    }
+
+    fn name(cfg: &ts_rs::Config) -> String {
+        <RequestDocument as ts_rs::TS>::name(cfg)
+    }
+
+    fn inline(cfg: &ts_rs::Config) -> String {
+        <RequestDocument as ts_rs::TS>::inline(cfg)
+    }
+
+    fn inline_flattened(cfg: &ts_rs::Config) -> String {
+        <RequestDocument as ts_rs::TS>::inline_flattened(cfg)
+    }
+
+    fn decl(cfg: &ts_rs::Config) -> String {
+        <RequestDocument as ts_rs::TS>::decl(cfg)
+    }
+
+    fn decl_concrete(cfg: &ts_rs::Config) -> String {
+        <RequestDocument as ts_rs::TS>::decl_concrete(cfg)
+    }
+
+    fn visit_dependencies(visitor: &mut impl ts_rs::TypeVisitor) {
+        <RequestDocument as ts_rs::TS>::visit_dependencies(visitor);
+    }
+
+    fn output_path() -> Option<std::path::PathBuf> {
+        <RequestDocument as ts_rs::TS>::output_path()
+    }
 }
 
 impl Serialize for Request {

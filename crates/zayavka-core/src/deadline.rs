@@ -199,6 +199,7 @@ impl NoDeadline {
 
 /// A deadline and where it came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Deadline {
     /// The term it was counted by.
     pub term: TermId,

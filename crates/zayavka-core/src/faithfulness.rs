@@ -137,6 +137,7 @@ impl DraftField {
 /// One thing a draft's sentence says that the resident's text does not, or that a check could
 /// not decide.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct FaithfulnessFinding {
     kind: FaithfulnessKind,
@@ -152,6 +153,7 @@ pub struct FaithfulnessFinding {
 /// Where a word a finding concerns is in its field's text, counted in characters from 0, end
 /// exclusive. Presentation (the first letter upper-cased, a final period) keeps these offsets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct WordSpan {
     /// The first character.

@@ -385,6 +385,7 @@ impl<'a> IntoIterator for &'a InputErrors {
 /// The input exactly as the resident gave it: any text, any length, kept for the record so that
 /// nothing typed is lost even when it is refused.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RawInput {
     /// What happened.
     pub description: Option<String>,

@@ -31,6 +31,7 @@ stable_codes! {
 
 /// One note of the program's on the resident's text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ResidentNote {
     kind: NoteKind,
     words: Vec<String>,

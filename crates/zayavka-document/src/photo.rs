@@ -36,6 +36,7 @@ const DECODE_MAX_ALLOC: u64 = 512 * 1024 * 1024;
 
 /// The formats a photo may have, told by its first bytes, never by the file's name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum PhotoFormat {
     /// JPEG (what phone cameras save).

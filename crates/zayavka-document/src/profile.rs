@@ -58,6 +58,7 @@ impl ProfileField {
 /// (`zayavka_engine::profile::check_value`: one line, no invisible characters, within the
 /// field's limit) before it builds a profile from it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Profile {
     full_name: Option<String>,
     address: Option<String>,

@@ -758,6 +758,7 @@ pub struct BatchFollowUps {
 
 /// How the cases of a set of drafts stand today, for a batch's status (issue 30).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseCounts {
     /// Filed.
     pub filed: u32,
@@ -972,6 +973,7 @@ pub fn received_on(filing: &Filing) -> Option<Date> {
 
 /// The deadline of a case, or why there is none.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum DeadlineState {
     /// Counted.
@@ -989,6 +991,7 @@ pub enum DeadlineState {
 
 /// Where a case stands today, as the list and the «Сроки» view show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum CaseState {
     /// The answer is not due yet.
@@ -1099,6 +1102,7 @@ pub fn days_word(count: i32) -> &'static str {
 
 /// A case with its deadline and its state today.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseView {
     /// The stored case.
     pub case: Case,

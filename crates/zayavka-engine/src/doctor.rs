@@ -13,6 +13,7 @@ use crate::secrets::{ApiKeySource, SecretStore};
 
 /// How a check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum CheckStatus {
     /// Works.
@@ -26,6 +27,7 @@ pub enum CheckStatus {
 /// What a check is about, serialised as the stable code `doctor --json` and the app's checks
 /// have always carried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum CheckName {
     /// The data folder can be written.

@@ -14,12 +14,14 @@ use crate::paths::Paths;
 
 /// One stored draft as front ends list it.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DraftListItem {
     /// The id.
     pub id: i64,
     /// When it was created, RFC 3339.
     pub created_at: String,
     /// `pending`, `ready`, `needs_user`, `rejected`, `failed` or `invalid_input`.
+    #[cfg_attr(feature = "ts", ts(as = "zayavka_store::DraftOutcome"))]
     pub outcome: &'static str,
     /// The reason code.
     pub reason: Option<String>,

@@ -81,6 +81,7 @@ impl Period {
 
 /// One period bucket.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Bucket {
     /// `2026-12-01` for a day, `2026-W49` for an ISO week, `2026-12` for a month.
     pub label: String,
@@ -105,6 +106,7 @@ pub struct StatsQuery {
 
 /// The filed requests of a group (issue 30): how many, and what became of them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseTally {
     /// The period of filing, when grouped by period.
     pub period: Option<Bucket>,
@@ -159,6 +161,7 @@ impl CaseTally {
 
 /// The filed requests: in all, by period of filing, by addressee.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseStats {
     /// Every filed request counted.
     pub total: CaseTally,
@@ -170,6 +173,7 @@ pub struct CaseStats {
 
 /// Drafts by outcome.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Outcomes {
     /// Not finished: under way, or interrupted.
     pub pending: u32,
@@ -190,6 +194,7 @@ pub type Counts = BTreeMap<String, u32>;
 
 /// The reasons of the outcomes that have one.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Reasons {
     /// Of needs_user drafts.
     pub needs_user: Counts,
@@ -201,6 +206,7 @@ pub struct Reasons {
 
 /// Re-asks after an unusable answer.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Reasks {
     /// How many, over all drafts.
     pub total: u32,
@@ -210,6 +216,7 @@ pub struct Reasks {
 
 /// HTTP attempts.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Attempts {
     /// Every attempt made.
     pub total: u32,
@@ -223,6 +230,7 @@ pub struct Attempts {
 
 /// Findings of one faithfulness kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct KindCount {
     /// Certain findings.
     pub found: u32,
@@ -232,6 +240,7 @@ pub struct KindCount {
 
 /// What the faithfulness checks found in the stored requests.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Faithfulness {
     /// Drafts with at least one certain finding.
     pub drafts_with_found: u32,
@@ -247,6 +256,7 @@ pub struct Faithfulness {
 
 /// How long residents waited for the service.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Latency {
     /// Drafts with a recorded attempt, over which the rest is computed.
     pub drafts: u32,
@@ -260,6 +270,7 @@ pub struct Latency {
 
 /// Tokens over all attempts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Tokens {
     /// Input tokens.
     pub prompt: u64,
@@ -271,6 +282,7 @@ pub struct Tokens {
 
 /// An amount of money.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Money {
     /// The amount, rounded to 1/10,000 of the currency.
     pub amount: f64,
@@ -281,6 +293,7 @@ pub struct Money {
 
 /// Why a group needs a look.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Attention {
     /// At least [`ATTENTION_SHARE`] of the drafts sent to a model were rejected.
@@ -291,6 +304,7 @@ pub enum Attention {
 
 /// The statistics of one group of drafts.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GroupStats {
     /// The period bucket; `None` for the whole period.
     pub period: Option<Bucket>,
@@ -330,6 +344,7 @@ pub struct GroupStats {
 
 /// Statistics over the stored drafts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Stats {
     /// The first day counted, as asked.
     pub since: Option<Date>,

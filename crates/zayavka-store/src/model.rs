@@ -15,6 +15,7 @@ use zayavka_codes::stable_codes;
 /// number can become one — through [`DraftId::new`], parsing, serde or a database column — so
 /// an id in hand is one the store could have given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(as = "i64"))]
 #[serde(try_from = "i64", into = "i64")]
 pub struct DraftId(i64);
 
@@ -241,6 +242,7 @@ stable_codes! {
 
 /// The facts of a filing, as the resident gives them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Filing {
     /// The day the request was filed.
     pub filed_on: Date,
@@ -256,6 +258,7 @@ pub struct Filing {
 
 /// The answer to a filed request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Answer {
     /// The day the answer came.
     pub answered_on: Date,
@@ -265,6 +268,7 @@ pub struct Answer {
 
 /// The case of a filed draft: the filing, the answer and whether it is closed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Case {
     /// The filed draft.
     pub draft_id: DraftId,
@@ -284,6 +288,7 @@ pub struct Case {
 
 /// A draft written after another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FollowLink {
     /// The earlier draft; `None` when it was deleted.
     pub draft_id: Option<DraftId>,

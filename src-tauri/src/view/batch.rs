@@ -13,7 +13,7 @@ use zayavka_engine::{
 /// What a run of a batch file will do, shown before anything is sent (docs/desktop-ipc.md,
 /// `BatchPlan`): the engine's plan, row numbers by what happens to them, and the token
 /// `batch_run` takes.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct BatchPlanView {
     /// Names this plan for `batch_run`.
     pub check_token: String,
@@ -80,7 +80,7 @@ impl BatchPlanView {
 }
 
 /// One earlier batch, as «Пакет» lists it.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct BatchListView {
     /// Its short number: «Пакет 3».
     pub number: u32,
@@ -131,7 +131,7 @@ impl From<BatchListItem> for BatchListView {
 }
 
 /// One row of a batch with what became of it, and its state in Russian.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct BatchRowView {
     /// The engine's report: row, full_name, apartment, status, title, reason, reason_ru,
     /// retryable, draft_id.
@@ -151,7 +151,7 @@ impl From<BatchRowReport> for BatchRowView {
 }
 
 /// How far a batch run has got, for the progress bar: this run's rows.
-#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct BatchProgressView {
     /// Rows of this run finished.
     pub done: u32,
@@ -181,7 +181,7 @@ impl From<BatchProgress> for BatchProgressView {
 }
 
 /// How a batch run ended.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct BatchSummaryView {
     /// The counts of this run.
     #[serde(flatten)]
@@ -228,7 +228,7 @@ impl BatchSummaryView {
 }
 
 /// What a batch export wrote.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct BatchExportView {
     /// The folder written to.
     pub folder: String,
@@ -266,7 +266,7 @@ impl BatchExportView {
 }
 
 /// A batch row that has no document.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct SkippedRowView {
     /// The row's number as the spreadsheet shows it.
     pub row: u32,

@@ -9,7 +9,7 @@ use zayavka_engine::{
 };
 
 /// A provider preset, with one line about privacy and cost, in the engine's order and words.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct PresetView {
     /// The profile name.
     pub name: &'static str,
@@ -46,7 +46,7 @@ impl From<ProviderKind> for PresetView {
 }
 
 /// The provider in use.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct EffectiveView {
     /// The profile.
     pub profile: String,
@@ -80,7 +80,7 @@ impl From<&ProviderSettings> for EffectiveView {
 }
 
 /// The key, never the key itself.
-#[derive(Debug, Serialize, PartialEq, Eq)]
+#[derive(Debug, Serialize, PartialEq, Eq, ts_rs::TS)]
 pub struct KeyStatusView {
     /// The profile the key belongs to.
     pub profile: Option<String>,
@@ -136,7 +136,7 @@ impl KeyStatusView {
 }
 
 /// Everything the settings screen shows.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct SettingsView {
     /// The chosen profile.
     pub active_profile: Option<String>,
@@ -197,7 +197,7 @@ impl SettingsView {
 }
 
 /// The service settings of the chosen profile as written in the file.
-#[derive(Debug, Serialize, Default, PartialEq, Eq)]
+#[derive(Debug, Serialize, Default, PartialEq, Eq, ts_rs::TS)]
 pub struct ServiceFieldsView {
     /// The kind of the chosen profile (`gigachat`, `yandex`, …), when known.
     pub kind: Option<&'static str>,

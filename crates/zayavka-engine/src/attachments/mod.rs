@@ -23,6 +23,7 @@ pub use zayavka_document::{
 
 /// One attached photo as a front end lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AttachmentSummary {
     /// Its number in the draft's list and in the document («Приложение N»), from 1.
     pub number: u32,

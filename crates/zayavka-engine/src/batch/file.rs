@@ -146,6 +146,7 @@ impl BatchRow {
 /// A row that failed its checks, in the shape front ends print as JSON:
 /// `{"row": 3, "errors": [{"field", "code", "message"}]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct InvalidRow {
     /// The row's number as a spreadsheet shows it (or the JSONL line number).
     pub row: u32,
@@ -155,6 +156,7 @@ pub struct InvalidRow {
 
 /// One problem with one row.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RowError {
     /// The input field's JSON name (empty for the row as a whole).
     pub field: String,

@@ -54,6 +54,7 @@ pub struct PlannedRow {
 
 /// What sending the rows may cost.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PlanCost {
     /// Nothing is sent: the batch runs without a model, or every row is done or refused.
@@ -334,6 +335,7 @@ pub fn find_batch(store: &Store, name: &str) -> Result<Batch, BatchError> {
 
 /// Where a row of a batch stands, as `batch status` lists it and the app's table shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum RowStatus {
     /// The row failed its checks and is never sent.
@@ -366,6 +368,7 @@ impl RowStatus {
 
 /// One row of a batch with what became of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct BatchRowReport {
     /// The row's number as the spreadsheet shows it.
     pub row: u32,

@@ -84,6 +84,7 @@ impl BatchProgress {
 
 /// Why a run stopped before every row was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// The next row could have passed the cost cap.
