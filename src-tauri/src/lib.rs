@@ -12,7 +12,7 @@
 //!   dialogs and the clipboard;
 //! - [`setup`]: the first-run setup's own commands (its check and «Пока без модели»);
 //! - [`stats`]: «Статистика» in «Настройки», the same engine call as `zayavka stats`;
-//! - [`view`]: the values the page receives, shaped as docs/desktop-ipc.md says;
+//! - [`view`]: the values the page receives, whose TypeScript [`contract`] generates;
 //! - [`error`]: the one `{kind, message}` error;
 //! - [`webview`]: what a resident reads when Windows lacks the WebView2 Runtime.
 
@@ -21,7 +21,8 @@ pub mod cases;
 pub mod commands;
 pub mod contract;
 pub mod error;
-// Each command is documented, with its arguments and answer, in docs/desktop-ipc.md.
+// Each command is listed with its arguments and answer in `command_names.rs` and described in
+// docs/desktop-ipc.md.
 #[allow(missing_docs)]
 pub mod ipc;
 pub mod setup;

@@ -1,4 +1,4 @@
-//! The values the page receives, shaped exactly as docs/desktop-ipc.md says, built from the
+//! The values the page receives (their TypeScript in ui/js/ipc-contract.d.ts), built from the
 //! engine's typed values. Nothing here decides anything: each field is read from the engine.
 //! This module holds a draft's views; «Настройки» and «Пакет» have their own.
 
@@ -151,6 +151,7 @@ pub struct DraftResult {
     pub model_used: bool,
     /// For a technical failure: what the page shows under «Подробности». Absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub details: Option<FailureDetails>,
 }
 
@@ -288,7 +289,10 @@ fn input_label(outcome: &Outcome, field: &str) -> Option<&'static str> {
 pub struct VersionView {
     /// From 1.
     pub version: u32,
-    /// `resident`.
+    /// Who wrote it: `resident` (an edit) or `brought_in` (a request's text as it was filed
+    /// before Zayavka, issue 38); the model's and the program's text are the draft's result,
+    /// not versions.
+    #[ts(type = r#""resident" | "brought_in""#)]
     pub author: String,
     /// The title.
     pub title: String,

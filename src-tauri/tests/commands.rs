@@ -1,5 +1,5 @@
 //! Every command of the desktop app against a temporary `ZAYAVKA_HOME` and the stand-in
-//! provider on 127.0.0.1: what the page receives, exactly as docs/desktop-ipc.md says.
+//! provider on 127.0.0.1: what the page receives, as docs/desktop-ipc.md describes it.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use zayavka_desktop::commands::{self, CheckOptions, ListFilter, SaveFormat};
 use zayavka_desktop::error::ErrorKind;
 use zayavka_desktop::state::{AppState, Environment};
+use zayavka_desktop::view::ProgressState;
 use zayavka_engine::{EnvironmentOverrides, MemoryStore, Paths, RawInput, set_config_value};
 
 use zayavka_standin::{Reply, Script, Service, StandIn};
@@ -155,7 +156,7 @@ fn a_confirmed_subject_gives_a_request_with_its_legal_module() {
             .iter()
             .any(|s| s["module"] == LIGHTING && s["source"] == "legal_catalogue")
     );
-    assert_eq!(progress.lock().unwrap()[0].state, zayavka_desktop::view::ProgressState::Sending);
+    assert_eq!(progress.lock().unwrap()[0].state, ProgressState::Sending);
     // The draft is stored and found again.
     let id = result["draft_id"].as_i64().unwrap();
     let listed = commands::drafts_list(&app.state, ListFilter::default()).unwrap();
@@ -1544,7 +1545,7 @@ fn a_busy_service_and_a_reask_are_reported_as_they_happen() {
     })
     .unwrap();
     assert_eq!(result.outcome, "ready");
-    let steps: Vec<(u32, &str, Option<u64>)> = progress
+    let steps: Vec<(u32, ProgressState, Option<u64>)> = progress
         .lock()
         .unwrap()
         .iter()
@@ -1553,12 +1554,15 @@ fn a_busy_service_and_a_reask_are_reported_as_they_happen() {
     assert_eq!(
         steps,
         [
-            (1, "sending", None),
-            (2, "waiting_retry", Some(0)),
-            (2, "sending", None),
-            (3, "reasking", None),
+            (1, ProgressState::Sending, None),
+            (2, ProgressState::WaitingRetry, Some(0)),
+            (2, ProgressState::Sending, None),
+            (3, ProgressState::Reasking, None),
         ]
     );
+    // As the page receives them.
+    let first = serde_json::to_value(&progress.lock().unwrap()[1]).unwrap();
+    assert_eq!(first["state"], "waiting_retry");
     let elapsed: Vec<u64> = progress
         .lock()
         .unwrap()

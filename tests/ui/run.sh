@@ -9,7 +9,7 @@ if [[ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]]; then
   echo "Chromium is missing: install it with 'apt-get install -y chromium'." >&2
   exit 1
 fi
-if [[ ! -d node_modules/playwright-core || ! -d node_modules/axe-core ]]; then
+if [[ ! -d node_modules/playwright-core || ! -d node_modules/axe-core || ! -d node_modules/typescript ]]; then
   npm ci --no-audit --no-fund
 fi
 # One file at a time: each starts its own Chromium, and the machine has two cores.

@@ -103,7 +103,7 @@ test('drafts search as you type, and filters narrow the list', async () => {
   await page.selectOption('#drafts-subject', 'common_area_elevator');
   await page.waitForFunction(() => document.querySelectorAll('#drafts-list li').length === 1);
   const lists = await callsOf(page, 'drafts_list');
-  assert.deepEqual(lists.at(-1).args.filter, { outcome: 'ready', subject: 'common_area_elevator', limit: 200 });
+  assert.deepEqual(lists.at(-1).args.filter, { outcome: 'ready', subject: 'common_area_elevator', batch_id: null, limit: 200 });
   await closePage(page);
 });
 

@@ -7,18 +7,38 @@ import * as ipc from './ipc.js';
 import { freshId, h, replace } from './dom.js';
 import { filingFields } from './case-panel.js';
 
+/** @import { CaseCounts } from './ipc-contract.js' */
+
+/**
+ * What a failed command says to the resident.
+ * @param {unknown} failure
+ */
+function messageOf(failure) {
+  // Every command rejects with an IpcError, whose message is the resident's sentence.
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
+/** @param {CaseCounts} counts `batch_cases`' answer, or `batch_file`'s `cases` */
 function countsSentence(counts) {
   if (counts.filed === 0) return 'Ни одна заявка пакета ещё не отмечена как поданная.';
   return `Подано: ${counts.filed}; ответ получен: ${counts.answered}; просрочено: ${counts.overdue}; решено: ${counts.solved}.`;
 }
 
-/** Row numbers as the resident types them: «2, 5, 7» or «2 5 7»; null when one is not a number. */
+/**
+ * Row numbers as the resident types them: «2, 5, 7» or «2 5 7»; null when one is not a number.
+ * @param {string} text
+ * @returns {number[] | null}
+ */
 function parseRows(text) {
   const parts = text.split(/[\s,;]+/).filter(Boolean);
   const rows = parts.map((part) => Number.parseInt(part, 10));
   return rows.every((row, index) => Number.isInteger(row) && row >= 1 && String(row) === parts[index]) ? rows : null;
 }
 
+/**
+ * The section «После подачи» of batch `number`.
+ * @param {number} number
+ */
 export function batchCases(number) {
   const counts = h('p', { role: 'status' });
   const filing = h('div', {});
@@ -28,11 +48,12 @@ export function batchCases(number) {
       counts.textContent = countsSentence(answer);
       if (filing.childElementCount === 0) replace(filing, fileForm(answer.today));
     } catch (failure) {
-      counts.textContent = failure.message;
+      counts.textContent = messageOf(failure);
     }
   };
 
   // Marking filed: the form is built once today is known (the app's today, ZAYAVKA_TODAY).
+  /** @param {string} today */
   const fileForm = (today) => {
     const fields = filingFields({ today });
     const rowsId = freshId('batch-file-rows');
@@ -71,7 +92,7 @@ export function batchCases(number) {
         fileStatus.textContent = report.message;
         counts.textContent = countsSentence(report.cases);
       } catch (failure) {
-        fileError.textContent = failure.message;
+        fileError.textContent = messageOf(failure);
         fileError.hidden = false;
       }
     });
@@ -108,7 +129,7 @@ export function batchCases(number) {
       letterStatus.textContent = report === null ? 'Письма не записаны: папка не выбрана.' : report.message;
       void refresh();
     } catch (failure) {
-      letterStatus.textContent = failure.message;
+      letterStatus.textContent = messageOf(failure);
     }
   });
 

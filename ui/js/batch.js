@@ -6,29 +6,73 @@
 // Batches are named by their number («Пакет 3»); what a run does is the Rust side's plan.
 
 import * as ipc from './ipc.js';
-import { byId, h, replace } from './dom.js';
-import { renderResult } from './result.js';
+import { byId, h, replace, unhandled } from './dom.js';
+import { openNextStep, renderResult } from './result.js';
 import { batchCases } from './batch-cases.js';
 import { FIELD_LABELS, capitalised, count, formatDate, plural } from './words.js';
 
+/**
+ * @import { BatchExportView, BatchListView, BatchPlanView, BatchProgressView, BatchRowView,
+ *   BatchSummaryView, CheckOptions, JsonValue, StopReason } from './ipc-contract.js'
+ * @import { NextAction } from './outcome-panel.js'
+ */
+
+/**
+ * What «Пакет» needs of the page's navigation (main.js): `show` a screen, then focus the control
+ * with that id; `editInForm` loads a draft's input into «Новая заявка».
+ * @typedef {{
+ *   show(screen: string, focusId?: string | null): void,
+ *   editInForm(input: JsonValue): void,
+ * }} Navigation
+ */
+
+/**
+ * A run under way: the task to cancel, and whether it drafts without a model.
+ * @typedef {{ taskId: string, offline: boolean }} Running
+ */
+
+// A row error's field is any of the input's JSON names, or empty for the row as a whole: looked
+// up as any string, with the name itself as the fallback.
+/** @type {Readonly<Record<string, string | undefined>>} */
+const FIELD_LABEL_BY_NAME = FIELD_LABELS;
+
+/**
+ * What a failed command says to the resident.
+ * @param {unknown} failure
+ */
+function messageOf(failure) {
+  // Every command rejects with an IpcError, whose message is the resident's sentence.
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
+/** @type {[string, string, string]} */
 const REQUESTS = ['заявку', 'заявки', 'заявок'];
 // The usual row limit of a batch, and the most rows a batch file can hold (the engine's
 // DEFAULT_MAX_ROWS and MAX_ROWS): a larger file is checked only when the resident says so.
 const DEFAULT_ROWS = 5000;
 const MAX_FILE_ROWS = 100000;
+/** @type {[string, string, string]} */
 const ROWS_TO_SEND = ['строку', 'строки', 'строк'];
+/** @type {[string, string, string]} */
 const ROWS = ['строка', 'строки', 'строк'];
 // How many row numbers a plan line names before it says how many more.
 const ROWS_NAMED = 12;
 
-/** «2 (строки 2, 4)», «130 (строки 2, 3, … и ещё 118)». */
+/**
+ * «2 (строки 2, 4)», «130 (строки 2, 3, … и ещё 118)».
+ * @param {number[]} rows
+ */
 function rowList(rows) {
   const named = rows.slice(0, ROWS_NAMED).join(', ');
   const more = rows.length > ROWS_NAMED ? ` и ещё ${rows.length - ROWS_NAMED}` : '';
   return `${rows.length} (${rows.length === 1 ? 'строка' : 'строки'} ${named}${more})`;
 }
 
-/** An amount at the profile's prices: «0,0123 $», or the number and the currency as written. */
+/**
+ * An amount at the profile's prices: «0,0123 $», or the number and the currency as written.
+ * @param {number} amount
+ * @param {string | null} currency null when the profile's prices name none
+ */
 function money(amount, currency) {
   const digits = { minimumFractionDigits: 2, maximumFractionDigits: amount < 1 ? 4 : 2 };
   if (currency && /^[A-Z]{3}$/.test(currency)) {
@@ -42,14 +86,14 @@ function money(amount, currency) {
   return currency ? `${number} ${currency}` : number;
 }
 
-
+/** @param {Navigation} navigation */
 export function setUpBatch(navigation) {
   const status = byId('batch-status');
   const chooseButton = byId('batch-choose');
   const checkBlock = byId('batch-check');
   const runBlock = byId('batch-run');
   const runHeading = byId('batch-run-heading');
-  const bar = byId('batch-progress-bar');
+  const bar = byId('batch-progress-bar', HTMLProgressElement);
   const progressText = byId('batch-progress-text');
   const cancelButton = byId('batch-cancel');
   const review = byId('batch-review');
@@ -57,12 +101,16 @@ export function setUpBatch(navigation) {
   const detailBody = byId('batch-detail-body');
   const earlier = byId('batch-earlier');
 
+  /** @type {BatchPlanView | null} */
   let plan = null;
+  /** @type {Running | null} */
   let running = null;
   // The file last chosen, while its plan is on screen: «Начать новый пакет» and «Проверить все
   // строки» check it again with the resident's choice (issue 31). A batch continued from the
   // list has none: Rust reads its file from the data folder.
+  /** @type {string | null} */
   let chosenPath = null;
+  /** @type {HTMLButtonElement | null} */
   let lastOpenedButton = null;
 
   chooseButton.addEventListener('click', () => void choose());
@@ -81,7 +129,7 @@ export function setUpBatch(navigation) {
     try {
       path = await ipc.batchChooseFile();
     } catch (failure) {
-      status.textContent = failure.message;
+      status.textContent = messageOf(failure);
       return;
     }
     if (path === null) {
@@ -91,7 +139,11 @@ export function setUpBatch(navigation) {
     await check(path);
   }
 
-  /** Checks a chosen file; `options` as `batch_check` takes them. */
+  /**
+   * Checks a chosen file; `options` as `batch_check` takes them.
+   * @param {string} path
+   * @param {CheckOptions | null} [options]
+   */
   async function check(path, options = null) {
     chosenPath = null;
     status.textContent = 'Проверяем строки файла…';
@@ -101,9 +153,9 @@ export function setUpBatch(navigation) {
       showPlan(next);
     } catch (failure) {
       checkBlock.hidden = true;
-      status.textContent = failure.message;
+      status.textContent = messageOf(failure);
       // Too many rows for an ordinary batch: the resident may say it is the right file.
-      if (failure.kind === 'batch_too_large') {
+      if (failure instanceof ipc.IpcError && failure.kind === 'batch_too_large') {
         const all = h('button', { type: 'button' }, 'Это нужный файл — проверить все строки');
         all.addEventListener('click', () => void check(path, { new_batch: false, max_rows: MAX_FILE_ROWS }));
         replace(checkBlock, h('p', {}, 'Если это действительно нужный файл, приложение проверит все его строки. Отправлено ничего не будет, пока вы не подтвердите план.'), h('div', { class: 'actions' }, all));
@@ -113,6 +165,7 @@ export function setUpBatch(navigation) {
     }
   }
 
+  /** @param {number} number */
   async function continueBatch(number) {
     chosenPath = null;
     status.textContent = `Проверяем файл пакета ${number}…`;
@@ -120,12 +173,13 @@ export function setUpBatch(navigation) {
       showPlan(await ipc.batchContinue(number));
     } catch (failure) {
       checkBlock.hidden = true;
-      status.textContent = failure.message;
+      status.textContent = messageOf(failure);
       // The file is gone: choosing it again continues the batch (its finished rows stay).
-      if (failure.kind === 'batch_file_missing') chooseButton.focus();
+      if (failure instanceof ipc.IpcError && failure.kind === 'batch_file_missing') chooseButton.focus();
     }
   }
 
+  /** @param {BatchPlanView} next */
   function showPlan(next) {
     plan = next;
     status.textContent =
@@ -135,11 +189,15 @@ export function setUpBatch(navigation) {
     review.hidden = true;
     detail.hidden = true;
     runBlock.hidden = true;
-    renderPlan();
-    checkBlock.querySelector('h2').focus();
+    renderPlan(next);
+    // renderPlan always puts the heading first.
+    checkBlock.querySelector('h2')?.focus();
   }
 
-  function planLines() {
+  // The plan's parts take the plan on screen (`plan` above, never null while one is shown).
+
+  /** @param {BatchPlanView} plan */
+  function planLines(plan) {
     const verb = plan.offline ? 'будут составлены без модели' : 'будут отправлены';
     const lines = [`Строк с данными в файле: ${count(plan.rows)}.`];
     if (plan.new.length > 0) lines.push(`Новые — ${verb}: ${rowList(plan.new)}.`);
@@ -158,25 +216,35 @@ export function setUpBatch(navigation) {
     return lines;
   }
 
-  function costLine() {
+  /** @param {BatchPlanView} plan */
+  function costLine(plan) {
     if (plan.offline || plan.to_send === 0) return null;
-    if (plan.cost.kind === 'at_most') {
-      return h(
-        'p',
-        { class: 'batch-cost' },
-        h('strong', {}, `Стоимость — не больше ${money(plan.cost.amount, plan.cost.currency)} по ценам из настроек.`),
-        ' Это расчёт на самый долгий ответ и все повторные запросы; обычно выходит намного меньше.',
-      );
+    const cost = plan.cost;
+    switch (cost.kind) {
+      case 'at_most':
+        return h(
+          'p',
+          { class: 'batch-cost' },
+          h('strong', {}, `Стоимость — не больше ${money(cost.amount, cost.currency)} по ценам из настроек.`),
+          ' Это расчёт на самый долгий ответ и все повторные запросы; обычно выходит намного меньше.',
+        );
+      case 'unknown':
+        return h(
+          'p',
+          { class: 'batch-cost' },
+          h('strong', {}, 'Стоимость оценить нельзя: в настройках сервиса не указаны цены.'),
+          ' Если сервис платный, он возьмёт плату за каждую отправленную строку.',
+        );
+      case 'nothing':
+        // Nothing is sent (the engine says so exactly when `to_send` is 0, returned above).
+        return null;
+      default:
+        return unhandled(cost);
     }
-    return h(
-      'p',
-      { class: 'batch-cost' },
-      h('strong', {}, 'Стоимость оценить нельзя: в настройках сервиса не указаны цены.'),
-      ' Если сервис платный, он возьмёт плату за каждую отправленную строку.',
-    );
   }
 
-  function invalidTable() {
+  /** @param {BatchPlanView} plan */
+  function invalidTable(plan) {
     return h(
       'table',
       { class: 'table' },
@@ -191,7 +259,7 @@ export function setUpBatch(navigation) {
               'tr',
               { class: 'invalid-row' },
               index === 0 ? h('th', { scope: 'row', rowspan: String(row.errors.length) }, String(row.row)) : null,
-              h('td', {}, FIELD_LABELS[error.field] ?? error.field),
+              h('td', {}, FIELD_LABEL_BY_NAME[error.field] ?? error.field),
               h('td', {}, error.message),
             ),
           ),
@@ -200,10 +268,11 @@ export function setUpBatch(navigation) {
     );
   }
 
-  function renderPlan() {
+  /** @param {BatchPlanView} plan */
+  function renderPlan(plan) {
     const heading = plan.batch_number === null ? 'Что будет сделано' : `Пакет ${plan.batch_number}: что будет сделано`;
-    const parts = [h('h2', { tabindex: '-1' }, heading), h('ul', { class: 'plain-list batch-plan' }, planLines().map((line) => h('li', {}, line)))];
-    const cost = costLine();
+    const parts = [h('h2', { tabindex: '-1' }, heading), h('ul', { class: 'plain-list batch-plan' }, planLines(plan).map((line) => h('li', {}, line)))];
+    const cost = costLine(plan);
     if (cost) parts.push(cost);
     if (plan.model_problem !== null) {
       const settings = h('button', { type: 'button' }, 'Открыть настройки');
@@ -227,7 +296,7 @@ export function setUpBatch(navigation) {
         h('div', { class: 'actions' }, fresh),
       );
     }
-    if (plan.invalid.length > 0) parts.push(invalidTable());
+    if (plan.invalid.length > 0) parts.push(invalidTable(plan));
     if (plan.to_draft === 0) {
       parts.push(h('p', {}, 'Отправлять нечего: все подходящие строки уже составлены.'));
       if (plan.batch_number !== null) {
@@ -260,6 +329,7 @@ export function setUpBatch(navigation) {
 
   // --- Running. -------------------------------------------------------------------------------
 
+  /** @param {boolean} offline */
   async function run(offline) {
     if (running || plan === null) return;
     const planned = plan;
@@ -280,7 +350,7 @@ export function setUpBatch(navigation) {
       checkBlock.hidden = true;
       await renderReview(summary.batch_number, summary, offline);
     } catch (failure) {
-      progressText.textContent = failure.message;
+      progressText.textContent = messageOf(failure);
     } finally {
       running = null;
       cancelButton.hidden = true;
@@ -295,10 +365,11 @@ export function setUpBatch(navigation) {
     try {
       await ipc.batchCancel(running.taskId);
     } catch (failure) {
-      progressText.textContent = failure.message;
+      progressText.textContent = messageOf(failure);
     }
   }
 
+  /** @param {BatchProgressView} progress */
   function showProgress(progress) {
     bar.max = Math.max(progress.total, 1);
     bar.value = progress.done;
@@ -309,18 +380,32 @@ export function setUpBatch(navigation) {
 
   // --- Reviewing a batch: its rows by number, «ФИО», «Квартира», state and reason. -------------
 
-  function stoppedSentence(summary) {
-    switch (summary.stopped) {
+  /**
+   * Why the run stopped, and what now.
+   * @param {StopReason} stopped
+   * @param {BatchSummaryView} summary
+   */
+  function stoppedSentence(stopped, summary) {
+    switch (stopped) {
       case 'provider_refused':
         return 'Сервис модели отказал так, что остальные строки получили бы тот же отказ. Проверьте ключ и баланс в настройках, затем продолжите: составленные заявки повторно не отправляются.';
       case 'cost_cap':
         return 'Отправка остановлена, чтобы не превысить предел стоимости. Составленные заявки сохранены.';
-      default:
+      case 'cancelled':
         return `Строк к отправке: ${summary.total}, отправлено: ${summary.done}. Уже составленные заявки сохранены и повторно не отправляются.`;
+      default:
+        return unhandled(stopped);
     }
   }
 
+  /**
+   * Batch `number`'s rows, export and cases; after a run, first what the run did.
+   * @param {number} number
+   * @param {BatchSummaryView | null} [summary] the run's answer, null when only looking
+   * @param {boolean} [offline] whether that run drafted without a model (for «Продолжить»)
+   */
   async function renderReview(number, summary = null, offline = false) {
+    /** @type {HTMLElement[]} */
     const parts = [];
     if (summary === null) {
       parts.push(h('h2', { tabindex: '-1' }, `Пакет ${number}`));
@@ -329,7 +414,7 @@ export function setUpBatch(navigation) {
       resume.addEventListener('click', () => void run(offline));
       parts.push(
         h('h2', { tabindex: '-1' }, `Пакет ${number}: отправка остановлена`),
-        h('p', {}, stoppedSentence(summary)),
+        h('p', {}, stoppedSentence(summary.stopped, summary)),
         h('div', { class: 'actions' }, resume),
       );
     } else {
@@ -353,7 +438,7 @@ export function setUpBatch(navigation) {
       const rows = await ipc.batchRows(number);
       parts.push(rowsTable(number, rows));
     } catch (failure) {
-      parts.push(h('p', { role: 'alert' }, failure.message));
+      parts.push(h('p', { role: 'alert' }, messageOf(failure)));
     }
     parts.push(exportControls(number));
     parts.push(batchCases(number));
@@ -364,9 +449,14 @@ export function setUpBatch(navigation) {
     }
     detail.hidden = true;
     review.hidden = false;
-    review.querySelector('h2').focus();
+    // Every review starts with its heading.
+    review.querySelector('h2')?.focus();
   }
 
+  /**
+   * @param {number} number
+   * @param {BatchRowView[]} rows
+   */
   function rowsTable(number, rows) {
     // Explicit roles keep the table a table for screen readers where a narrow window lays each
     // row out as a card (the stylesheet's `.rows-table`). The request's cell holds its title,
@@ -383,9 +473,10 @@ export function setUpBatch(navigation) {
         { role: 'rowgroup' },
         rows.map((row) => {
           let action = null;
-          if (row.draft_id !== null) {
+          const draftId = row.draft_id;
+          if (draftId !== null) {
             const open = h('button', { type: 'button', 'aria-label': `Открыть заявку строки ${row.row}` }, 'Открыть');
-            open.addEventListener('click', () => void openDraft(row.draft_id, open));
+            open.addEventListener('click', () => void openDraft(draftId, open));
             action = h('div', { class: 'row-action' }, open);
           }
           const empty = () => h('span', { class: 'quiet' }, 'не указано');
@@ -409,6 +500,7 @@ export function setUpBatch(navigation) {
     );
   }
 
+  /** @param {number} number */
   function exportControls(number) {
     const select = h(
       'select',
@@ -440,7 +532,7 @@ export function setUpBatch(navigation) {
         const report = await ipc.batchExport(number, select.value, isDocuments && collective.checked);
         result.textContent = report === null ? 'Выгрузка отменена.' : exportSentence(report);
       } catch (failure) {
-        result.textContent = failure.message;
+        result.textContent = messageOf(failure);
       }
     });
     return h(
@@ -455,6 +547,7 @@ export function setUpBatch(navigation) {
     );
   }
 
+  /** @param {BatchExportView} report */
   function exportSentence(report) {
     const files = `${report.written} ${plural(report.written, ['файл', 'файла', 'файлов'])}`;
     let sentence = `Записано ${files} в папку ${report.folder}.`;
@@ -465,6 +558,11 @@ export function setUpBatch(navigation) {
     return sentence;
   }
 
+  /**
+   * Opens a row's draft in place; «← К пакету» brings the focus back to `button`.
+   * @param {number} id
+   * @param {HTMLButtonElement} button
+   */
   async function openDraft(id, button) {
     lastOpenedButton = button;
     try {
@@ -473,20 +571,17 @@ export function setUpBatch(navigation) {
       detail.hidden = false;
       renderResult(detailBody, opened.result, {
         explain: opened.explain,
-        onNextStep: (action) => {
-          if (action === 'open_settings') navigation.show('settings');
-          if (action === 'open_setup') navigation.show('setup');
-          else if (action === 'store_api_key') navigation.show('settings', 'api-key');
-          else navigation.editInForm(opened.summary.input);
-        },
+        /** @param {NextAction} action outcome-panel.js's action of a next-step button */
+        onNextStep: (action) => openNextStep(navigation, action, opened.summary.input),
       }).focus();
     } catch (failure) {
-      status.textContent = failure.message;
+      status.textContent = messageOf(failure);
     }
   }
 
   // --- Earlier batches: listed at every visit, after a crash or a restart too. ----------------
 
+  /** @param {BatchListView} batch */
   function stateLine(batch) {
     const parts = [`строк: ${batch.rows}`, `готово: ${batch.ready}`];
     if (batch.needs_attention > 0) parts.push(`нужно уточнить: ${batch.needs_attention}`);
@@ -496,6 +591,7 @@ export function setUpBatch(navigation) {
     return `${capitalised(parts.join(', '))}.`;
   }
 
+  /** @param {BatchListView[]} batches */
   function renderEarlier(batches) {
     if (batches.length === 0) {
       replace(earlier);
@@ -542,7 +638,7 @@ export function setUpBatch(navigation) {
     try {
       renderEarlier(await ipc.batchList());
     } catch (failure) {
-      replace(earlier, h('p', { role: 'alert' }, failure.message));
+      replace(earlier, h('p', { role: 'alert' }, messageOf(failure)));
       earlier.hidden = false;
     }
   }

@@ -6,14 +6,55 @@
 // inspectorate. Rust decides every date and sentence; the page lays them out.
 
 import * as ipc from './ipc.js';
-import { freshId, h, replace } from './dom.js';
+import { byId, freshId, h, replace } from './dom.js';
 import { ANSWER_RESULTS, FILING_METHODS, capitalised } from './words.js';
+
+/**
+ * @import { Answer, AnswerForm, CaseDetail, Filing, FilingForm, FollowKind, PhotoView }
+ *   from './ipc-contract.js'
+ */
+
+/**
+ * A form's fields as `form` below (and the batch's filing form) use them: the nodes, the
+ * control that takes focus after a refusal, what the command takes, and the first field the
+ * page itself refuses, with its message.
+ * @template T
+ * @typedef {object} FormFields
+ * @property {Node[]} nodes
+ * @property {HTMLElement} first
+ * @property {() => T} read
+ * @property {() => { field: HTMLElement, message: string } | null} firstInvalid
+ */
+
+/**
+ * What the panel asks of the screen that shows it (result.js passes «Черновики»' own).
+ * @typedef {object} CaseActions
+ * @property {(detail: CaseDetail, message: string) => void} onChanged
+ * @property {(id: number, message: string) => void} onOpenDraft
+ */
+
+/**
+ * Which photos a case keeps, as `case_attach_chosen` names them: of the filing (a stamped copy,
+ * a receipt) or of the answer.
+ * @typedef {'filing' | 'answer'} PhotoRole
+ */
+
+/**
+ * What a failure says to the resident: an IpcError's Russian message (or, for a bug of the page
+ * itself, the error's own).
+ * @param {unknown} failure
+ */
+function messageOf(failure) {
+  return failure instanceof Error ? failure.message : String(failure);
+}
 
 /**
  * The filing form's fields, shared by a draft and a batch: `values` prefills them (a filed
  * draft's facts when they are changed), `today` bounds the dates. `read()` gives what
  * `case_file` and `batch_file` take; `firstInvalid()` the first field the page itself refuses
  * (a blank date), with its message.
+ * @param {{ today: string, values?: Partial<Filing>, company?: string | null }} options
+ * @returns {FormFields<FilingForm>}
  */
 export function filingFields({ today, values = {}, company = null }) {
   const ids = { date: freshId('filed-on'), method: freshId('method'), delivered: freshId('delivered'), number: freshId('number'), to: freshId('addressee') };
@@ -45,6 +86,7 @@ export function filingFields({ today, values = {}, company = null }) {
     h('div', { class: 'field' }, h('label', { for: ids.number }, 'Входящий номер ', h('span', { class: 'optional' }, '(если дали)')), number),
     h('div', { class: 'field' }, h('label', { for: ids.to }, 'Кому подана ', h('span', { class: 'optional' }, '(необязательно)')), to),
   ];
+  /** @param {string} text */
   const blankToNull = (text) => (text.trim() === '' ? null : text);
   return {
     nodes,
@@ -64,25 +106,33 @@ export function filingFields({ today, values = {}, company = null }) {
  * The panel for `detail` (a `case_get` answer). `actions.onChanged(detail, message)` hears of a
  * change that alters the whole draft (filed, filing taken back), `actions.onOpenDraft(id,
  * message)` opens another draft (a correction or the next letter).
+ * @param {CaseDetail} detail
+ * @param {CaseActions} actions
  */
 export function casePanel(detail, actions) {
   const headingId = freshId('case-heading');
   const section = h('section', { class: 'case-panel', 'aria-labelledby': headingId });
   const status = h('p', { class: 'case-status', role: 'status' });
+  /** @param {unknown} failure */
   const report = (failure) => {
-    status.textContent = failure.message;
+    status.textContent = messageOf(failure);
   };
 
   // Whatever the panel shows after an action; forms replace the body, Отмена brings it back.
   let current = detail;
   const body = h('div', {});
 
+  /**
+   * @param {CaseDetail} next
+   * @param {string} [message]
+   */
   function show(next, message = '') {
     current = next;
     replace(body, overview(next));
     status.textContent = message;
   }
 
+  /** @param {CaseDetail} d */
   function overview(d) {
     const parts = [];
     if (d.follows) {
@@ -106,6 +156,7 @@ export function casePanel(detail, actions) {
       return parts;
     }
     const c = d.case;
+    const answer = c.case.answer;
     const stateClass = c.state.state === 'overdue' ? 'case-state case-overdue' : 'case-state';
     parts.push(h('p', { class: stateClass }, capitalised(c.state_ru)));
     parts.push(h('ul', { class: 'case-facts' }, d.facts.map((fact) => h('li', {}, fact))));
@@ -121,14 +172,14 @@ export function casePanel(detail, actions) {
       ),
     );
     parts.push(photoLine('Фотографии подачи', d.filing_photos, 'filing', 'Приложить фото отметки или квитанции…'));
-    if (c.case.answer) parts.push(photoLine('Фотографии ответа', d.answer_photos, 'answer', 'Приложить фото или скан ответа…'));
+    if (answer) parts.push(photoLine('Фотографии ответа', d.answer_photos, 'answer', 'Приложить фото или скан ответа…'));
 
     const closed = c.case.closed_on !== null;
     const buttons = [];
     if (!closed) {
-      buttons.push(h('button', { type: 'button', class: c.case.answer ? null : 'primary', onclick: () => answerForm() }, c.case.answer ? 'Изменить ответ' : 'Записать ответ'));
+      buttons.push(h('button', { type: 'button', class: answer ? null : 'primary', onclick: () => answerForm(answer) }, answer ? 'Изменить ответ' : 'Записать ответ'));
       buttons.push(h('button', { type: 'button', onclick: () => filingForm(c.case.filing) }, 'Изменить сведения о подаче'));
-      if (c.deadline.state === 'known' && !c.case.answer) {
+      if (c.deadline.state === 'known' && !answer) {
         buttons.push(h('button', { type: 'button', onclick: () => calendar() }, 'Добавить срок в календарь…'));
       }
     }
@@ -141,7 +192,11 @@ export function casePanel(detail, actions) {
         h(
           'ul',
           { class: 'case-links' },
-          d.follow_ups.map((link) => h('li', {}, `${link.label}: черновик № ${link.draft_id} `, openButton(link.draft_id, `Открыть черновик № ${link.draft_id}`))),
+          // Rust lists only follow-ups that exist, so their id is never null; the type is shared
+          // with `follows`, whose draft may have been deleted, and a link with none is left out.
+          d.follow_ups.map(({ label, draft_id: id }) =>
+            id === null ? null : h('li', {}, `${label}: черновик № ${id} `, openButton(id, `Открыть черновик № ${id}`)),
+          ),
         ),
       );
     }
@@ -156,10 +211,20 @@ export function casePanel(detail, actions) {
     return parts;
   }
 
+  /**
+   * @param {number} id
+   * @param {string} label
+   */
   function openButton(id, label) {
     return h('button', { type: 'button', class: 'link-button', onclick: () => actions.onOpenDraft(id, '') }, label);
   }
 
+  /**
+   * @param {string} label
+   * @param {PhotoView[]} photos
+   * @param {PhotoRole} role
+   * @param {string} button
+   */
   function photoLine(label, photos, role, button) {
     return h(
       'div',
@@ -169,6 +234,12 @@ export function casePanel(detail, actions) {
     );
   }
 
+  /**
+   * Runs a command and hands its answer on; `null` (a dialog the resident cancelled) does nothing.
+   * @template T
+   * @param {() => Promise<T | null>} work
+   * @param {(answer: T) => void} done
+   */
   async function run(work, done) {
     try {
       const next = await work();
@@ -179,6 +250,7 @@ export function casePanel(detail, actions) {
     }
   }
 
+  /** @param {PhotoRole} role */
   const attach = (role) =>
     run(
       () => ipc.caseAttachChosen(current.draft_id, role),
@@ -193,6 +265,7 @@ export function casePanel(detail, actions) {
       },
     );
 
+  /** @param {boolean} closing */
   const close = (closing) =>
     run(
       () => ipc.caseClose(current.draft_id, closing),
@@ -206,7 +279,7 @@ export function casePanel(detail, actions) {
     );
 
   function unfile() {
-    const dialog = document.getElementById('unfile-dialog');
+    const dialog = byId('unfile-dialog', HTMLDialogElement);
     dialog.returnValue = '';
     dialog.addEventListener(
       'close',
@@ -222,13 +295,21 @@ export function casePanel(detail, actions) {
     dialog.showModal();
   }
 
-  /** A form in place of the overview; `Отмена` brings the overview back. */
+  /**
+   * A form in place of the overview; `Отмена` brings the overview back.
+   * @template T
+   * @param {string} title
+   * @param {FormFields<T>} fields
+   * @param {string} submitLabel
+   * @param {(values: T) => Promise<void>} submit
+   */
   function form(title, fields, submitLabel, submit) {
     const error = h('p', { class: 'field-error', role: 'alert', hidden: true });
+    const formHeading = h('h4', { tabindex: '-1' }, title);
     const element = h(
       'form',
       { class: 'case-form', novalidate: true },
-      h('h4', { tabindex: '-1' }, title),
+      formHeading,
       error,
       fields.nodes,
       h(
@@ -251,16 +332,17 @@ export function casePanel(detail, actions) {
         await submit(fields.read());
       } catch (failure) {
         // Nothing typed is lost: the form stays as it is, with the reason above it.
-        error.textContent = failure.message;
+        error.textContent = messageOf(failure);
         error.hidden = false;
         fields.first.focus();
       }
     });
     replace(body, element);
     status.textContent = '';
-    element.querySelector('h4').focus();
+    formHeading.focus();
   }
 
+  /** @param {Filing | null} filing the facts to change, or null to mark the draft filed */
   function filingForm(filing) {
     const fields = filingFields({ today: current.today, values: filing ?? {}, company: current.profile_company });
     form(filing ? 'Сведения о подаче' : 'Отметить как поданное', fields, 'Сохранить', async (values) => {
@@ -270,8 +352,8 @@ export function casePanel(detail, actions) {
     });
   }
 
-  function answerForm() {
-    const answer = current.case.case.answer;
+  /** @param {Answer | null} answer the answer to change, or null to record one */
+  function answerForm(answer) {
     const ids = { date: freshId('answered-on'), result: freshId('result') };
     const date = h('input', { id: ids.date, type: 'date', max: current.today, value: answer?.answered_on ?? current.today });
     const result = h(
@@ -279,6 +361,7 @@ export function casePanel(detail, actions) {
       { id: ids.result },
       ANSWER_RESULTS.map((r) => h('option', { value: r.code, selected: r.code === (answer?.result ?? 'solved') }, capitalised(r.label))),
     );
+    /** @type {FormFields<AnswerForm>} */
     const fields = {
       nodes: [
         h('div', { class: 'field' }, h('label', { for: ids.date }, 'Когда пришёл ответ'), date),
@@ -296,6 +379,7 @@ export function casePanel(detail, actions) {
   function nextLetter() {
     const inspectorateId = freshId('inspectorate');
     const inspectorate = h('input', { id: inspectorateId, type: 'text', maxlength: 300, autocomplete: 'organization', 'aria-describedby': `${inspectorateId}-hint` });
+    /** @param {Exclude<FollowKind, 'correction'>} kind */
     const write = (kind) =>
       run(
         () => ipc.followUpWrite(current.draft_id, kind, kind === 'complaint' ? inspectorate.value : null),
@@ -322,14 +406,18 @@ export function casePanel(detail, actions) {
     );
   }
 
-  section.append(h('h3', { id: headingId, tabindex: '-1' }, 'Подача и ответ'), body, status);
+  const heading = h('h3', { id: headingId, tabindex: '-1' }, 'Подача и ответ');
+  section.append(heading, body, status);
   show(detail);
   return {
     element: section,
-    /** Shows `message` in the panel's status line and moves focus to the panel. */
+    /**
+     * Shows `message` in the panel's status line and moves focus to the panel.
+     * @param {string} message
+     */
     announce(message) {
       status.textContent = message;
-      section.querySelector('h3').focus();
+      heading.focus();
     },
   };
 }

@@ -9,9 +9,15 @@
 import * as ipc from './ipc.js';
 import { byId } from './dom.js';
 
-/** Asks in #data-dialog; true when the resident pressed the confirming button. */
+/**
+ * Asks in #data-dialog; true when the resident pressed the confirming button.
+ * @param {string} title
+ * @param {string} text
+ * @param {string} action the confirming button's label
+ * @returns {Promise<boolean>}
+ */
 async function confirmed(title, text, action) {
-  const dialog = byId('data-dialog');
+  const dialog = byId('data-dialog', HTMLDialogElement);
   byId('data-dialog-title').textContent = title;
   byId('data-dialog-text').textContent = text;
   byId('data-dialog-confirm').textContent = action;
@@ -23,31 +29,39 @@ async function confirmed(title, text, action) {
 
 export function setUpDataSafety() {
   const status = byId('data-status');
-  const buttons = ['data-backup', 'data-restore', 'data-recover'].map(byId);
+  // Not `.map(byId)`: `map` passes the index as byId's second argument, the element type it
+  // checks, and `instanceof 1` throws before any button is wired.
+  const buttons = ['data-backup', 'data-restore', 'data-recover'].map((id) => byId(id, HTMLButtonElement));
+  const [backupButton, restoreButton, recoverButton] = buttons;
 
-  /** Runs one action at a time, the buttons disabled meanwhile, the focus back where it was. */
+  /**
+   * Runs one action at a time, the buttons disabled meanwhile, the focus back where it was.
+   * @param {HTMLButtonElement} button
+   * @param {() => Promise<void>} action
+   */
   async function run(button, action) {
     for (const each of buttons) each.disabled = true;
     try {
       await action();
     } catch (failure) {
-      status.textContent = failure.message;
+      // Every command rejects with an IpcError, whose message is the resident's sentence.
+      status.textContent = failure instanceof Error ? failure.message : String(failure);
     } finally {
       for (const each of buttons) each.disabled = false;
       button.focus();
     }
   }
 
-  byId('data-backup').addEventListener('click', (event) =>
-    void run(event.currentTarget, async () => {
+  backupButton.addEventListener('click', () =>
+    void run(backupButton, async () => {
       status.textContent = 'Выберите, куда сохранить резервную копию.';
       const written = await ipc.dataBackup();
       status.textContent = written ? written.message : '';
     }),
   );
 
-  byId('data-restore').addEventListener('click', (event) =>
-    void run(event.currentTarget, async () => {
+  restoreButton.addEventListener('click', () =>
+    void run(restoreButton, async () => {
       status.textContent = '';
       const file = await ipc.dataRestoreChoose();
       if (!file) return;
@@ -62,8 +76,8 @@ export function setUpDataSafety() {
     }),
   );
 
-  byId('data-recover').addEventListener('click', (event) =>
-    void run(event.currentTarget, async () => {
+  recoverButton.addEventListener('click', () =>
+    void run(recoverButton, async () => {
       status.textContent = '';
       const yes = await confirmed(
         'Восстановить повреждённую базу?',

@@ -5,18 +5,52 @@
 // заявку» (issue 38) records a request filed before Zayavka, its text as filed, and opens it.
 
 import * as ipc from './ipc.js';
-import { byId, debounce, h, replace } from './dom.js';
+import { byId, debounce, h, replace, unhandled } from './dom.js';
 import { filingFields } from './case-panel.js';
-import { renderResult } from './result.js';
+import { openNextStep, renderResult } from './result.js';
 import { OUTCOME_LABELS, SUBJECTS, capitalised, formatDate, plural, subjectLabel } from './words.js';
+
+/**
+ * @import { DraftDetail, DraftListItem, DueItem, JsonValue, ListFilter, SubjectKind }
+ *   from './ipc-contract.js'
+ * @import { NextAction } from './outcome-panel.js'
+ */
+
+/**
+ * What this screen asks of the navigation (main.js): the screens a stored draft's next steps
+ * lead to, and the form a draft goes back to.
+ * @typedef {object} Navigation
+ * @property {(screen: 'settings' | 'setup', focusId?: string) => void} show
+ * @property {(input: JsonValue) => void} editInForm
+ */
 
 const SEARCH_DELAY_MS = 250;
 const LIST_LIMIT = 200;
 
+/**
+ * What a failure says to the resident: an IpcError's Russian message (or, for a bug of the page
+ * itself, the error's own).
+ * @param {unknown} failure
+ */
+function messageOf(failure) {
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
+/**
+ * Whether `code` is a subject kind the page knows: DraftListItem's `subject_module` comes as
+ * any text (Rust sends the kind's code as a string), SUBJECTS holds the kinds.
+ * @param {string} code
+ * @returns {code is SubjectKind}
+ */
+function isSubjectKind(code) {
+  return SUBJECTS.some((subject) => subject.kind === code);
+}
+
+/** @param {Navigation} navigation */
 export function setUpDrafts(navigation) {
-  const search = byId('drafts-search');
-  const outcome = byId('drafts-outcome');
-  const subject = byId('drafts-subject');
+  const search = byId('drafts-search', HTMLInputElement);
+  const outcome = byId('drafts-outcome', HTMLSelectElement);
+  const subject = byId('drafts-subject', HTMLSelectElement);
   const list = byId('drafts-list');
   const status = byId('drafts-status');
   const browser = byId('drafts-browser');
@@ -27,16 +61,21 @@ export function setUpDrafts(navigation) {
 
   // Answers can arrive out of order while the resident types; only the latest one is shown.
   let generation = 0;
+  /** @type {number | null} */
   let lastOpenedId = null;
+  /** @type {Map<number, DueItem>} */
   let cases = new Map();
 
   async function refresh() {
     generation += 1;
     const mine = generation;
     const text = search.value.trim();
+    // Every field sent, `null` for "any" (the contract's convention: null means absent).
+    /** @type {ListFilter} */
     const filter = {
       outcome: outcome.value || null,
       subject: subject.value || null,
+      batch_id: null,
       limit: LIST_LIMIT,
     };
     try {
@@ -59,10 +98,14 @@ export function setUpDrafts(navigation) {
       renderList(drafts, text);
     } catch (failure) {
       if (mine !== generation) return;
-      status.textContent = failure.message;
+      status.textContent = messageOf(failure);
     }
   }
 
+  /**
+   * @param {DraftListItem[]} drafts
+   * @param {string} text the search text, '' when the list is not searched
+   */
   function renderList(drafts, text) {
     if (drafts.length === 0) {
       status.textContent = text === '' ? 'Черновиков пока нет. Составленные заявки появятся здесь.' : 'Ничего не нашлось. Попробуйте другое слово.';
@@ -74,6 +117,7 @@ export function setUpDrafts(navigation) {
 
   // Under every title, the first words of the resident's description (issue 14): ten drafts
   // titled alike still look different. A draft without a title shows them in its place.
+  /** @param {DraftListItem} draft */
   function draftItem(draft) {
     const title = draft.title ?? draft.preview ?? 'Без заголовка';
     const preview = draft.title !== null && draft.preview ? draft.preview : null;
@@ -96,7 +140,8 @@ export function setUpDrafts(navigation) {
           h('span', { class: `chip chip-${draft.outcome}` }, OUTCOME_LABELS[draft.outcome] ?? draft.outcome),
           ' ',
           h('span', {}, formatDate(draft.created_at)),
-          draft.subject_module ? h('span', {}, ` · ${subjectLabel(draft.subject_module)}`) : null,
+          // A code the page does not know is shown as it is, as subjectLabel does.
+          draft.subject_module ? h('span', {}, ` · ${isSubjectKind(draft.subject_module) ? subjectLabel(draft.subject_module) : draft.subject_module}`) : null,
           draft.batch_id ? h('span', {}, ' · из пакета') : null,
         ),
         caseLine(cases.get(draft.id)),
@@ -105,6 +150,7 @@ export function setUpDrafts(navigation) {
     );
   }
 
+  /** @param {DueItem | undefined} item */
   function caseLine(item) {
     if (!item) return null;
     return h('p', { class: `draft-case${item.state.state === 'overdue' ? ' case-overdue' : ''}` }, `${capitalised(item.filed_ru)} · ${item.state_ru}`);
@@ -112,6 +158,10 @@ export function setUpDrafts(navigation) {
 
   // `message` (after a change of the case, or when another draft of the case is opened) is said
   // in the «Подача и ответ» panel, which then has the focus; otherwise the result's heading has.
+  /**
+   * @param {number} id
+   * @param {string} [message]
+   */
   async function openDraft(id, message = '') {
     lastOpenedId = id;
     try {
@@ -133,16 +183,17 @@ export function setUpDrafts(navigation) {
       if (message !== '') view.announceCase(message);
       else view.focus();
     } catch (failure) {
-      status.textContent = failure.message;
+      status.textContent = messageOf(failure);
     }
   }
 
-  // A stored draft that did not end ready goes back to the form, where it can be sent again.
+  /**
+   * A stored draft that did not end ready goes back to the form, where it can be sent again.
+   * @param {NextAction} action the page's action of a next-step button (outcome-panel.js)
+   * @param {DraftDetail} opened
+   */
   function nextStep(action, opened) {
-    if (action === 'open_settings') navigation.show('settings');
-    if (action === 'open_setup') navigation.show('setup');
-    else if (action === 'store_api_key') navigation.show('settings', 'api-key');
-    else navigation.editInForm(opened.summary.input);
+    openNextStep(navigation, action, opened.summary.input);
   }
 
   // Back in the list, focus returns to the «Открыть» of the draft that was open, once the list
@@ -153,11 +204,16 @@ export function setUpDrafts(navigation) {
     replace(detailBody);
     await refresh();
     const again = list.querySelector(`[data-draft-id="${lastOpenedId}"] .open-draft`);
-    (again ?? search).focus();
+    (again instanceof HTMLElement ? again : search).focus();
   }
 
+  /**
+   * @param {DraftListItem} draft
+   * @param {string} title
+   * @param {HTMLButtonElement} button the draft's «Удалить», focused again when the draft is kept
+   */
   async function confirmDelete(draft, title, button) {
-    const dialog = byId('delete-dialog');
+    const dialog = byId('delete-dialog', HTMLDialogElement);
     byId('delete-dialog-text').textContent = `Черновик «${title}» будет удалён с этого компьютера. Это нельзя отменить.`;
     dialog.returnValue = '';
     dialog.showModal();
@@ -172,7 +228,7 @@ export function setUpDrafts(navigation) {
       status.textContent = `Черновик «${title}» удалён. ${status.textContent}`;
       search.focus();
     } catch (failure) {
-      status.textContent = failure.message;
+      status.textContent = messageOf(failure);
     }
   }
 
@@ -190,7 +246,7 @@ export function setUpDrafts(navigation) {
     try {
       today = (await ipc.casesDue()).today;
     } catch (failure) {
-      status.textContent = failure.message;
+      status.textContent = messageOf(failure);
       return;
     }
     const fields = filingFields({ today });
@@ -233,7 +289,7 @@ export function setUpDrafts(navigation) {
         hideBringIn();
         await openDraft(detail.draft_id, `Заявка записана как черновик № ${detail.draft_id}: ${detail.deadline_line ?? 'срок ответа посчитан.'}`);
       } catch (failure) {
-        error.textContent = failure.message;
+        error.textContent = messageOf(failure);
         error.hidden = false;
         text.focus();
       }
@@ -263,7 +319,10 @@ export function setUpDrafts(navigation) {
     enter() {
       if (detail.hidden) void refresh();
     },
-    /** Opens draft `id` (from «Сроки»). */
+    /**
+     * Opens draft `id` (from «Сроки»).
+     * @param {number} id
+     */
     open(id) {
       return openDraft(id);
     },

@@ -7,9 +7,26 @@ import * as ipc from './ipc.js';
 import { byId, h, replace } from './dom.js';
 import { capitalised, plural } from './words.js';
 
+/** @import { CaseState, DueView } from './ipc-contract.js' */
+
+/**
+ * What «Сроки» needs of the page's navigation (main.js): `openDraft` opens a draft in «Черновики».
+ * @typedef {{ openDraft(id: number): void }} Navigation
+ */
+
+// The states hidden until the resident asks for them: typed, so a state renamed on the Rust
+// side is a type error here rather than a filter that silently stops hiding.
+/** @type {ReadonlyArray<CaseState['state']>} */
+const SETTLED = ['answered', 'closed'];
+
+/** @param {number} count */
 const requests = (count) => `${count} ${plural(count, ['заявке', 'заявкам', 'заявкам'])}`;
 
-/** The sentence of the notice when the app opens, or null when nothing needs attention. */
+/**
+ * The sentence of the notice when the app opens, or null when nothing needs attention.
+ * @param {DueView} due
+ * @returns {string | null}
+ */
 export function attentionSentence(due) {
   const parts = [];
   if (due.overdue > 0) parts.push(`Срок ответа истёк по ${requests(due.overdue)}.`);
@@ -17,23 +34,26 @@ export function attentionSentence(due) {
   return parts.length === 0 ? null : parts.join(' ');
 }
 
+/** @param {Navigation} navigation */
 export function setUpDue(navigation) {
   const status = byId('due-status');
   const list = byId('due-list');
-  const all = byId('due-all');
+  const all = byId('due-all', HTMLInputElement);
   const notice = byId('due-notice');
 
   async function refresh() {
     try {
       render(await ipc.casesDue());
     } catch (failure) {
-      status.textContent = failure.message;
+      // Every command rejects with an IpcError, whose message is the resident's sentence.
+      status.textContent = failure instanceof Error ? failure.message : String(failure);
       replace(list);
     }
   }
 
+  /** @param {DueView} due */
   function render(due) {
-    const shown = due.cases.filter((item) => all.checked || !['answered', 'closed'].includes(item.state.state));
+    const shown = due.cases.filter((item) => all.checked || !SETTLED.includes(item.state.state));
     if (due.cases.length === 0) {
       status.textContent = 'Поданных заявок пока нет. Когда подадите заявку, откройте её в «Черновиках» и нажмите «Отметить как поданное»: здесь появится срок ответа.';
     } else if (shown.length === 0) {

@@ -6,10 +6,15 @@ import * as ipc from './ipc.js';
 import { h, replace } from './dom.js';
 import { formatDate, formatSeconds } from './words.js';
 
+/** @import { DraftId, Explain } from './ipc-contract.js' */
+
 /**
  * The disclosure for draft `draftId`. `loaded()` gives the draft's `explain` record when the
  * screen already holds it (an opened or edited draft), `undefined` otherwise: it is then read
  * with `draft_open` when the disclosure first opens.
+ * @param {DraftId} draftId
+ * @param {() => Explain | null | undefined} loaded
+ * @returns {HTMLDetailsElement}
  */
 export function explainDisclosure(draftId, loaded) {
   const body = h('div', { class: 'explain-body' });
@@ -23,12 +28,17 @@ export function explainDisclosure(draftId, loaded) {
       replace(body, explainView(explain));
       body.dataset.loaded = 'yes';
     } catch (failure) {
-      replace(body, h('p', { role: 'alert' }, failure.message));
+      // ipc.js rejects with an IpcError, whose message is for the resident.
+      replace(body, h('p', { role: 'alert' }, failure instanceof Error ? failure.message : String(failure)));
     }
   });
   return details;
 }
 
+/**
+ * @param {Explain | null} explain null when no model was used
+ * @returns {HTMLElement}
+ */
 function explainView(explain) {
   if (explain === null) {
     return h('p', {}, 'Модель не использовалась: заявка составлена только из вашего текста, на этом компьютере.');

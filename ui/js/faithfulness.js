@@ -6,8 +6,15 @@
 import { h } from './dom.js';
 
 /**
+ * @import { DraftField, FaithfulnessFinding, RequestView, SectionKind } from './ipc-contract.js'
+ * @import { Child } from './dom.js'
+ */
+
+/**
  * The note above the card when the checks found something; null when they found nothing or the
  * resident has edited the request (the findings concern the model's sentences, not the edit).
+ * @param {RequestView} request
+ * @returns {HTMLDivElement | null}
  */
 export function faithfulnessSummary(request) {
   const unfaithful = request.edited ? [] : (request.faithfulness ?? []);
@@ -25,7 +32,14 @@ export function faithfulnessSummary(request) {
   );
 }
 
-/** The findings about one field of the request: none unless the model wrote that field. */
+/**
+ * The findings about one field of the request: none unless the model wrote that field. A
+ * section's kind names its field (a legal section is never the model's, so it has none).
+ * @param {RequestView} request
+ * @param {DraftField | SectionKind} field
+ * @param {boolean} writtenByModel
+ * @returns {FaithfulnessFinding[]}
+ */
 export function findingsIn(request, field, writtenByModel) {
   return writtenByModel ? (request.faithfulness ?? []).filter((finding) => finding.field === field) : [];
 }
@@ -34,6 +48,9 @@ export function findingsIn(request, field, writtenByModel) {
  * The text with the words the faithfulness checks found marked. Spans count Unicode
  * characters, as the Rust side does; a span outside the text or overlapping an earlier one is
  * left unmarked rather than misplaced.
+ * @param {string} text
+ * @param {FaithfulnessFinding[]} findings
+ * @returns {Child}
  */
 export function markWords(text, findings) {
   const spans = findings
@@ -41,6 +58,7 @@ export function markWords(text, findings) {
     .sort((a, b) => a.start - b.start);
   if (spans.length === 0) return text;
   const chars = Array.from(text);
+  /** @type {Child[]} */
   const parts = [];
   let at = 0;
   for (const span of spans) {
@@ -53,7 +71,11 @@ export function markWords(text, findings) {
   return parts;
 }
 
-/** The checks' messages under the paragraph they concern, one per finding. */
+/**
+ * The checks' messages under the paragraph they concern, one per finding.
+ * @param {FaithfulnessFinding[]} findings
+ * @returns {HTMLUListElement | null}
+ */
 export function faithfulnessNotes(findings) {
   if (findings.length === 0) return null;
   return h(

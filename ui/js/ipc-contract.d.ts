@@ -1,6 +1,6 @@
-// GENERATED from the Rust types by `cargo test -p zayavka-desktop --test contract`
-// (src-tauri/src/contract.rs, ADR 39): do not edit. Run that test with
-// ZAYAVKA_WRITE_CONTRACT=1 to write it again after a change on the Rust side.
+// GENERATED from the Rust types (src-tauri/src/contract.rs, ADR 39): do not edit.
+// `cargo test -p zayavka-desktop --test contract` writes it again when a type that
+// crosses to the page changed, and fails until the new file is committed.
 
 import type { Channel } from '../vendor/tauri-api/core.js';
 
@@ -230,9 +230,8 @@ invalid: number,
 complete: boolean, };
 
 /**
- * What a run of a batch file will do, shown before anything is sent (docs/desktop-ipc.md,
- * `BatchPlan`): the engine's plan, row numbers by what happens to them, and the token
- * `batch_run` takes.
+ * What a run of a batch file will do, shown before anything is sent: the engine's plan, row
+ * numbers by what happens to them, and the token `batch_run` takes.
  */
 export type BatchPlanView = { 
 /**
@@ -1066,7 +1065,7 @@ model_used: boolean,
 /**
  * For a technical failure: what the page shows under «Подробности». Absent otherwise.
  */
-details: FailureDetails | null, };
+details?: FailureDetails, };
 
 /**
  * Files dragged over or dropped on the window, as the page hears of them: never their paths.
@@ -1480,7 +1479,7 @@ keyring_available: boolean,
  * one: sent when stored or given, and only then (issue 14), in the engine's words. Absent
  * when the profile requires a key.
  */
-optional_note: string | null, };
+optional_note?: string, };
 
 /**
  * Findings of one faithfulness kind.
@@ -1809,7 +1808,7 @@ notes: Array<ResidentNote>, title: string,
 /**
  * Always written; absent from requests stored before titles had a source (issue 14).
  */
-title_source: TitleSource | null, body: string, items: Array<string>, subject_module: SubjectKind | null, legal_omission: OmissionReason | null, warnings: Array<string>, sections: Array<Section>, item: RequestItem, 
+title_source: TitleSource, body: string, items: Array<string>, subject_module: SubjectKind | null, legal_omission: OmissionReason | null, warnings: Array<string>, sections: Array<Section>, item: RequestItem, 
 /**
  * Always written; absent from requests stored before the checks ran on every draft
  * (issue 17), which read as having none.
@@ -2052,9 +2051,11 @@ export type VersionView = {
  */
 version: number, 
 /**
- * `resident`.
+ * Who wrote it: `resident` (an edit) or `brought_in` (a request's text as it was filed
+ * before Zayavka, issue 38); the model's and the program's text are the draft's result,
+ * not versions.
  */
-author: string, 
+author: "resident" | "brought_in", 
 /**
  * The title.
  */

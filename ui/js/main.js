@@ -12,26 +12,55 @@ import { setUpSettings } from './settings.js';
 import { setUpSetup } from './setup.js';
 import { watchPhotoDrops } from './photos.js';
 
+/** @import { JsonValue } from './ipc-contract.js' */
+
+/**
+ * A screen, named as its section (`screen-…`), its heading (`…-heading`) and its address (`#…`).
+ * @typedef {'new' | 'drafts' | 'due' | 'batch' | 'settings' | 'setup'} ScreenName
+ */
+
+/**
+ * What main.js asks of every screen: `enter` when it is shown; a screen that can hold unsaved
+ * changes also names them (`unsavedParts`), puts them back as saved (`discard`) and focuses its
+ * «Сохранить» (`focusSave`).
+ * @typedef {object} Screen
+ * @property {() => unknown} enter
+ * @property {() => string[]} [unsavedParts]
+ * @property {() => void} [discard]
+ * @property {() => void} [focusSave]
+ */
+
 // «setup» is the first-run setup (issue 15): no link of its own, reached from «Настройки».
+/** @type {readonly ScreenName[]} */
 const SCREENS = ['new', 'drafts', 'due', 'batch', 'settings', 'setup'];
 
 // Where focus goes after a screen switch asked for a particular control (e.g. «Задать ключ»).
+/** @type {string | null} */
 let pendingFocus = null;
 
 const navigation = {
+  /**
+   * Shows `screen` and focuses the control `focusId` on it.
+   * @param {ScreenName} screen
+   * @param {string | null} [focusId]
+   */
   show(screen, focusId = null) {
     pendingFocus = focusId;
     if (location.hash === `#${screen}`) route();
     else location.hash = screen;
   },
+  /** @param {JsonValue} input a stored draft's input as typed, back in the form */
   editInForm(input) {
     newRequest.load(input);
     navigation.show('new', 'description');
   },
-  // A draft opened in «Черновики» from another screen («Сроки»).
+  /**
+   * A draft opened in «Черновики» from another screen («Сроки»).
+   * @param {number} id
+   */
   openDraft(id) {
     navigation.show('drafts');
-    void screens.drafts.open(id);
+    void drafts.open(id);
   },
   // A screen's unsaved changes may have changed (saved, put back, refused): Rust is told.
   unsavedChanged() {
@@ -40,18 +69,23 @@ const navigation = {
 };
 
 const newRequest = setUpNewRequest(navigation);
+const drafts = setUpDrafts(navigation);
+const due = setUpDue(navigation);
+/** @type {Record<ScreenName, Screen>} */
 const screens = {
   new: newRequest,
-  drafts: setUpDrafts(navigation),
-  due: setUpDue(navigation),
+  drafts,
+  due,
   batch: setUpBatch(navigation),
   settings: setUpSettings(navigation),
   setup: setUpSetup(navigation),
 };
 
+/** @type {ScreenName | null} */
 let current = null;
 
-const screenOf = (hash) => (SCREENS.includes(hash.slice(1)) ? hash.slice(1) : 'new');
+/** @param {string} hash */
+const screenOf = (hash) => SCREENS.find((screen) => screen === hash.slice(1)) ?? 'new';
 
 /**
  * Leaving a screen with unsaved changes («Настройки») asks first, in a dialog of the page: the
@@ -60,12 +94,12 @@ const screenOf = (hash) => (SCREENS.includes(hash.slice(1)) ? hash.slice(1) : 'n
  */
 function guardedRoute() {
   const screen = screenOf(location.hash);
-  const parts = current !== null && current !== screen ? (screens[current].unsavedParts?.() ?? []) : [];
-  if (parts.length === 0) {
+  const leaving = current;
+  const parts = leaving !== null && leaving !== screen ? (screens[leaving].unsavedParts?.() ?? []) : [];
+  if (leaving === null || parts.length === 0) {
     route();
     return;
   }
-  const leaving = current;
   const target = location.hash;
   const focus = pendingFocus;
   pendingFocus = null;
@@ -75,7 +109,7 @@ function guardedRoute() {
       screens[leaving].focusSave?.();
       return;
     }
-    screens[leaving].discard();
+    screens[leaving].discard?.();
     syncUnsaved();
     pendingFocus = focus;
     location.hash = target;
@@ -88,13 +122,20 @@ const LEAVE_WORDS = {
   window: { title: 'Закрыть приложение без сохранения?', leave: 'Закрыть без сохранения', loss: 'Если закрыть приложение, изменения пропадут.' },
 };
 
+/**
+ * @param {string[]} parts what was changed, as the screen names it
+ * @param {(leave: boolean) => void} answer
+ * @param {keyof typeof LEAVE_WORDS} [what]
+ */
 function askToLeave(parts, answer, what = 'screen') {
-  const dialog = byId('leave-dialog');
+  const dialog = byId('leave-dialog', HTMLDialogElement);
   const words = LEAVE_WORDS[what];
   const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} и ${parts.at(-1)}`;
   byId('leave-dialog-title').textContent = words.title;
   byId('leave-dialog-text').textContent = `Вы изменили ${list}, но не сохранили. ${words.loss}`;
-  dialog.querySelector('button[value="leave"]').textContent = words.leave;
+  const leaveButton = dialog.querySelector('button[value="leave"]');
+  if (!leaveButton) throw new Error('missing the leave button of #leave-dialog');
+  leaveButton.textContent = words.leave;
   dialog.returnValue = '';
   dialog.addEventListener('close', () => answer(dialog.returnValue === 'leave'), { once: true });
   dialog.showModal();
@@ -127,8 +168,8 @@ document.addEventListener('input', syncUnsaved);
 document.addEventListener('change', syncUnsaved);
 
 function closeWindow() {
-  ipc.windowClose().catch((failure) => {
-    appAlert.textContent = failure.message;
+  ipc.windowClose().catch((/** @type {unknown} */ failure) => {
+    appAlert.textContent = failure instanceof Error ? failure.message : String(failure);
     appAlert.hidden = false;
   });
 }
@@ -143,7 +184,7 @@ async function closeRequested() {
   }
   if (askingToClose) return;
   askingToClose = true;
-  const dialog = byId('leave-dialog');
+  const dialog = byId('leave-dialog', HTMLDialogElement);
   if (dialog.open) {
     // A question about leaving the screen is open: «Остаться» for it, and the question is now
     // about closing.
@@ -157,7 +198,7 @@ async function closeRequested() {
     (close) => {
       askingToClose = false;
       if (close) closeWindow();
-      else screens[screen].focusSave?.();
+      else if (screen !== null) screens[screen].focusSave?.();
     },
     'window',
   );
@@ -169,7 +210,7 @@ function route() {
     byId(`screen-${name}`).hidden = name !== screen;
   }
   for (const link of document.querySelectorAll('.app-nav a')) {
-    if (link.dataset.screen === screen) link.setAttribute('aria-current', 'page');
+    if (link.getAttribute('data-screen') === screen) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
   const switched = current !== null && current !== screen;
@@ -221,5 +262,5 @@ await firstScreen();
 route();
 void newRequest.restore();
 // What is overdue is said when the app opens; nothing runs in the background (issue 30).
-if (current !== 'setup' && current !== 'due') void screens.due.announce();
+if (current !== 'setup' && current !== 'due') void due.announce();
 document.documentElement.dataset.ready = 'yes';

@@ -3,29 +3,76 @@
 // outcome, every word the resident typed stays where it was.
 
 import * as ipc from './ipc.js';
-import { byId, characterCount, debounce, h, replace } from './dom.js';
+import { byId, characterCount, debounce, h, replace, unhandled } from './dom.js';
 import { renderResult } from './result.js';
 import { SUBJECTS, PROGRESS_FIRST, formatSeconds } from './words.js';
 
+/**
+ * @import { DraftResult, FieldError, JsonValue, RawInput } from './ipc-contract.js'
+ * @import { NextAction } from './outcome-panel.js'
+ */
+
+/**
+ * The form's text fields, each named as its RawInput field and its control's id.
+ * @typedef {Exclude<keyof RawInput, 'confirmed_subject'>} TextField
+ */
+
+/**
+ * What this screen asks of the navigation (main.js): the screens its next steps lead to.
+ * @typedef {object} Navigation
+ * @property {(screen: 'settings' | 'setup', focusId?: string) => void} show
+ */
+
+/**
+ * A draft under way: its task id for «Отменить» and the timer of its «Прошло».
+ * @typedef {{ taskId: string, timer: ReturnType<typeof setInterval> | undefined }} Running
+ */
+
+/** @type {readonly TextField[]} */
 const TEXT_FIELDS = ['description', 'location', 'consequences', 'desired_actions'];
+/** @type {readonly (keyof RawInput)[]} */
 const ALL_FIELDS = [...TEXT_FIELDS, 'confirmed_subject'];
 const AUTOSAVE_DELAY_MS = 400;
 
+/**
+ * What a failure says to the resident: an IpcError's Russian message (or, for a bug of the page
+ * itself, the error's own).
+ * @param {unknown} failure
+ */
+function messageOf(failure) {
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
+/**
+ * The control of text field `field`: a textarea, or for `location` a one-line input.
+ * @param {TextField} field
+ * @returns {HTMLInputElement | HTMLTextAreaElement}
+ */
+function textControl(field) {
+  const control = byId(field);
+  if (control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement) return control;
+  throw new Error(`#${field} is not a text field`);
+}
+
+/** @param {Navigation} navigation */
 export function setUpNewRequest(navigation) {
   const form = byId('draft-form');
   const resultArea = byId('new-result');
   const progress = byId('draft-progress');
   const progressState = byId('draft-progress-state');
   const progressElapsed = byId('draft-progress-elapsed');
-  const submit = byId('draft-submit');
-  const offline = byId('draft-offline');
+  const submit = byId('draft-submit', HTMLButtonElement);
+  const offline = byId('draft-offline', HTMLButtonElement);
   const autosaveStatus = byId('autosave-status');
 
   renderSubjectOptions(byId('subject-options'));
 
   // What the current result was drafted from, to tell the resident when the form moved on.
+  /** @type {string | null} */
   let sentSnapshot = null;
+  /** @type {Running | null} */
   let running = null;
+  /** @type {HTMLParagraphElement | null} */
   let staleNote = null;
 
   const autosave = debounce(async () => {
@@ -33,14 +80,16 @@ export function setUpNewRequest(navigation) {
       await ipc.inputAutosave(readInput());
       autosaveStatus.textContent = '';
     } catch (failure) {
-      autosaveStatus.textContent = `Черновик текста не сохранился: ${failure.message}`;
+      autosaveStatus.textContent = `Черновик текста не сохранился: ${messageOf(failure)}`;
     }
   }, AUTOSAVE_DELAY_MS);
   // A closing window gets one last save of whatever is still waiting for the pause.
   window.addEventListener('pagehide', () => autosave.flush());
 
   form.addEventListener('input', (event) => {
-    if (event.target.id && TEXT_FIELDS.includes(event.target.id)) updateCounter(event.target.id);
+    const target = event.target;
+    const field = target instanceof HTMLElement ? TEXT_FIELDS.find((name) => name === target.id) : undefined;
+    if (field) updateCounter(field);
     autosave();
     updateStale();
   });
@@ -85,7 +134,7 @@ export function setUpNewRequest(navigation) {
     sentSnapshot = JSON.stringify(input);
     const taskId = ipc.newTaskId();
     const started = Date.now();
-    running = { taskId, timer: null };
+    running = { taskId, timer: undefined };
     setBusy(true);
     progressState.textContent = PROGRESS_FIRST;
     progressElapsed.textContent = 'Прошло 0 с';
@@ -124,10 +173,11 @@ export function setUpNewRequest(navigation) {
     try {
       await ipc.draftCancel(running.taskId);
     } catch (failure) {
-      progressState.textContent = failure.message;
+      progressState.textContent = messageOf(failure);
     }
   }
 
+  /** @param {boolean} busy */
   function setBusy(busy) {
     progress.hidden = !busy;
     // The form stays editable while the model works; only starting a second draft is blocked.
@@ -136,9 +186,11 @@ export function setUpNewRequest(navigation) {
     if (busy) byId('draft-cancel').focus();
   }
 
+  /** @param {DraftResult} result */
   function showResult(result) {
     clearErrors();
-    const focusWasInForm = form.contains(document.activeElement) && document.activeElement.matches('input, textarea, select');
+    const active = document.activeElement;
+    const focusWasInForm = active !== null && form.contains(active) && active.matches('input, textarea, select');
     const view = renderResult(resultArea, result, {
       stale: newStaleNote(),
       onNextStep: (action) => handleAction(action),
@@ -152,6 +204,7 @@ export function setUpNewRequest(navigation) {
     if (!focusWasInForm) view.focus();
   }
 
+  /** @param {unknown} failure */
   function showFailure(failure) {
     replace(
       resultArea,
@@ -159,12 +212,16 @@ export function setUpNewRequest(navigation) {
         'div',
         { class: 'panel panel-failed', role: 'alert' },
         h('h2', { class: 'result-heading', tabindex: '-1' }, 'Не удалось составить заявку'),
-        h('p', {}, failure.message),
+        h('p', {}, messageOf(failure)),
         h('p', { class: 'note' }, 'Всё, что вы написали, осталось в форме и сохранено.'),
       ),
     );
   }
 
+  /**
+   * The page's action of a next-step button (outcome-panel.js), not a code from Rust.
+   * @param {NextAction} action
+   */
   function handleAction(action) {
     switch (action) {
       case 'retry':
@@ -186,20 +243,22 @@ export function setUpNewRequest(navigation) {
         byId('description').focus();
         break;
       default:
-        break;
+        unhandled(action);
     }
   }
 
+  /** @param {FieldError[]} errors */
   function showErrors(errors) {
+    /** @type {HTMLElement | null} */
     let first = null;
     for (const error of errors) {
-      const fieldName = ALL_FIELDS.includes(error.field) ? error.field : 'description';
+      const fieldName = ALL_FIELDS.find((name) => name === error.field) ?? 'description';
       const message = byId(`${fieldName}-error`);
       message.textContent = message.hidden ? error.message : `${message.textContent} ${error.message}`;
       message.hidden = false;
-      const control = fieldName === 'confirmed_subject' ? byId('subject-fieldset').querySelector('input:checked') : byId(fieldName);
+      const control = fieldName === 'confirmed_subject' ? checkedSubject() : textControl(fieldName);
       control.setAttribute('aria-invalid', 'true');
-      if (fieldName !== 'description' && fieldName !== 'confirmed_subject') byId('more-fields').open = true;
+      if (fieldName !== 'description' && fieldName !== 'confirmed_subject') byId('more-fields', HTMLDetailsElement).open = true;
       first ??= control;
     }
     if (first) {
@@ -224,12 +283,16 @@ export function setUpNewRequest(navigation) {
       const saved = await ipc.inputRestore();
       if (saved) writeInput(saved);
     } catch (failure) {
-      autosaveStatus.textContent = `Не удалось вернуть сохранённый текст: ${failure.message}`;
+      autosaveStatus.textContent = `Не удалось вернуть сохранённый текст: ${messageOf(failure)}`;
     }
   }
 
+  /**
+   * Puts a stored draft's input back in the form, to be sent again.
+   * @param {JsonValue} input the draft's input as typed (DraftListItem's `input`)
+   */
   function load(input) {
-    writeInput(input);
+    writeInput(rawInputOf(input));
     autosave();
   }
 
@@ -248,6 +311,7 @@ export function setUpNewRequest(navigation) {
   return { restore, load, enter };
 }
 
+/** @param {HTMLElement} container */
 function renderSubjectOptions(container) {
   const none = h(
     'div',
@@ -270,33 +334,74 @@ function renderSubjectOptions(container) {
   replace(container, none, kinds);
 }
 
+/** @param {TextField} field */
 function updateCounter(field) {
   const counter = byId(`${field}-counter`);
-  const count = characterCount(byId(field).value.trim());
+  const count = characterCount(textControl(field).value.trim());
   const max = Number(counter.dataset.max);
   counter.textContent = `${count} из ${max}`;
   counter.classList.toggle('over', count > max);
 }
 
-/** The form as a RawInput: empty fields are null, text is sent exactly as typed. */
+/**
+ * The subject's radio button that is checked («Не выбирать» unless another is).
+ * @returns {HTMLInputElement}
+ */
+function checkedSubject() {
+  const radio = byId('subject-fieldset').querySelector('input:checked');
+  if (!(radio instanceof HTMLInputElement)) throw new Error('no subject radio button is checked');
+  return radio;
+}
+
+/**
+ * The form as a RawInput: empty fields are null, text is sent exactly as typed.
+ * @returns {RawInput}
+ */
 function readInput() {
-  const input = {};
+  /** @type {RawInput} */
+  const input = { description: null, location: null, consequences: null, desired_actions: null, confirmed_subject: null };
   for (const field of TEXT_FIELDS) {
-    const value = byId(field).value;
+    const value = textControl(field).value;
     input[field] = value === '' ? null : value;
   }
-  const subject = document.querySelector('input[name="confirmed_subject"]:checked')?.value ?? '';
+  const checked = document.querySelector('input[name="confirmed_subject"]:checked');
+  const subject = checked instanceof HTMLInputElement ? checked.value : '';
   input.confirmed_subject = subject === '' ? null : subject;
   return input;
 }
 
+/**
+ * A stored draft's input as the form takes it. Rust sends it as any JSON: an object of the
+ * form's fields for everything the page or a batch stored, but a file written by hand for the
+ * command-line tool may hold other values there, or not be JSON at all (its text then comes as
+ * a string). Whatever is not text in a field of an object leaves that field empty.
+ * @param {JsonValue} input
+ * @returns {RawInput}
+ */
+function rawInputOf(input) {
+  const fields = input !== null && typeof input === 'object' && !Array.isArray(input) ? input : {};
+  /** @param {keyof RawInput} name */
+  const text = (name) => {
+    const value = fields[name];
+    return typeof value === 'string' ? value : null;
+  };
+  return {
+    description: text('description'),
+    location: text('location'),
+    consequences: text('consequences'),
+    desired_actions: text('desired_actions'),
+    confirmed_subject: text('confirmed_subject'),
+  };
+}
+
+/** @param {RawInput} input */
 function writeInput(input) {
   for (const field of TEXT_FIELDS) {
-    byId(field).value = input[field] ?? '';
+    textControl(field).value = input[field] ?? '';
     updateCounter(field);
   }
-  if (input.location || input.consequences || input.desired_actions) byId('more-fields').open = true;
+  if (input.location || input.consequences || input.desired_actions) byId('more-fields', HTMLDetailsElement).open = true;
   const subject = input.confirmed_subject ?? '';
   const radio = document.querySelector(`input[name="confirmed_subject"][value="${CSS.escape(subject)}"]`);
-  if (radio) radio.checked = true;
+  if (radio instanceof HTMLInputElement) radio.checked = true;
 }

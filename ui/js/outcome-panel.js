@@ -3,16 +3,32 @@
 // fields under the labels Rust gives them, «Подробности» of a technical failure, and the next
 // steps as text and buttons. Rust sends each next step as a code; the page words it here.
 
-import { h } from './dom.js';
+import { h, unhandled } from './dom.js';
 import { PANEL_HEADINGS } from './words.js';
+
+/**
+ * @import { DraftOutcome, DraftResult, FailureDetails, NextStep } from './ipc-contract.js'
+ * @import { Child } from './dom.js'
+ */
+
+/**
+ * What a next-step button asks the owning screen to do.
+ * @typedef {'retry' | 'draft_without_model' | 'open_settings' | 'open_setup' | 'store_api_key'
+ *   | 'focus_description'} NextAction
+ */
 
 /**
  * The panel of `result`, headed by an element with id `headingId`. `onAction(action)` gets the
  * page's action of a next-step button: `retry`, `draft_without_model`, `open_settings`,
  * `open_setup` (the setup wizard), `store_api_key` or `focus_description`.
+ * @param {DraftResult} result
+ * @param {string} headingId
+ * @param {(action: NextAction) => void} onAction
+ * @returns {HTMLDivElement}
  */
 export function outcomePanel(result, headingId, onAction) {
-  const heading = h('h2', { id: headingId, class: 'result-heading', tabindex: '-1' }, PANEL_HEADINGS[result.outcome] ?? 'Заявка не составлена');
+  const heading = h('h2', { id: headingId, class: 'result-heading', tabindex: '-1' }, panelHeading(result.outcome));
+  /** @type {Child[]} */
   const parts = [heading, h('p', { class: 'keep-lines' }, result.message)];
   if (result.hints.length > 0) {
     parts.push(h('ul', { class: 'hints' }, result.hints.map((hint) => h('li', {}, hint))));
@@ -33,8 +49,29 @@ export function outcomePanel(result, headingId, onAction) {
 }
 
 /**
+ * The panel's heading. A ready draft has a panel only when its request did not come.
+ * @param {DraftOutcome} outcome
+ * @returns {string}
+ */
+function panelHeading(outcome) {
+  switch (outcome) {
+    case 'ready':
+      return 'Заявка не составлена';
+    case 'needs_user':
+    case 'rejected':
+    case 'failed':
+    case 'invalid_input':
+    case 'pending':
+      return PANEL_HEADINGS[outcome];
+    default:
+      return unhandled(outcome);
+  }
+}
+
+/**
  * «Подробности» of a technical failure: what failed and what the server answered, closed until
  * the resident opens it. The server's words are set as text, never as markup.
+ * @param {FailureDetails} details
  */
 function failureDetails(details) {
   const lines = [];
@@ -45,12 +82,20 @@ function failureDetails(details) {
   return h('details', { class: 'failure-details' }, h('summary', {}, 'Подробности'), lines);
 }
 
-/** A detail as a sentence: capitalised, ending in one full stop. */
+/**
+ * A detail as a sentence: capitalised, ending in one full stop.
+ * @param {string} text
+ */
 function sentence(text) {
   const trimmed = text.trim().replace(/\.+$/, '');
   return trimmed.length === 0 ? '' : `${trimmed[0].toUpperCase()}${trimmed.slice(1)}.`;
 }
 
+// What each next step says and which button it gives, if any: every step Rust may send is
+// here, so a new one is a type error until the page words it. `confirm_subject` has neither:
+// the ready result asks that question under the text (subject-confirmation.js).
+
+/** @type {Record<NextStep, string | null>} */
 const STEP_TEXT = {
   describe_one_problem: 'Опишите одну проблему — для второй составьте отдельную заявку.',
   add_details: 'Допишите, что именно случилось, где и как давно.',
@@ -58,8 +103,16 @@ const STEP_TEXT = {
   fix_input: 'Исправьте поля, отмеченные в форме.',
   retry_later: 'Подождите минуту и попробуйте снова.',
   check_provider_account: 'Проверьте баланс или квоту в личном кабинете сервиса модели.',
+  retry: null,
+  draft_without_model: null,
+  configure_provider: null,
+  check_provider_settings: null,
+  switch_schema_mode: null,
+  store_api_key: null,
+  confirm_subject: null,
 };
 
+/** @type {Record<NextStep, [NextAction, string] | null>} */
 const STEP_BUTTONS = {
   retry: ['retry', 'Попробовать ещё раз'],
   retry_later: ['retry', 'Попробовать ещё раз'],
@@ -71,14 +124,23 @@ const STEP_BUTTONS = {
   describe_one_problem: ['focus_description', 'Перейти к описанию'],
   add_details: ['focus_description', 'Перейти к описанию'],
   shorten_text: ['focus_description', 'Перейти к описанию'],
+  fix_input: null,
+  check_provider_account: null,
+  confirm_subject: null,
 };
 
-/** The next steps as text and buttons, each button once. */
+/**
+ * The next steps as text and buttons, each button once.
+ * @param {NextStep[]} steps
+ * @param {(action: NextAction) => void} onAction
+ */
 function nextStepsView(steps, onAction) {
   const texts = [];
+  /** @type {Map<NextAction, string>} */
   const buttons = new Map();
   for (const step of steps) {
-    if (STEP_TEXT[step]) texts.push(STEP_TEXT[step]);
+    const text = STEP_TEXT[step];
+    if (text) texts.push(text);
     const button = STEP_BUTTONS[step];
     if (button && !buttons.has(button[0])) buttons.set(button[0], button[1]);
   }

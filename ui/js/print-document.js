@@ -4,8 +4,14 @@
 
 import { byId, h, replace } from './dom.js';
 
-/** Fills the print-only block with a filed document as `draft_document` gives it. */
+/** @import { CoSignersView, DocumentLine, DocumentView } from './ipc-contract.js' */
+
+/**
+ * Fills the print-only block with a filed document as `draft_document` gives it.
+ * @param {DocumentView} filed
+ */
 export function renderPrintDocument(filed) {
+  /** @param {DocumentLine[]} lines */
   const headerBlock = (lines) =>
     h('div', { class: 'print-block' }, lines.map((line) => h('p', {}, `${line.label}: ${line.value}`)));
   replace(
@@ -20,7 +26,10 @@ export function renderPrintDocument(filed) {
   );
 }
 
-/** The signatures table of a collective request: heading, sentence, and empty numbered rows. */
+/**
+ * The signatures table of a collective request: heading, sentence, and empty numbered rows.
+ * @param {CoSignersView} coSigners
+ */
 function coSignersTable(coSigners) {
   const rows = [];
   for (let number = 1; number <= coSigners.rows; number += 1) {

@@ -5,22 +5,30 @@
 import * as ipc from './ipc.js';
 import { byId } from './dom.js';
 
+/** @import { Profile } from './ipc-contract.js' */
+
+/** @type {ReadonlyArray<keyof Profile>} */
 const FIELDS = ['full_name', 'address', 'apartment', 'phone', 'email', 'company_name', 'company_address'];
 
 export function setUpProfile() {
   const form = byId('profile-form');
   const status = byId('profile-status');
+  /** @type {Profile | null} */
   let stored = null;
 
+  /** @param {keyof Profile} field */
+  const input = (field) => byId(`profile-${field}`, HTMLInputElement);
+
+  /** @param {Profile} profile */
   function render(profile) {
     stored = profile;
-    for (const field of FIELDS) byId(`profile-${field}`).value = profile[field] ?? '';
+    for (const field of FIELDS) input(field).value = profile[field] ?? '';
   }
 
   function clearErrors() {
     for (const field of FIELDS) {
       byId(`profile-${field}-error`).hidden = true;
-      byId(`profile-${field}`).removeAttribute('aria-invalid');
+      input(field).removeAttribute('aria-invalid');
     }
   }
 
@@ -29,7 +37,7 @@ export function setUpProfile() {
     clearErrors();
     // What the resident typed is read once, before anything is sent, and a refused value stays
     // in its field so that nothing typed is lost.
-    const typed = Object.fromEntries(FIELDS.map((field) => [field, byId(`profile-${field}`).value]));
+    const typed = Object.fromEntries(FIELDS.map((field) => [field, input(field).value]));
     let firstInvalid = null;
     let changed = 0;
     for (const field of FIELDS) {
@@ -38,17 +46,18 @@ export function setUpProfile() {
         stored = await ipc.profileSet(field, typed[field]);
         changed += 1;
       } catch (failure) {
-        const control = byId(`profile-${field}`);
+        const control = input(field);
         const error = byId(`profile-${field}-error`);
-        error.textContent = failure.message;
+        // Every command rejects with an IpcError, whose message is the resident's sentence.
+        error.textContent = failure instanceof Error ? failure.message : String(failure);
         error.hidden = false;
         control.setAttribute('aria-invalid', 'true');
         firstInvalid ??= control;
       }
     }
     for (const field of FIELDS) {
-      if (byId(`profile-${field}`).getAttribute('aria-invalid') !== 'true') {
-        byId(`profile-${field}`).value = stored?.[field] ?? '';
+      if (input(field).getAttribute('aria-invalid') !== 'true') {
+        input(field).value = stored?.[field] ?? '';
       }
     }
     if (firstInvalid) {
@@ -65,7 +74,7 @@ export function setUpProfile() {
       render(await ipc.profileClear());
       status.textContent = 'Данные очищены.';
     } catch (failure) {
-      status.textContent = failure.message;
+      status.textContent = failure instanceof Error ? failure.message : String(failure);
     }
   });
 
@@ -74,7 +83,7 @@ export function setUpProfile() {
       try {
         render(await ipc.profileGet());
       } catch (failure) {
-        status.textContent = failure.message;
+        status.textContent = failure instanceof Error ? failure.message : String(failure);
       }
     },
   };

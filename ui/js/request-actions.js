@@ -6,10 +6,21 @@ import * as ipc from './ipc.js';
 import { byId, freshId, h } from './dom.js';
 import { renderPrintDocument } from './print-document.js';
 
+/** @import { DraftResult, Edited, SaveFormat } from './ipc-contract.js' */
+
+/**
+ * The title and body on screen: the resident's edit when there is one, else Rust's own.
+ * @typedef {Pick<Edited, 'title' | 'body'>} ShownText
+ */
+
 /**
  * The action buttons, the collective choice (stored drafts only) and the status line, in the
  * order the result shows them. `shown` is the title and body on screen (the resident's edit,
- * if any); `onEdit` opens the edit form.
+ * if any); `onEdit(draftId)` opens the edit form, null when the text may not be edited.
+ * @param {DraftResult} result
+ * @param {ShownText} shown
+ * @param {((draftId: number) => void) | null} onEdit
+ * @returns {HTMLElement[]}
  */
 export function requestActions(result, shown, onEdit) {
   const status = h('p', { class: 'quiet', role: 'status' });
@@ -26,7 +37,7 @@ export function requestActions(result, shown, onEdit) {
     h('button', { type: 'button', onclick: () => saveAs(draftId, collective.checked, status) }, 'Сохранить как…'),
     h('button', { type: 'button', onclick: () => print(draftId, collective.checked, status) }, 'Печать'),
   );
-  if (onEdit !== null) actions.append(h('button', { type: 'button', onclick: () => onEdit() }, 'Редактировать'));
+  if (onEdit !== null) actions.append(h('button', { type: 'button', onclick: () => onEdit(draftId) }, 'Редактировать'));
   return [
     actions,
     h(
@@ -39,29 +50,38 @@ export function requestActions(result, shown, onEdit) {
   ];
 }
 
-/** Copies the plain text Rust rendered — the title, a blank line, the body — never the card's. */
+/**
+ * Copies the plain text Rust rendered — the title, a blank line, the body — never the card's.
+ * @param {ShownText} shown
+ * @param {HTMLElement} status
+ */
 async function copy(shown, status) {
   try {
     await ipc.clipboardWrite(`${shown.title}\n\n${shown.body}`);
     status.textContent = 'Текст заявки скопирован. Вставьте его в письмо или на сайт управляющей компании.';
   } catch (failure) {
-    status.textContent = failure.message;
+    status.textContent = failureMessage(failure);
   }
 }
 
-/** Asks for the format in the page's dialog, then saves through Rust's own save dialog. */
+/**
+ * Asks for the format in the page's dialog, then saves through Rust's own save dialog.
+ * @param {number} draftId
+ * @param {boolean} collective
+ * @param {HTMLElement} status
+ */
 function saveAs(draftId, collective, status) {
-  const dialog = byId('save-dialog');
+  const dialog = byId('save-dialog', HTMLDialogElement);
   dialog.returnValue = '';
   const onClose = async () => {
     dialog.removeEventListener('close', onClose);
     if (dialog.returnValue !== 'save') return;
-    const format = dialog.querySelector('input[name="format"]:checked')?.value ?? 'pdf';
     try {
+      const format = chosenFormat(dialog);
       const path = await ipc.draftSaveAs(draftId, format, collective);
       status.textContent = path === null ? 'Сохранение отменено.' : `Заявка сохранена: ${path}`;
     } catch (failure) {
-      status.textContent = failure.message;
+      status.textContent = failureMessage(failure);
     }
   };
   dialog.addEventListener('close', onClose);
@@ -72,6 +92,9 @@ function saveAs(draftId, collective, status) {
  * Prints the filed document — the same header, text, date and signature line as the saved
  * PDF — through the system's print dialog. The page lays the document out in a block that only
  * paper shows, so what is printed is the document, not the app.
+ * @param {number} draftId
+ * @param {boolean} collective
+ * @param {HTMLElement} status
  */
 async function print(draftId, collective, status) {
   try {
@@ -81,6 +104,29 @@ async function print(draftId, collective, status) {
     await ipc.printPage();
     status.textContent = '';
   } catch (failure) {
-    status.textContent = failure.message;
+    status.textContent = failureMessage(failure);
   }
+}
+
+/**
+ * The format checked in the save dialog, whose radios carry the `SaveFormat` codes
+ * (index.html); PDF, the one it starts with, when none is checked.
+ * @param {HTMLDialogElement} dialog
+ * @returns {SaveFormat}
+ */
+function chosenFormat(dialog) {
+  const checked = dialog.querySelector('input[name="format"]:checked');
+  const value = checked instanceof HTMLInputElement ? checked.value : 'pdf';
+  if (value === 'pdf' || value === 'docx' || value === 'txt') return value;
+  // The page and the code disagree about the formats: fail loudly, as `byId` does.
+  throw new Error(`#save-dialog offers an unknown format ${value}`);
+}
+
+/**
+ * What to tell the resident about a failed action: ipc.js rejects with an IpcError, whose
+ * message is for the resident.
+ * @param {unknown} failure
+ */
+function failureMessage(failure) {
+  return failure instanceof Error ? failure.message : String(failure);
 }

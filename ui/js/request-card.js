@@ -7,11 +7,18 @@ import { h } from './dom.js';
 import { REQUEST_HEADING, SOURCE_LABELS, TITLE_SOURCE_LABELS } from './words.js';
 import { faithfulnessNotes, findingsIn, markWords } from './faithfulness.js';
 
-/** The card of a ready request: its typed parts, or the resident's edit when there is one. */
+/** @import { Edited, RequestView } from './ipc-contract.js' */
+
+/**
+ * The card of a ready request: its typed parts, or the resident's edit when there is one.
+ * @param {RequestView} request
+ * @returns {HTMLDivElement}
+ */
 export function requestCard(request) {
   return request.edited ? editedCard(request.edited) : documentCard(request);
 }
 
+/** @param {RequestView} request */
 function documentCard(request) {
   const sections = request.sections.map((section) => {
     const own = findingsIn(request, section.kind, section.source === 'model');
@@ -28,11 +35,13 @@ function documentCard(request) {
   return h(
     'div',
     { class: 'document', 'aria-label': 'Текст заявки' },
-    // Who wrote the title (issue 14): the resident's first words without a model.
+    // Who wrote the title (issue 14): the resident's first words without a model. Rust always
+    // sends it; the contract's null (a request stored before issue 14, which Rust fills in when
+    // reading it) would get no marker rather than an empty one.
     h(
       'div',
       { class: 'doc-heading' },
-      marker(TITLE_SOURCE_LABELS[request.title_source] ?? request.title_source),
+      request.title_source === null ? null : marker(TITLE_SOURCE_LABELS[request.title_source] ?? request.title_source),
       h('p', { class: 'doc-title' }, markWords(request.title, titleFindings)),
       faithfulnessNotes(titleFindings),
     ),
@@ -47,6 +56,7 @@ function documentCard(request) {
   );
 }
 
+/** @param {Edited} edited */
 function editedCard(edited) {
   return h(
     'div',
@@ -61,8 +71,13 @@ function editedCard(edited) {
   );
 }
 
-/** The legend of the markers the card shows: only the sources it has. */
+/**
+ * The legend of the markers the card shows: only the sources it has.
+ * @param {RequestView} request
+ * @returns {HTMLDivElement}
+ */
 export function legend(request) {
+  /** @type {Array<keyof typeof SOURCE_LABELS>} */
   const sources = request.edited
     ? [request.edited.brought_in ? 'brought_in' : 'edited']
     : [...new Set([...request.sections.map((section) => section.source), request.item.source])];
@@ -80,7 +95,10 @@ export function legend(request) {
   );
 }
 
-/** A quiet provenance marker: visible and read aloud, but never selected or copied. */
+/**
+ * A quiet provenance marker: visible and read aloud, but never selected or copied.
+ * @param {string} label
+ */
 function marker(label) {
   return h('span', { class: 'marker' }, h('span', { class: 'visually-hidden' }, 'Источник: '), label);
 }

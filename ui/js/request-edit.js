@@ -6,9 +6,18 @@ import * as ipc from './ipc.js';
 import { freshId, h, replace } from './dom.js';
 
 /**
+ * @import { DraftDetail } from './ipc-contract.js'
+ * @import { ShownText } from './request-actions.js'
+ */
+
+/**
  * Shows the edit form in `container` in place of the result, with `shown` (the title and body
  * on screen) to start from, and moves focus to the title. `onSaved(detail)` gets `draft_edit`'s
  * DraftDetail; `onCancel()` goes back without saving.
+ * @param {HTMLElement} container
+ * @param {number} draftId
+ * @param {ShownText} shown
+ * @param {{ onSaved: (detail: DraftDetail) => void, onCancel: () => void }} handlers
  */
 export function showEditForm(container, draftId, shown, { onSaved, onCancel }) {
   const titleId = freshId('edit-title');
@@ -37,7 +46,8 @@ export function showEditForm(container, draftId, shown, { onSaved, onCancel }) {
     try {
       onSaved(await ipc.draftEdit(draftId, title.value, body.value));
     } catch (failure) {
-      error.textContent = failure.message;
+      // ipc.js rejects with an IpcError, whose message is for the resident.
+      error.textContent = failure instanceof Error ? failure.message : String(failure);
       error.hidden = false;
       save.disabled = false;
       title.focus();

@@ -2,7 +2,12 @@
 // the test `view::page_words` of zayavka-desktop (`cargo test -p zayavka-desktop
 // page_words`), which rewrites this file when they change: do not edit it by hand.
 
-/** The subject kinds: the core's short names and scopes (`SubjectKind::label_ru`, `scope_ru`). */
+/** @import { AnswerResult, FilingMethod, SubjectKind } from './ipc-contract.js' */
+
+/**
+ * The subject kinds: the core's short names and scopes (`SubjectKind::label_ru`, `scope_ru`).
+ * @type {ReadonlyArray<{ kind: SubjectKind, label: string, hint: string }>}
+ */
 export const SUBJECTS = [
   {
     kind: "common_area_entrance_door",
@@ -48,7 +53,10 @@ export const FIELD_LABELS = {
 /** The heading of a request's one item (`REQUEST_HEADING`). */
 export const REQUEST_HEADING = "Прошу:";
 
-/** How a request was filed, in the order the filing form offers them (`method_ru`). */
+/**
+ * How a request was filed, in the order the filing form offers them (`method_ru`).
+ * @type {ReadonlyArray<{ code: FilingMethod, label: string }>}
+ */
 export const FILING_METHODS = [
   { code: "in_person", label: "лично, с отметкой на втором экземпляре" },
   { code: "letter", label: "заказным письмом с уведомлением о вручении" },
@@ -58,7 +66,10 @@ export const FILING_METHODS = [
   { code: "other", label: "другим способом" },
 ];
 
-/** What an answer did about the problem (`result_ru`). */
+/**
+ * What an answer did about the problem (`result_ru`).
+ * @type {ReadonlyArray<{ code: AnswerResult, label: string }>}
+ */
 export const ANSWER_RESULTS = [
   { code: "solved", label: "проблема решена" },
   { code: "partly", label: "проблема решена частично" },

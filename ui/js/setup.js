@@ -11,11 +11,41 @@
 // returns a key.
 
 import * as ipc from './ipc.js';
-import { byId, h, replace } from './dom.js';
+import { byId, h, replace, unhandled } from './dom.js';
 import { CHECK_STATUS_LABELS } from './words.js';
+
+/** @import { CheckView, NextStep, PresetView, SettingsView, SetupCheckView } from './ipc-contract.js' */
+
+/**
+ * What the setup needs of the page's navigation (main.js).
+ * @typedef {object} Navigation
+ * @property {(screen: 'new' | 'settings', focusId?: string) => void} show shows one of the
+ *   screens this one leads to, focusing the control `focusId` on it
+ */
+
+/**
+ * The setup's choices: the two named services, the local servers, the other services, and
+ * «Пока без модели».
+ * @typedef {'gigachat' | 'yandex'} NamedId
+ * @typedef {NamedId | 'local' | 'other' | 'none'} ChoiceId
+ */
+
+/**
+ * One choice of the setup, built from the presets: «Пока без модели» has none.
+ * @typedef {object} Choice
+ * @property {ChoiceId} id
+ * @property {string} label
+ * @property {PresetView[]} presets
+ */
+
+/**
+ * A setting a choice's fields write (settings_set's `key`).
+ * @typedef {'scope' | 'folder_id' | 'base_url' | 'model'} SetupSetting
+ */
 
 // The numbered steps of each choice. «…» quotes a button, section or field of the service (or
 // of this screen); the guide quotes the same words.
+/** @type {Record<Exclude<ChoiceId, 'none'>, string[]>} */
 const STEPS = {
   gigachat: [
     'Откройте сайт developers.sber.ru и войдите в личный кабинет через Сбер ID.',
@@ -52,14 +82,49 @@ const NONE_NOTE =
   'Заявка соберётся из ваших слов: текст никуда не уходит, это бесплатно. Абзаца с нормой закона не будет — для него нужна модель.';
 
 // The choices' own named services, as the engine's presets name them (settings_get).
+/** @type {ReadonlyArray<string>} */
 const NAMED = ['gigachat', 'yandex'];
 
+/**
+ * @param {string} name a preset's name
+ * @returns {name is NamedId}
+ */
+const isNamed = (name) => NAMED.includes(name);
+
+/** @type {ReadonlyArray<[value: string, text: string]>} */
 const GIGACHAT_SCOPES = [
   ['GIGACHAT_API_PERS', 'Физическое лицо (GIGACHAT_API_PERS)'],
   ['GIGACHAT_API_B2B', 'ИП и юрлица — B2B'],
   ['GIGACHAT_API_CORP', 'Корпоративный — CORP'],
 ];
 
+// The fields a server's preset fills in on «Модель на этом компьютере» and «Другой сервис».
+/** @type {ReadonlyArray<'base_url' | 'model'>} */
+const SERVER_SETTINGS = ['base_url', 'model'];
+
+// The key field of each choice that takes a key.
+/** @type {Partial<Record<ChoiceId, string>>} */
+const KEY_FIELDS = { gigachat: 'setup-gigachat-key', yandex: 'setup-yandex-key', other: 'setup-other-key' };
+
+/**
+ * What a failed command says to the resident: ipc.js rejects with an IpcError, whose message is
+ * the resident's sentence.
+ * @param {unknown} failure
+ */
+const messageOf = (failure) => (failure instanceof Error ? failure.message : String(failure));
+
+/**
+ * A field of a choice: a text input, or the select of GigaChat's access type.
+ * @param {string} id
+ * @returns {HTMLInputElement | HTMLSelectElement}
+ */
+function control(id) {
+  const element = byId(id);
+  if (element instanceof HTMLInputElement || element instanceof HTMLSelectElement) return element;
+  throw new Error(`#${id} is not a field`);
+}
+
+/** @param {Navigation} navigation */
 export function setUpSetup(navigation) {
   const options = byId('setup-options');
   const checkButton = byId('setup-check');
@@ -69,28 +134,50 @@ export function setUpSetup(navigation) {
   const checksList = byId('setup-checks');
   const startButton = byId('setup-start');
 
+  /** @type {SettingsView | null} */
   let overview = null;
-  // The choices, built once from the presets: {id, label, note(), presets, panel, fields}.
+  // The choices, built once from the presets.
+  /** @type {Choice[] | null} */
   let choices = null;
+  /** @type {Choice | null} */
   let chosen = null;
   let checking = false;
 
-  const presetByName = (name) => overview.presets.find((preset) => preset.name === name);
+  /** What is saved: nothing on this screen acts before `enter` has read it. */
+  function loaded() {
+    if (overview === null) throw new Error('the setup is used before settings_get answered');
+    return overview;
+  }
+
+  /** The choices: nothing on this screen acts before `render` has built them. */
+  function built() {
+    if (choices === null) throw new Error('the setup is used before its choices are built');
+    return choices;
+  }
+
+  /** @param {string} name */
+  const presetByName = (name) => loaded().presets.find((preset) => preset.name === name);
+  /** @param {PresetView} preset */
   const notesOf = (preset) => `${preset.privacy_note} ${preset.cost_note}`;
 
-  /** The choices in the engine's order: each named service, the local servers, the others. */
+  /**
+   * The choices in the engine's order: each named service, the local servers, the others.
+   * @returns {Choice[]}
+   */
   function buildChoices() {
+    /** @type {Choice[]} */
     const list = [];
-    const local = overview.presets.filter((preset) => preset.local);
-    const others = overview.presets.filter((preset) => !preset.local && !NAMED.includes(preset.name));
-    for (const preset of overview.presets) {
-      if (NAMED.includes(preset.name)) {
+    const { presets } = loaded();
+    const local = presets.filter((preset) => preset.local);
+    const others = presets.filter((preset) => !preset.local && !isNamed(preset.name));
+    for (const preset of presets) {
+      if (isNamed(preset.name)) {
         list.push({ id: preset.name, label: preset.label, presets: [preset] });
       } else if (preset === local[0]) {
         list.push({ id: 'local', label: `Модель на этом компьютере (${local.map((p) => p.label).join(', ')})`, presets: local });
       } else if (preset === others[0]) {
         // «Свой сервер» first: it is the one for «another service».
-        const ordered = [...others].sort((a, b) => (b.name === 'custom') - (a.name === 'custom'));
+        const ordered = [...others].sort((a, b) => Number(b.name === 'custom') - Number(a.name === 'custom'));
         list.push({ id: 'other', label: 'Другой сервис, совместимый с OpenAI', presets: ordered });
       }
     }
@@ -98,6 +185,12 @@ export function setUpSetup(navigation) {
     return list;
   }
 
+  /**
+   * @param {string} id the control's id
+   * @param {string} label
+   * @param {HTMLElement} control
+   * @param {string | null} [hint]
+   */
   function field(id, label, control, hint = null) {
     const hintId = hint ? `${id}-hint` : null;
     control.setAttribute('aria-describedby', [`${id}-error`, hintId].filter(Boolean).join(' '));
@@ -111,11 +204,19 @@ export function setUpSetup(navigation) {
     );
   }
 
+  /**
+   * @param {string} id
+   * @param {string} [type]
+   */
   const textInput = (id, type = 'text') => h('input', { id, type, autocomplete: 'off', spellcheck: 'false' });
+  /** @param {string} id */
   const keyInput = (id) => h('input', { id, type: 'password', autocomplete: 'off', spellcheck: 'false' });
   const KEY_HINT = 'Ключ хранится в защищённом хранилище системы. Приложение никогда не показывает его снова.';
 
-  /** The panel of one choice, shown under it once chosen: its numbered steps and its fields. */
+  /**
+   * The panel of one choice, shown under it once chosen: its numbered steps and its fields.
+   * @param {Choice} choice
+   */
   function buildPanel(choice) {
     const fields = [];
     if (choice.id === 'gigachat') {
@@ -171,17 +272,29 @@ export function setUpSetup(navigation) {
     for (const choice of choices) if (choice.id === 'local' || choice.id === 'other') serverChanged(choice, true);
   }
 
-  /** The preset a choice stands for now (the server picked in its list). */
+  /**
+   * The preset a choice stands for now (the server picked in its list). Only a choice with
+   * presets has one: the check and the server lists never ask for «Пока без модели»'s.
+   * @param {Choice} choice
+   * @returns {PresetView}
+   */
   function presetOf(choice) {
-    if (choice.id === 'local' || choice.id === 'other') return presetByName(byId(`setup-${choice.id}-server`).value);
-    return choice.presets[0] ?? null;
+    const preset =
+      choice.id === 'local' || choice.id === 'other'
+        ? presetByName(byId(`setup-${choice.id}-server`, HTMLSelectElement).value)
+        : choice.presets[0];
+    if (preset === undefined) throw new Error(`the choice ${choice.id} has no preset`);
+    return preset;
   }
 
-  // Another server in the list: its address and model, unless the resident typed their own.
+  /**
+   * Another server in the list: its address and model, unless the resident typed their own.
+   * @param {Choice} choice
+   */
   function serverChanged(choice, first = false) {
     const preset = presetOf(choice);
-    for (const key of ['base_url', 'model']) {
-      const input = byId(`setup-${choice.id}-${key === 'base_url' ? 'base-url' : 'model'}`);
+    for (const key of SERVER_SETTINGS) {
+      const input = byId(`setup-${choice.id}-${key === 'base_url' ? 'base-url' : 'model'}`, HTMLInputElement);
       const typedOwn = !first && input.value !== '' && !choice.presets.some((p) => p[key] === input.value);
       if (!typedOwn) input.value = preset[key];
     }
@@ -190,27 +303,30 @@ export function setUpSetup(navigation) {
 
   /** Shows what is saved: the choice holding the saved profile, with its written values. */
   function showSaved() {
+    const overview = loaded();
     const saved = overview.active_profile;
     if (saved === null) return;
-    const choice = choices.find((candidate) => candidate.presets.some((preset) => preset.name === saved));
+    const choice = built().find((candidate) => candidate.presets.some((preset) => preset.name === saved));
     if (!choice) return;
-    options.querySelector(`input[value="${choice.id}"]`).checked = true;
+    const radio = options.querySelector(`input[value="${choice.id}"]`);
+    if (radio instanceof HTMLInputElement) radio.checked = true;
     if (choice.id === 'local' || choice.id === 'other') {
-      byId(`setup-${choice.id}-server`).value = saved;
+      byId(`setup-${choice.id}-server`, HTMLSelectElement).value = saved;
       serverChanged(choice, true);
       if (overview.effective) {
-        byId(`setup-${choice.id}-base-url`).value = overview.effective.base_url;
-        byId(`setup-${choice.id}-model`).value = overview.effective.model;
+        byId(`setup-${choice.id}-base-url`, HTMLInputElement).value = overview.effective.base_url;
+        byId(`setup-${choice.id}-model`, HTMLInputElement).value = overview.effective.model;
       }
     }
-    if (choice.id === 'gigachat' && overview.service?.scope) byId('setup-gigachat-scope').value = overview.service.scope;
-    if (choice.id === 'yandex' && overview.service?.folder_id) byId('setup-yandex-folder').value = overview.service.folder_id;
+    if (choice.id === 'gigachat' && overview.service?.scope) byId('setup-gigachat-scope', HTMLSelectElement).value = overview.service.scope;
+    if (choice.id === 'yandex' && overview.service?.folder_id) byId('setup-yandex-folder', HTMLInputElement).value = overview.service.folder_id;
     choose(choice.id);
   }
 
+  /** @param {ChoiceId} id */
   function choose(id) {
-    chosen = choices.find((choice) => choice.id === id);
-    for (const choice of choices) byId(`setup-panel-${choice.id}`).hidden = choice.id !== id;
+    chosen = built().find((choice) => choice.id === id) ?? null;
+    for (const choice of built()) byId(`setup-panel-${choice.id}`).hidden = choice.id !== id;
     if (id !== 'none') byId(`setup-panel-${id}`).append(checkArea);
     checkArea.hidden = id === 'none';
     clearResult();
@@ -223,10 +339,14 @@ export function setUpSetup(navigation) {
   }
 
   function clearErrors() {
-    for (const error of options.querySelectorAll('.field-error')) error.hidden = true;
+    for (const error of options.querySelectorAll('.field-error')) if (error instanceof HTMLElement) error.hidden = true;
     for (const control of options.querySelectorAll('[aria-invalid]')) control.removeAttribute('aria-invalid');
   }
 
+  /**
+   * @param {string} id the field's id
+   * @param {string} message
+   */
   function showError(id, message) {
     const error = byId(`${id}-error`);
     error.textContent = message;
@@ -235,7 +355,11 @@ export function setUpSetup(navigation) {
     return byId(id);
   }
 
-  /** Which field each setting of a choice is typed in. */
+  /**
+   * Which field each setting of a choice is typed in.
+   * @param {Choice} choice
+   * @returns {Array<[SetupSetting, string]>}
+   */
   function settingFields(choice) {
     if (choice.id === 'gigachat') return [['scope', 'setup-gigachat-scope']];
     if (choice.id === 'yandex') return [['folder_id', 'setup-yandex-folder']];
@@ -245,31 +369,40 @@ export function setUpSetup(navigation) {
     ];
   }
 
-  const keyFieldOf = (choice) => ({ gigachat: 'setup-gigachat-key', yandex: 'setup-yandex-key', other: 'setup-other-key' })[choice.id] ?? null;
+  /** @param {Choice} choice */
+  const keyFieldOf = (choice) => KEY_FIELDS[choice.id] ?? null;
 
-  /** What must be typed before anything is saved; the first field missing, or null. */
+  /**
+   * What must be typed before anything is saved; the first field missing, or null.
+   * @param {Choice} choice
+   * @param {PresetView} preset
+   */
   function missing(choice, preset) {
     const keyId = keyFieldOf(choice);
-    const keyStored = overview.active_profile === preset.name && overview.key.stored;
-    if (keyId && preset.needs_api_key && byId(keyId).value.trim() === '' && !keyStored) {
+    const keyStored = loaded().active_profile === preset.name && loaded().key.stored;
+    if (keyId && preset.needs_api_key && byId(keyId, HTMLInputElement).value.trim() === '' && !keyStored) {
       return showError(keyId, 'Вставьте ключ из личного кабинета сервиса (шаги выше) и нажмите кнопку ещё раз.');
     }
-    if (choice.id === 'yandex' && byId('setup-yandex-folder').value.trim() === '') {
+    if (choice.id === 'yandex' && byId('setup-yandex-folder', HTMLInputElement).value.trim() === '') {
       return showError('setup-yandex-folder', 'Впишите идентификатор каталога (шаг 6 выше) и нажмите кнопку ещё раз.');
     }
     for (const [key, id] of settingFields(choice)) {
-      if ((key === 'base_url' || key === 'model') && byId(id).value.trim() === '') {
+      if ((key === 'base_url' || key === 'model') && control(id).value.trim() === '') {
         return showError(id, key === 'base_url' ? 'Впишите адрес сервера, например http://127.0.0.1:8080/v1.' : 'Впишите название модели.');
       }
     }
     return null;
   }
 
-  /** Saves the choice through the ordinary settings commands; false when something was refused. */
+  /**
+   * Saves the choice through the ordinary settings commands; false when something was refused.
+   * @param {Choice} choice
+   * @param {PresetView} preset
+   */
   async function save(choice, preset) {
     overview = await ipc.settingsSet('active_profile', preset.name);
     for (const [key, id] of settingFields(choice)) {
-      const value = key === 'folder_id' ? byId(id).value.trim() : byId(id).value;
+      const value = key === 'folder_id' ? control(id).value.trim() : control(id).value;
       // What is saved already (or the service's own default) is not written again.
       const current =
         key === 'scope'
@@ -281,21 +414,21 @@ export function setUpSetup(navigation) {
       try {
         overview = await ipc.settingsSet(key, value);
       } catch (failure) {
-        if (failure.kind !== 'invalid_setting') throw failure;
+        if (!(failure instanceof ipc.IpcError) || failure.kind !== 'invalid_setting') throw failure;
         showError(id, failure.message).focus();
         return false;
       }
     }
     const keyId = keyFieldOf(choice);
-    const secret = keyId ? byId(keyId).value.trim() : '';
-    if (secret !== '') {
+    const secret = keyId ? byId(keyId, HTMLInputElement).value.trim() : '';
+    if (keyId && secret !== '') {
       try {
         await ipc.keySet(secret);
         // The key leaves the page as soon as it is stored: the field is emptied, never refilled.
-        byId(keyId).value = '';
+        byId(keyId, HTMLInputElement).value = '';
         byId(`${keyId}-hint`).textContent = `Ключ сохранён. ${KEY_HINT}`;
       } catch (failure) {
-        showError(keyId, failure.message).focus();
+        showError(keyId, messageOf(failure)).focus();
         return false;
       }
     }
@@ -325,13 +458,18 @@ export function setUpSetup(navigation) {
       const report = await ipc.setupCheck();
       showReport(report, choice, preset);
     } catch (failure) {
-      status.textContent = failure.message;
+      status.textContent = messageOf(failure);
     } finally {
       checking = false;
       checkButton.removeAttribute('aria-disabled');
     }
   });
 
+  /**
+   * @param {SetupCheckView} report
+   * @param {Choice} choice
+   * @param {PresetView} preset
+   */
   function showReport(report, choice, preset) {
     status.textContent = report.ready
       ? `Подключение работает: заявки будет составлять модель сервиса «${preset.label}».`
@@ -343,6 +481,10 @@ export function setUpSetup(navigation) {
     startButton.scrollIntoView({ block: 'nearest' });
   }
 
+  /**
+   * @param {CheckView} check
+   * @param {Choice} choice
+   */
   function checkItem(check, choice) {
     return h(
       'li',
@@ -353,20 +495,41 @@ export function setUpSetup(navigation) {
     );
   }
 
-  // Where to change what a problem names: the field on this screen, never a code.
+  /**
+   * Where to change what a problem names: the field on this screen, never a code.
+   * @param {NextStep | null} step
+   * @param {Choice} choice
+   * @returns {HTMLButtonElement | null}
+   */
   function fixButton(step, choice) {
-    const keyId = keyFieldOf(choice);
-    if (step === 'store_api_key' && keyId) {
-      return h('button', { type: 'button', onclick: () => byId(keyId).focus() }, 'К полю ключа');
+    if (step === null) return null;
+    switch (step) {
+      case 'store_api_key': {
+        const keyId = keyFieldOf(choice);
+        return keyId ? h('button', { type: 'button', onclick: () => byId(keyId).focus() }, 'К полю ключа') : null;
+      }
+      case 'check_provider_settings':
+      case 'configure_provider': {
+        const [, id] = settingFields(choice).find(([key]) => key !== 'model') ?? [];
+        return id ? h('button', { type: 'button', onclick: () => byId(id).focus() }, 'К настройкам сервиса') : null;
+      }
+      case 'switch_schema_mode':
+        return h('button', { type: 'button', onclick: () => navigation.show('settings') }, 'Открыть настройки');
+      // Nothing on this screen changes these: the check's message says what to do.
+      case 'draft_without_model':
+      case 'check_provider_account':
+      case 'retry':
+      case 'retry_later':
+      // A draft's steps, not a connection check's.
+      case 'fix_input':
+      case 'describe_one_problem':
+      case 'add_details':
+      case 'shorten_text':
+      case 'confirm_subject':
+        return null;
+      default:
+        return unhandled(step);
     }
-    if (step === 'check_provider_settings' || step === 'configure_provider') {
-      const [, id] = settingFields(choice).find(([key]) => key !== 'model') ?? [];
-      return id ? h('button', { type: 'button', onclick: () => byId(id).focus() }, 'К настройкам сервиса') : null;
-    }
-    if (step === 'switch_schema_mode') {
-      return h('button', { type: 'button', onclick: () => navigation.show('settings') }, 'Открыть настройки');
-    }
-    return null;
   }
 
   async function skip() {
@@ -374,7 +537,7 @@ export function setUpSetup(navigation) {
       await ipc.setupSkip();
     } catch (failure) {
       // The form works all the same; the setup will be offered again at the next start.
-      status.textContent = failure.message;
+      status.textContent = messageOf(failure);
     }
     navigation.show('new', 'description');
   }
@@ -398,7 +561,7 @@ export function setUpSetup(navigation) {
           overview = fresh;
         }
       } catch (failure) {
-        status.textContent = failure.message;
+        status.textContent = messageOf(failure);
       }
     },
   };

@@ -10,27 +10,42 @@
 // The module starts itself (a script tag of its own) and refreshes whenever «Настройки» is shown.
 
 import * as ipc from './ipc.js';
-import { byId, h, replace } from './dom.js';
+import { byId, h, replace, unhandled } from './dom.js';
 import { count, formatSeconds, plural } from './words.js';
 
+/** @import { Attention, CaseStats, CaseTally, GroupStats, Money } from './ipc-contract.js' */
+
+/** @type {[string, string, string]} */
 const DRAFTS = ['черновик', 'черновика', 'черновиков'];
 
 // Joins the parts of a number that must stay on one line («3 из 5», «60 %», «2 мин 5 с»).
 const NBSP = '\u00a0';
 
-/** «3 из 5 (60 %)»: the count of drafts sent to a model, and its share. */
+/**
+ * «3 из 5 (60 %)»: the count of drafts sent to a model, and its share.
+ * @param {number} count
+ * @param {number} sent
+ * @param {number | null} share null when nothing was sent
+ */
 function outOf(count, sent, share) {
   const percent = share === null || share === undefined ? '' : ` (${Math.round(share * 100)}${NBSP}%)`;
   return `${count}${NBSP}из${NBSP}${sent}${percent}`;
 }
 
-/** The waiting time in words: under a second, seconds, or minutes and seconds. */
+/**
+ * The waiting time in words: under a second, seconds, or minutes and seconds.
+ * @param {number} milliseconds
+ */
 function waiting(milliseconds) {
   if (milliseconds < 1000) return 'меньше секунды';
   return formatSeconds(Math.round(milliseconds / 1000) * 1000).replaceAll(' ', NBSP);
 }
 
-/** An amount in its currency, as a resident reads a price. */
+/**
+ * An amount in its currency, as a resident reads a price.
+ * @param {Money} price
+ * @returns {string}
+ */
 function money({ amount, currency }) {
   if (amount > 0 && amount < 0.01) {
     return currency ? `меньше ${money({ amount: 0.01, currency })}` : 'меньше 0,01 (в валюте цен сервиса)';
@@ -46,21 +61,37 @@ function money({ amount, currency }) {
   return currency ? `${number} ${currency}` : `${number} (в валюте цен сервиса)`;
 }
 
-/** What a group that needs a look says, calmly, with the next step. */
+/**
+ * What a group that needs a look says, calmly, with the next step.
+ * @param {GroupStats} group
+ * @param {Attention} attention
+ * @returns {string}
+ */
 function attentionText(group, attention) {
   const service = group.profile ? `Сервис «${group.profile}»` : 'Сервис модели';
-  if (attention === 'many_rejected') {
-    return `${service} часто отвечает так, что ответ не проходит проверку приложения: ${outOf(group.outcomes.rejected, group.sent_to_model, group.rejected_share)}. Ваши тексты тут ни при чём. Попробуйте другую модель или другой сервис выше; заявку всегда можно составить и без модели.`;
+  switch (attention) {
+    case 'many_rejected':
+      return `${service} часто отвечает так, что ответ не проходит проверку приложения: ${outOf(group.outcomes.rejected, group.sent_to_model, group.rejected_share)}. Ваши тексты тут ни при чём. Попробуйте другую модель или другой сервис выше; заявку всегда можно составить и без модели.`;
+    case 'many_failed':
+      return `${service} часто не отвечает или отвечает с ошибкой: ${outOf(group.outcomes.failed, group.sent_to_model, group.failed_share)}. Нажмите «Проверить подключение» выше.`;
+    default:
+      return unhandled(attention);
   }
-  return `${service} часто не отвечает или отвечает с ошибкой: ${outOf(group.outcomes.failed, group.sent_to_model, group.failed_share)}. Нажмите «Проверить подключение» выше.`;
 }
 
-/** One row of the list: a label and its value. */
+/**
+ * One row of the list: a label and its value.
+ * @param {string} label
+ * @param {string} value
+ * @param {Record<string, unknown>} [extra] the value's attributes
+ */
 function row(label, value, extra = {}) {
   return [h('dt', {}, label), h('dd', extra, value)];
 }
 
+/** @param {GroupStats} total */
 function rows(total) {
+  /** @type {HTMLElement[][]} */
   const out = [];
   const outcomes = total.outcomes;
   out.push(row('Черновиков', count(total.drafts)));
@@ -88,7 +119,10 @@ function rows(total) {
   return out;
 }
 
-/** One line per service when drafts went to more than one. */
+/**
+ * One line per service when drafts went to more than one.
+ * @param {GroupStats[]} groups
+ */
 function services(groups) {
   const served = groups.filter((group) => group.profile !== null && group.sent_to_model > 0);
   if (served.length < 2) return [];
@@ -108,10 +142,14 @@ function services(groups) {
   ];
 }
 
-/** The filed requests: what became of them, in all and, with more than one, by addressee. */
+/**
+ * The filed requests: what became of them, in all and, with more than one, by addressee.
+ * @param {CaseStats} cases
+ */
 function casesPart(cases) {
   const total = cases.total;
   if (total.filed === 0) return [];
+  /** @param {CaseTally} t */
   const tally = (t) => {
     const parts = [`подано ${t.filed}`, `ответ в срок ${t.answered_on_time}`, `с опозданием ${t.answered_late}`, `без ответа после срока ${t.never_answered}`];
     if (t.answered_no_deadline > 0) parts.push(`ответ без рассчитанного срока ${t.answered_no_deadline}`);
@@ -148,7 +186,7 @@ function casesPart(cases) {
 
 export function setUpStats() {
   const screen = byId('screen-settings');
-  const period = byId('stats-period');
+  const period = byId('stats-period', HTMLSelectElement);
   const status = byId('stats-status');
   const attention = byId('stats-attention');
   const list = byId('stats-list');
@@ -175,7 +213,8 @@ export function setUpStats() {
     } catch (failure) {
       if (mine !== asked) return;
       clear();
-      status.textContent = failure.message;
+      // Every command rejects with an IpcError, whose message is the resident's sentence.
+      status.textContent = failure instanceof Error ? failure.message : String(failure);
       return;
     }
     // Only the latest answer is shown when the period changes quickly.

@@ -6,7 +6,13 @@ import * as ipc from './ipc.js';
 import { freshId, h } from './dom.js';
 import { SUBJECTS } from './words.js';
 
-/** The question for draft `draftId`; `onReassembled(result)` gets the new DraftResult. */
+/** @import { DraftResult } from './ipc-contract.js' */
+
+/**
+ * The question for draft `draftId`; `onReassembled(result)` gets the new DraftResult.
+ * @param {number} draftId
+ * @param {(result: DraftResult) => void} onReassembled
+ */
 export function subjectConfirmation(draftId, onReassembled) {
   const name = freshId('confirm-subject');
   const errorId = freshId('confirm-subject-error');
@@ -36,7 +42,7 @@ export function subjectConfirmation(draftId, onReassembled) {
   const button = h('button', { type: 'button' }, 'Пересобрать заявку');
   button.addEventListener('click', async () => {
     const chosen = fieldset.querySelector(`input[name="${name}"]:checked`);
-    if (!chosen) {
+    if (!(chosen instanceof HTMLInputElement)) {
       error.textContent = 'Выберите, к чему относится проблема, и нажмите «Пересобрать заявку» ещё раз.';
       error.hidden = false;
       fieldset.querySelector('input')?.focus();
@@ -47,7 +53,7 @@ export function subjectConfirmation(draftId, onReassembled) {
     try {
       onReassembled(await ipc.draftReassemble(draftId, chosen.value));
     } catch (failure) {
-      error.textContent = failure.message;
+      error.textContent = failure instanceof Error ? failure.message : String(failure);
       error.hidden = false;
       button.disabled = false;
     }

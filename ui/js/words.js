@@ -6,13 +6,25 @@
 // crates (rust-words.js); what follows is the page's own.
 import { SUBJECTS } from './rust-words.js';
 
+/**
+ * @import { CheckStatus, DraftOutcome, ItemSource, Provenance, SubjectKind, TitleSource }
+ *   from './ipc-contract.js'
+ */
+
 export { ANSWER_RESULTS, FIELD_LABELS, FILING_METHODS, REQUEST_HEADING, SUBJECTS } from './rust-words.js';
 
+/**
+ * @param {SubjectKind} kind
+ * @returns {string}
+ */
 export function subjectLabel(kind) {
   return SUBJECTS.find((subject) => subject.kind === kind)?.label ?? kind;
 }
 
-/** Status chips: short, and never a verdict on the resident's problem. */
+/**
+ * Status chips: short, and never a verdict on the resident's problem.
+ * @type {Record<DraftOutcome, string>}
+ */
 export const OUTCOME_LABELS = {
   ready: 'Готова',
   needs_user: 'Нужно уточнить',
@@ -22,7 +34,16 @@ export const OUTCOME_LABELS = {
   pending: 'Прервана',
 };
 
-/** The legend of provenance markers, keyed by section `source` and item `source`. */
+/**
+ * What a marker over a paragraph names: a section's `source`, the item's `source`, or the
+ * page's own two for a text the resident edited or brought in.
+ * @typedef {Provenance | ItemSource | 'edited' | 'brought_in'} MarkerSource
+ */
+
+/**
+ * The legend of provenance markers, keyed by section `source` and item `source`.
+ * @type {Record<MarkerSource, string>}
+ */
 export const SOURCE_LABELS = {
   resident: 'ваши слова',
   model: 'описание, составленное моделью',
@@ -35,7 +56,10 @@ export const SOURCE_LABELS = {
   brought_in: 'текст, как вы его подали',
 };
 
-/** The marker over a request's title, keyed by its `title_source`. */
+/**
+ * The marker over a request's title, keyed by its `title_source`.
+ * @type {Record<TitleSource, string>}
+ */
 export const TITLE_SOURCE_LABELS = {
   resident: 'заголовок — ваши слова',
   model: 'заголовок составлен моделью',
@@ -43,7 +67,10 @@ export const TITLE_SOURCE_LABELS = {
   recorded_facts: 'заголовок по первой заявке',
 };
 
-/** Panel headings per outcome: what happened, calmly. */
+/**
+ * Panel headings per outcome: what happened, calmly. A ready draft has no panel.
+ * @type {Record<Exclude<DraftOutcome, 'ready'>, string>}
+ */
 export const PANEL_HEADINGS = {
   needs_user: 'Нужно уточнить описание',
   rejected: 'Черновик не показан',
@@ -55,13 +82,19 @@ export const PANEL_HEADINGS = {
 // Shown until the first progress message arrives; later lines come worded from Rust.
 export const PROGRESS_FIRST = 'Модель составляет описание…';
 
+/** @type {Record<CheckStatus, string>} */
 export const CHECK_STATUS_LABELS = {
   ok: 'В порядке',
   warning: 'Обратите внимание',
   problem: 'Нужно исправить',
 };
 
-/** Russian plural: plural(5, ['заявка', 'заявки', 'заявок']) → 'заявок'. */
+/**
+ * Russian plural: plural(5, ['заявка', 'заявки', 'заявок']) → 'заявок'.
+ * @param {number} count
+ * @param {readonly string[]} forms the forms for one, for a few and for many
+ * @returns {string}
+ */
 export function plural(count, [one, few, many]) {
   const tens = count % 100;
   const units = count % 10;
@@ -79,18 +112,31 @@ const DATE_FORMAT = new Intl.DateTimeFormat('ru-RU', {
   minute: '2-digit',
 });
 
+/**
+ * A moment as the page writes it; a text that is not a date stays as it is.
+ * @param {string} rfc3339
+ * @returns {string}
+ */
 export function formatDate(rfc3339) {
   const date = new Date(rfc3339);
   return Number.isNaN(date.getTime()) ? rfc3339 : DATE_FORMAT.format(date);
 }
 
+/**
+ * @param {number} milliseconds
+ * @returns {string}
+ */
 export function formatSeconds(milliseconds) {
   const seconds = Math.floor(milliseconds / 1000);
   if (seconds < 60) return `${seconds} с`;
   return `${Math.floor(seconds / 60)} мин ${seconds % 60} с`;
 }
 
-/** «ждём ответа до 17 декабря» → «Ждём ответа до 17 декабря»: a phrase from Rust as a sentence start. */
+/**
+ * «ждём ответа до 17 декабря» → «Ждём ответа до 17 декабря»: a phrase from Rust as a sentence start.
+ * @param {string} text
+ * @returns {string}
+ */
 export function capitalised(text) {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
@@ -98,6 +144,8 @@ export function capitalised(text) {
 /**
  * A count as a Russian text writes it (issue 31), as the core's `group_digits`: from five digits
  * on, groups of three joined by a no-break space («14 692»); four digits stay whole («2500»).
+ * @param {number} number
+ * @returns {string}
  */
 export function count(number) {
   const digits = String(number);

@@ -7,7 +7,9 @@
 //! [`check_stable_codes`] is the one generic test every set passes.
 //!
 //! The crate has no behaviour of its own and depends on serde alone, so every other Zayavka
-//! crate may use it — including those that may depend on no other Zayavka crate.
+//! crate may use it — including those that may depend on no other Zayavka crate. With the `ts`
+//! feature (the desktop app's build), each set also declares itself to ts-rs as the union of
+//! its codes, for the page's generated types (ADR 39).
 
 #![forbid(unsafe_code)]
 

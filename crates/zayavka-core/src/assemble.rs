@@ -336,6 +336,7 @@ struct RequestDocument {
     title: String,
     /// Always written; absent from requests stored before titles had a source (issue 14).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "TitleSource"))]
     title_source: Option<TitleSource>,
     body: String,
     items: Vec<String>,

@@ -10,9 +10,8 @@ use zayavka_engine::{
     ExportReport, InvalidRow, PlanCost, RowPlan, StopReason,
 };
 
-/// What a run of a batch file will do, shown before anything is sent (docs/desktop-ipc.md,
-/// `BatchPlan`): the engine's plan, row numbers by what happens to them, and the token
-/// `batch_run` takes.
+/// What a run of a batch file will do, shown before anything is sent: the engine's plan, row
+/// numbers by what happens to them, and the token `batch_run` takes.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct BatchPlanView {
     /// Names this plan for `batch_run`.

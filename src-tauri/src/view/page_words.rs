@@ -23,11 +23,13 @@ fn page_words() -> String {
     let mut out = String::from(
         "// The Russian words the page shows that Rust decides. Generated from the Rust crates by\n\
          // the test `view::page_words` of zayavka-desktop (`cargo test -p zayavka-desktop\n\
-         // page_words`), which rewrites this file when they change: do not edit it by hand.\n\n",
+         // page_words`), which rewrites this file when they change: do not edit it by hand.\n\n\
+         /** @import { AnswerResult, FilingMethod, SubjectKind } from './ipc-contract.js' */\n\n",
     );
     out.push_str(
-        "/** The subject kinds: the core's short names and scopes (`SubjectKind::label_ru`, \
-         `scope_ru`). */\nexport const SUBJECTS = [\n",
+        "/**\n * The subject kinds: the core's short names and scopes (`SubjectKind::label_ru`, \
+         `scope_ru`).\n * @type {ReadonlyArray<{ kind: SubjectKind, label: string, hint: string }>}\n \
+         */\nexport const SUBJECTS = [\n",
     );
     for &kind in SubjectKind::ALL {
         let _ = write!(
@@ -50,7 +52,8 @@ fn page_words() -> String {
         js(REQUEST_HEADING)
     );
     out.push_str(
-        "\n/** How a request was filed, in the order the filing form offers them (`method_ru`). */\n\
+        "\n/**\n * How a request was filed, in the order the filing form offers them (`method_ru`).\n \
+         * @type {ReadonlyArray<{ code: FilingMethod, label: string }>}\n */\n\
          export const FILING_METHODS = [\n",
     );
     for &method in FilingMethod::ALL {
@@ -61,7 +64,10 @@ fn page_words() -> String {
             js(method_ru(method))
         );
     }
-    out.push_str("];\n\n/** What an answer did about the problem (`result_ru`). */\n");
+    out.push_str(
+        "];\n\n/**\n * What an answer did about the problem (`result_ru`).\n * @type \
+         {ReadonlyArray<{ code: AnswerResult, label: string }>}\n */\n",
+    );
     out.push_str("export const ANSWER_RESULTS = [\n");
     for &result in AnswerResult::ALL {
         let _ = writeln!(

@@ -1,4 +1,4 @@
-//! «Настройки» as the page receives it (docs/desktop-ipc.md, `Settings`): the presets in the
+//! «Настройки» as the page receives it (`SettingsView`): the presets in the
 //! engine's order and words, the provider in use, the chosen profile's service settings as the
 //! file holds them, and the key's state — never the key itself.
 
@@ -94,6 +94,7 @@ pub struct KeyStatusView {
     /// one: sent when stored or given, and only then (issue 14), in the engine's words. Absent
     /// when the profile requires a key.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub optional_note: Option<String>,
 }
 
