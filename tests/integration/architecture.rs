@@ -462,8 +462,8 @@ fn each_dependency_rule_names_the_rule_and_the_edge_it_breaks() {
              (in crates/zayavka-llm/Cargo.toml)",
             "rule «zayavka-store depends on no other Zayavka crate but zayavka-codes» broken by \
              zayavka-store → zayavka-core (in crates/zayavka-store/Cargo.toml)",
-            "rule «zayavka-codes depends on serde alone» broken by zayavka-codes → zayavka-core \
-             (in crates/zayavka-codes/Cargo.toml)",
+            "rule «zayavka-codes depends on serde alone (and ts-rs for the page's types)» broken \
+             by zayavka-codes → zayavka-core (in crates/zayavka-codes/Cargo.toml)",
             "rule «only zayavka-llm speaks HTTP» broken by zayavka-engine → ureq \
              (in crates/zayavka-engine/Cargo.toml)",
             "rule «only zayavka-store knows SQL» broken by zayavka-engine → libsqlite3-sys \

@@ -14,5 +14,5 @@ fi
 node_modules/.bin/tsc -p tsconfig.json
 # An `any` is allowed only with a comment saying why (ADR 39): count them, so a review sees
 # the number move.
-anys=$(grep -Eo '\{[^}]*\bany\b[^}]*\}' ../../ui/js/*.js fake-tauri.js | grep -v 'ipc-contract' | wc -l)
+anys=$({ grep -Eo '\{[^}]*\bany\b[^}]*\}' ../../ui/js/*.js fake-tauri.js globals.d.ts || true; } | wc -l)
 echo "typecheck: ui/js and fake-tauri.js pass tsc --strict; JSDoc types naming any: ${anys}"
