@@ -9,15 +9,6 @@ import { filingFields } from './case-panel.js';
 
 /** @import { CaseCounts } from './ipc-contract.js' */
 
-/**
- * What a failed command says to the resident.
- * @param {unknown} failure
- */
-function messageOf(failure) {
-  // Every command rejects with an IpcError, whose message is the resident's sentence.
-  return failure instanceof Error ? failure.message : String(failure);
-}
-
 /** @param {CaseCounts} counts `batch_cases`' answer, or `batch_file`'s `cases` */
 function countsSentence(counts) {
   if (counts.filed === 0) return 'Ни одна заявка пакета ещё не отмечена как поданная.';
@@ -48,7 +39,7 @@ export function batchCases(number) {
       counts.textContent = countsSentence(answer);
       if (filing.childElementCount === 0) replace(filing, fileForm(answer.today));
     } catch (failure) {
-      counts.textContent = messageOf(failure);
+      counts.textContent = ipc.messageOf(failure);
     }
   };
 
@@ -92,7 +83,7 @@ export function batchCases(number) {
         fileStatus.textContent = report.message;
         counts.textContent = countsSentence(report.cases);
       } catch (failure) {
-        fileError.textContent = messageOf(failure);
+        fileError.textContent = ipc.messageOf(failure);
         fileError.hidden = false;
       }
     });
@@ -129,7 +120,7 @@ export function batchCases(number) {
       letterStatus.textContent = report === null ? 'Письма не записаны: папка не выбрана.' : report.message;
       void refresh();
     } catch (failure) {
-      letterStatus.textContent = messageOf(failure);
+      letterStatus.textContent = ipc.messageOf(failure);
     }
   });
 

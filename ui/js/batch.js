@@ -36,15 +36,6 @@ import { FIELD_LABELS, capitalised, count, formatDate, plural } from './words.js
 /** @type {Readonly<Record<string, string | undefined>>} */
 const FIELD_LABEL_BY_NAME = FIELD_LABELS;
 
-/**
- * What a failed command says to the resident.
- * @param {unknown} failure
- */
-function messageOf(failure) {
-  // Every command rejects with an IpcError, whose message is the resident's sentence.
-  return failure instanceof Error ? failure.message : String(failure);
-}
-
 /** @type {[string, string, string]} */
 const REQUESTS = ['заявку', 'заявки', 'заявок'];
 // The usual row limit of a batch, and the most rows a batch file can hold (the engine's
@@ -129,7 +120,7 @@ export function setUpBatch(navigation) {
     try {
       path = await ipc.batchChooseFile();
     } catch (failure) {
-      status.textContent = messageOf(failure);
+      status.textContent = ipc.messageOf(failure);
       return;
     }
     if (path === null) {
@@ -153,7 +144,7 @@ export function setUpBatch(navigation) {
       showPlan(next);
     } catch (failure) {
       checkBlock.hidden = true;
-      status.textContent = messageOf(failure);
+      status.textContent = ipc.messageOf(failure);
       // Too many rows for an ordinary batch: the resident may say it is the right file.
       if (failure instanceof ipc.IpcError && failure.kind === 'batch_too_large') {
         const all = h('button', { type: 'button' }, 'Это нужный файл — проверить все строки');
@@ -173,7 +164,7 @@ export function setUpBatch(navigation) {
       showPlan(await ipc.batchContinue(number));
     } catch (failure) {
       checkBlock.hidden = true;
-      status.textContent = messageOf(failure);
+      status.textContent = ipc.messageOf(failure);
       // The file is gone: choosing it again continues the batch (its finished rows stay).
       if (failure instanceof ipc.IpcError && failure.kind === 'batch_file_missing') chooseButton.focus();
     }
@@ -350,7 +341,7 @@ export function setUpBatch(navigation) {
       checkBlock.hidden = true;
       await renderReview(summary.batch_number, summary, offline);
     } catch (failure) {
-      progressText.textContent = messageOf(failure);
+      progressText.textContent = ipc.messageOf(failure);
     } finally {
       running = null;
       cancelButton.hidden = true;
@@ -365,7 +356,7 @@ export function setUpBatch(navigation) {
     try {
       await ipc.batchCancel(running.taskId);
     } catch (failure) {
-      progressText.textContent = messageOf(failure);
+      progressText.textContent = ipc.messageOf(failure);
     }
   }
 
@@ -438,7 +429,7 @@ export function setUpBatch(navigation) {
       const rows = await ipc.batchRows(number);
       parts.push(rowsTable(number, rows));
     } catch (failure) {
-      parts.push(h('p', { role: 'alert' }, messageOf(failure)));
+      parts.push(h('p', { role: 'alert' }, ipc.messageOf(failure)));
     }
     parts.push(exportControls(number));
     parts.push(batchCases(number));
@@ -532,7 +523,7 @@ export function setUpBatch(navigation) {
         const report = await ipc.batchExport(number, select.value, isDocuments && collective.checked);
         result.textContent = report === null ? 'Выгрузка отменена.' : exportSentence(report);
       } catch (failure) {
-        result.textContent = messageOf(failure);
+        result.textContent = ipc.messageOf(failure);
       }
     });
     return h(
@@ -575,7 +566,7 @@ export function setUpBatch(navigation) {
         onNextStep: (action) => openNextStep(navigation, action, opened.summary.input),
       }).focus();
     } catch (failure) {
-      status.textContent = messageOf(failure);
+      status.textContent = ipc.messageOf(failure);
     }
   }
 
@@ -638,7 +629,7 @@ export function setUpBatch(navigation) {
     try {
       renderEarlier(await ipc.batchList());
     } catch (failure) {
-      replace(earlier, h('p', { role: 'alert' }, messageOf(failure)));
+      replace(earlier, h('p', { role: 'alert' }, ipc.messageOf(failure)));
       earlier.hidden = false;
     }
   }

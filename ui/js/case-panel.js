@@ -40,15 +40,6 @@ import { ANSWER_RESULTS, FILING_METHODS, capitalised } from './words.js';
  */
 
 /**
- * What a failure says to the resident: an IpcError's Russian message (or, for a bug of the page
- * itself, the error's own).
- * @param {unknown} failure
- */
-function messageOf(failure) {
-  return failure instanceof Error ? failure.message : String(failure);
-}
-
-/**
  * The filing form's fields, shared by a draft and a batch: `values` prefills them (a filed
  * draft's facts when they are changed), `today` bounds the dates. `read()` gives what
  * `case_file` and `batch_file` take; `firstInvalid()` the first field the page itself refuses
@@ -115,7 +106,7 @@ export function casePanel(detail, actions) {
   const status = h('p', { class: 'case-status', role: 'status' });
   /** @param {unknown} failure */
   const report = (failure) => {
-    status.textContent = messageOf(failure);
+    status.textContent = ipc.messageOf(failure);
   };
 
   // Whatever the panel shows after an action; forms replace the body, Отмена brings it back.
@@ -332,7 +323,7 @@ export function casePanel(detail, actions) {
         await submit(fields.read());
       } catch (failure) {
         // Nothing typed is lost: the form stays as it is, with the reason above it.
-        error.textContent = messageOf(failure);
+        error.textContent = ipc.messageOf(failure);
         error.hidden = false;
         fields.first.focus();
       }

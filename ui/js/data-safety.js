@@ -45,7 +45,7 @@ export function setUpDataSafety() {
       await action();
     } catch (failure) {
       // Every command rejects with an IpcError, whose message is the resident's sentence.
-      status.textContent = failure instanceof Error ? failure.message : String(failure);
+      status.textContent = ipc.messageOf(failure);
     } finally {
       for (const each of buttons) each.disabled = false;
       button.focus();

@@ -28,15 +28,6 @@ const SEARCH_DELAY_MS = 250;
 const LIST_LIMIT = 200;
 
 /**
- * What a failure says to the resident: an IpcError's Russian message (or, for a bug of the page
- * itself, the error's own).
- * @param {unknown} failure
- */
-function messageOf(failure) {
-  return failure instanceof Error ? failure.message : String(failure);
-}
-
-/**
  * Whether `code` is a subject kind the page knows: DraftListItem's `subject_module` comes as
  * any text (Rust sends the kind's code as a string), SUBJECTS holds the kinds.
  * @param {string} code
@@ -98,7 +89,7 @@ export function setUpDrafts(navigation) {
       renderList(drafts, text);
     } catch (failure) {
       if (mine !== generation) return;
-      status.textContent = messageOf(failure);
+      status.textContent = ipc.messageOf(failure);
     }
   }
 
@@ -183,7 +174,7 @@ export function setUpDrafts(navigation) {
       if (message !== '') view.announceCase(message);
       else view.focus();
     } catch (failure) {
-      status.textContent = messageOf(failure);
+      status.textContent = ipc.messageOf(failure);
     }
   }
 
@@ -228,7 +219,7 @@ export function setUpDrafts(navigation) {
       status.textContent = `Черновик «${title}» удалён. ${status.textContent}`;
       search.focus();
     } catch (failure) {
-      status.textContent = messageOf(failure);
+      status.textContent = ipc.messageOf(failure);
     }
   }
 
@@ -246,7 +237,7 @@ export function setUpDrafts(navigation) {
     try {
       today = (await ipc.casesDue()).today;
     } catch (failure) {
-      status.textContent = messageOf(failure);
+      status.textContent = ipc.messageOf(failure);
       return;
     }
     const fields = filingFields({ today });
@@ -289,7 +280,7 @@ export function setUpDrafts(navigation) {
         hideBringIn();
         await openDraft(detail.draft_id, `Заявка записана как черновик № ${detail.draft_id}: ${detail.deadline_line ?? 'срок ответа посчитан.'}`);
       } catch (failure) {
-        error.textContent = messageOf(failure);
+        error.textContent = ipc.messageOf(failure);
         error.hidden = false;
         text.focus();
       }

@@ -46,7 +46,7 @@ export function setUpDue(navigation) {
       render(await ipc.casesDue());
     } catch (failure) {
       // Every command rejects with an IpcError, whose message is the resident's sentence.
-      status.textContent = failure instanceof Error ? failure.message : String(failure);
+      status.textContent = ipc.messageOf(failure);
       replace(list);
     }
   }

@@ -29,7 +29,7 @@ export function explainDisclosure(draftId, loaded) {
       body.dataset.loaded = 'yes';
     } catch (failure) {
       // ipc.js rejects with an IpcError, whose message is for the resident.
-      replace(body, h('p', { role: 'alert' }, failure instanceof Error ? failure.message : String(failure)));
+      replace(body, h('p', { role: 'alert' }, ipc.messageOf(failure)));
     }
   });
   return details;

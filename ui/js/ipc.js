@@ -33,6 +33,16 @@ export class IpcError extends Error {
   }
 }
 
+/**
+ * What a failure says to the resident: every command rejects with an `IpcError`, whose message
+ * is the resident's sentence; anything else is the page's own bug, said as it is.
+ * @param {unknown} failure
+ * @returns {string}
+ */
+export function messageOf(failure) {
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
 // Tauri itself may reject with a bare English string (an unknown command, a broken argument).
 // Those are the app's own bugs, so the resident gets a calm Russian sentence instead of them.
 const UNEXPECTED_MESSAGE =

@@ -169,7 +169,7 @@ document.addEventListener('change', syncUnsaved);
 
 function closeWindow() {
   ipc.windowClose().catch((/** @type {unknown} */ failure) => {
-    appAlert.textContent = failure instanceof Error ? failure.message : String(failure);
+    appAlert.textContent = ipc.messageOf(failure);
     appAlert.hidden = false;
   });
 }

@@ -35,15 +35,6 @@ const ALL_FIELDS = [...TEXT_FIELDS, 'confirmed_subject'];
 const AUTOSAVE_DELAY_MS = 400;
 
 /**
- * What a failure says to the resident: an IpcError's Russian message (or, for a bug of the page
- * itself, the error's own).
- * @param {unknown} failure
- */
-function messageOf(failure) {
-  return failure instanceof Error ? failure.message : String(failure);
-}
-
-/**
  * The control of text field `field`: a textarea, or for `location` a one-line input.
  * @param {TextField} field
  * @returns {HTMLInputElement | HTMLTextAreaElement}
@@ -80,7 +71,7 @@ export function setUpNewRequest(navigation) {
       await ipc.inputAutosave(readInput());
       autosaveStatus.textContent = '';
     } catch (failure) {
-      autosaveStatus.textContent = `Черновик текста не сохранился: ${messageOf(failure)}`;
+      autosaveStatus.textContent = `Черновик текста не сохранился: ${ipc.messageOf(failure)}`;
     }
   }, AUTOSAVE_DELAY_MS);
   // A closing window gets one last save of whatever is still waiting for the pause.
@@ -173,7 +164,7 @@ export function setUpNewRequest(navigation) {
     try {
       await ipc.draftCancel(running.taskId);
     } catch (failure) {
-      progressState.textContent = messageOf(failure);
+      progressState.textContent = ipc.messageOf(failure);
     }
   }
 
@@ -212,7 +203,7 @@ export function setUpNewRequest(navigation) {
         'div',
         { class: 'panel panel-failed', role: 'alert' },
         h('h2', { class: 'result-heading', tabindex: '-1' }, 'Не удалось составить заявку'),
-        h('p', {}, messageOf(failure)),
+        h('p', {}, ipc.messageOf(failure)),
         h('p', { class: 'note' }, 'Всё, что вы написали, осталось в форме и сохранено.'),
       ),
     );
@@ -283,7 +274,7 @@ export function setUpNewRequest(navigation) {
       const saved = await ipc.inputRestore();
       if (saved) writeInput(saved);
     } catch (failure) {
-      autosaveStatus.textContent = `Не удалось вернуть сохранённый текст: ${messageOf(failure)}`;
+      autosaveStatus.textContent = `Не удалось вернуть сохранённый текст: ${ipc.messageOf(failure)}`;
     }
   }
 

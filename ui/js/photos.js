@@ -59,7 +59,7 @@ export function photosSection(draftId, { frozen = false } = {}) {
       status.textContent = done(photos);
     } catch (failure) {
       // ipc.js rejects with an IpcError, whose message is for the resident.
-      status.textContent = failure instanceof Error ? failure.message : String(failure);
+      status.textContent = ipc.messageOf(failure);
     }
   };
   /** @param {PhotoView[]} photos */

@@ -49,7 +49,7 @@ export function setUpProfile() {
         const control = input(field);
         const error = byId(`profile-${field}-error`);
         // Every command rejects with an IpcError, whose message is the resident's sentence.
-        error.textContent = failure instanceof Error ? failure.message : String(failure);
+        error.textContent = ipc.messageOf(failure);
         error.hidden = false;
         control.setAttribute('aria-invalid', 'true');
         firstInvalid ??= control;
@@ -74,7 +74,7 @@ export function setUpProfile() {
       render(await ipc.profileClear());
       status.textContent = 'Данные очищены.';
     } catch (failure) {
-      status.textContent = failure instanceof Error ? failure.message : String(failure);
+      status.textContent = ipc.messageOf(failure);
     }
   });
 
@@ -83,7 +83,7 @@ export function setUpProfile() {
       try {
         render(await ipc.profileGet());
       } catch (failure) {
-        status.textContent = failure instanceof Error ? failure.message : String(failure);
+        status.textContent = ipc.messageOf(failure);
       }
     },
   };

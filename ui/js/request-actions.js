@@ -60,7 +60,7 @@ async function copy(shown, status) {
     await ipc.clipboardWrite(`${shown.title}\n\n${shown.body}`);
     status.textContent = 'Текст заявки скопирован. Вставьте его в письмо или на сайт управляющей компании.';
   } catch (failure) {
-    status.textContent = failureMessage(failure);
+    status.textContent = ipc.messageOf(failure);
   }
 }
 
@@ -81,7 +81,7 @@ function saveAs(draftId, collective, status) {
       const path = await ipc.draftSaveAs(draftId, format, collective);
       status.textContent = path === null ? 'Сохранение отменено.' : `Заявка сохранена: ${path}`;
     } catch (failure) {
-      status.textContent = failureMessage(failure);
+      status.textContent = ipc.messageOf(failure);
     }
   };
   dialog.addEventListener('close', onClose);
@@ -104,7 +104,7 @@ async function print(draftId, collective, status) {
     await ipc.printPage();
     status.textContent = '';
   } catch (failure) {
-    status.textContent = failureMessage(failure);
+    status.textContent = ipc.messageOf(failure);
   }
 }
 
@@ -122,11 +122,3 @@ function chosenFormat(dialog) {
   throw new Error(`#save-dialog offers an unknown format ${value}`);
 }
 
-/**
- * What to tell the resident about a failed action: ipc.js rejects with an IpcError, whose
- * message is for the resident.
- * @param {unknown} failure
- */
-function failureMessage(failure) {
-  return failure instanceof Error ? failure.message : String(failure);
-}

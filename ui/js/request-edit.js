@@ -47,7 +47,7 @@ export function showEditForm(container, draftId, shown, { onSaved, onCancel }) {
       onSaved(await ipc.draftEdit(draftId, title.value, body.value));
     } catch (failure) {
       // ipc.js rejects with an IpcError, whose message is for the resident.
-      error.textContent = failure instanceof Error ? failure.message : String(failure);
+      error.textContent = ipc.messageOf(failure);
       error.hidden = false;
       save.disabled = false;
       title.focus();

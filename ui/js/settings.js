@@ -86,13 +86,6 @@ function control(id) {
   throw new Error(`#${id} is not a field`);
 }
 
-/**
- * What a failed command says to the resident: ipc.js rejects with an IpcError, whose message is
- * the resident's sentence.
- * @param {unknown} failure
- */
-const messageOf = (failure) => (failure instanceof Error ? failure.message : String(failure));
-
 /** @param {Navigation} navigation */
 export function setUpSettings(navigation) {
   const profile = setUpProfile();
@@ -135,7 +128,7 @@ export function setUpSettings(navigation) {
       overview = await ipc.settingsGet();
       renderOverview();
     } catch (failure) {
-      providerStatus.textContent = messageOf(failure);
+      providerStatus.textContent = ipc.messageOf(failure);
     }
   }
 
@@ -299,7 +292,7 @@ export function setUpSettings(navigation) {
         overview = await ipc.settingsSet('active_profile', chosen);
         changed += 1;
       } catch (failure) {
-        providerStatus.textContent = messageOf(failure);
+        providerStatus.textContent = ipc.messageOf(failure);
         const checked = presets.querySelector('input:checked');
         if (checked instanceof HTMLElement) checked.focus();
         return;
@@ -328,7 +321,7 @@ export function setUpSettings(navigation) {
         changed += 1;
       } catch (failure) {
         const error = byId(`${id}-error`);
-        error.textContent = messageOf(failure);
+        error.textContent = ipc.messageOf(failure);
         error.hidden = false;
         field.setAttribute('aria-invalid', 'true');
         if (key === 'schema_mode' || key === 'protocol') schemaModeDetails.open = true;
@@ -453,7 +446,7 @@ export function setUpSettings(navigation) {
       renderKeyStatus(status);
       unsavedChanged();
     } catch (failure) {
-      keyError.textContent = messageOf(failure);
+      keyError.textContent = ipc.messageOf(failure);
       keyError.hidden = false;
       keyInput.setAttribute('aria-invalid', 'true');
       keyInput.focus();
@@ -465,7 +458,7 @@ export function setUpSettings(navigation) {
       renderKeyStatus(await ipc.keyDelete());
       keySave.focus();
     } catch (failure) {
-      keyStatusText.textContent = messageOf(failure);
+      keyStatusText.textContent = ipc.messageOf(failure);
     }
   });
 
@@ -483,7 +476,7 @@ export function setUpSettings(navigation) {
       doctorStatus.textContent = (problems === 0 ? 'Проверка закончена: всё работает.' : 'Проверка закончена: есть что исправить.') + unsaved;
       replace(doctorChecks, report.checks.map(checkItem));
     } catch (failure) {
-      doctorStatus.textContent = messageOf(failure);
+      doctorStatus.textContent = ipc.messageOf(failure);
     }
   });
 

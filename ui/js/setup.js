@@ -107,13 +107,6 @@ const SERVER_SETTINGS = ['base_url', 'model'];
 const KEY_FIELDS = { gigachat: 'setup-gigachat-key', yandex: 'setup-yandex-key', other: 'setup-other-key' };
 
 /**
- * What a failed command says to the resident: ipc.js rejects with an IpcError, whose message is
- * the resident's sentence.
- * @param {unknown} failure
- */
-const messageOf = (failure) => (failure instanceof Error ? failure.message : String(failure));
-
-/**
  * A field of a choice: a text input, or the select of GigaChat's access type.
  * @param {string} id
  * @returns {HTMLInputElement | HTMLSelectElement}
@@ -428,7 +421,7 @@ export function setUpSetup(navigation) {
         byId(keyId, HTMLInputElement).value = '';
         byId(`${keyId}-hint`).textContent = `Ключ сохранён. ${KEY_HINT}`;
       } catch (failure) {
-        showError(keyId, messageOf(failure)).focus();
+        showError(keyId, ipc.messageOf(failure)).focus();
         return false;
       }
     }
@@ -458,7 +451,7 @@ export function setUpSetup(navigation) {
       const report = await ipc.setupCheck();
       showReport(report, choice, preset);
     } catch (failure) {
-      status.textContent = messageOf(failure);
+      status.textContent = ipc.messageOf(failure);
     } finally {
       checking = false;
       checkButton.removeAttribute('aria-disabled');
@@ -537,7 +530,7 @@ export function setUpSetup(navigation) {
       await ipc.setupSkip();
     } catch (failure) {
       // The form works all the same; the setup will be offered again at the next start.
-      status.textContent = messageOf(failure);
+      status.textContent = ipc.messageOf(failure);
     }
     navigation.show('new', 'description');
   }
@@ -561,7 +554,7 @@ export function setUpSetup(navigation) {
           overview = fresh;
         }
       } catch (failure) {
-        status.textContent = messageOf(failure);
+        status.textContent = ipc.messageOf(failure);
       }
     },
   };

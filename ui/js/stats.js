@@ -214,7 +214,7 @@ export function setUpStats() {
       if (mine !== asked) return;
       clear();
       // Every command rejects with an IpcError, whose message is the resident's sentence.
-      status.textContent = failure instanceof Error ? failure.message : String(failure);
+      status.textContent = ipc.messageOf(failure);
       return;
     }
     // Only the latest answer is shown when the period changes quickly.

@@ -53,7 +53,7 @@ export function subjectConfirmation(draftId, onReassembled) {
     try {
       onReassembled(await ipc.draftReassemble(draftId, chosen.value));
     } catch (failure) {
-      error.textContent = failure instanceof Error ? failure.message : String(failure);
+      error.textContent = ipc.messageOf(failure);
       error.hidden = false;
       button.disabled = false;
     }
