@@ -65,7 +65,9 @@ fn capitalised(text: &str) -> String {
 pub struct FilingForm {
     /// The day it was filed.
     pub filed_on: String,
-    /// `in_person`, `letter`, `email`, `gis`, `site` or `other`.
+    /// `in_person`, `letter`, `email`, `gis`, `site` or `other`; checked here, so the page may
+    /// send only those.
+    #[ts(as = "zayavka_engine::FilingMethod")]
     pub method: String,
     /// The incoming number.
     #[serde(default)]
@@ -308,7 +310,9 @@ pub fn case_unfile(state: &AppState, id: i64) -> Result<CaseDetail, CommandError
 pub struct AnswerForm {
     /// The day it came, `ГГГГ-ММ-ДД`.
     pub answered_on: String,
-    /// `solved`, `partly`, `refused` or `unaddressed`.
+    /// `solved`, `partly`, `refused` or `unaddressed`; checked here, so the page may send only
+    /// those.
+    #[ts(as = "zayavka_engine::AnswerResult")]
     pub result: String,
 }
 

@@ -4,7 +4,8 @@
 //     name[injected](argument: Type, …; channel: Channel<Message>) -> Answer;
 //
 // where `injected` names what Tauri hands the command itself (`app`, `window`) and the
-// channels, after `;`, are how a long command talks while it runs.
+// channels, after `;`, are how a long command talks while it runs. `argument: String as Codes`
+// is a string Rust checks itself, which the page may send only as one of those codes.
 //
 // `build.rs` includes this file with its own `commands!`, which keeps only the names: one
 // `allow-…` permission per command, and the capability file grants exactly these. The crate's
@@ -17,7 +18,7 @@ commands! {
     draft_run[app](input: RawInput, task_id: String; on_progress: Channel<DraftProgress>) -> DraftResult;
     draft_cancel[app](task_id: String) -> ();
     draft_offline[app](input: RawInput) -> DraftResult;
-    draft_reassemble[app](draft_id: i64, subject: String) -> DraftResult;
+    draft_reassemble[app](draft_id: i64, subject: String as SubjectKind) -> DraftResult;
     input_autosave[app](input: RawInput) -> ();
     input_restore[app]() -> Option<RawInput>;
     drafts_list[app](filter: ListFilter) -> Vec<DraftListItem>;
@@ -51,7 +52,7 @@ commands! {
     batch_cancel[app](task_id: String) -> ();
     batch_export[app](number: u32, format: String, collective: bool) -> Option<BatchExportView>;
     profile_get[app]() -> Profile;
-    profile_set[app](field: String, value: String) -> Profile;
+    profile_set[app](field: String as ProfileField, value: String) -> Profile;
     profile_clear[app]() -> Profile;
     stats_get[app](request: StatsRequest) -> Stats;
     window_close_watch[app](; on_close: Channel<CloseEvent>) -> ();
@@ -65,12 +66,12 @@ commands! {
     case_close[app](id: i64, close: bool) -> CaseDetail;
     case_attach_chosen[app](id: i64, role: String) -> Option<CaseDetail>;
     draft_correct[app](id: i64) -> i64;
-    follow_up_write[app](id: i64, kind: String, addressee: Option<String>) -> i64;
+    follow_up_write[app](id: i64, kind: String as FollowUpKind, addressee: Option<String>) -> i64;
     cases_due[app]() -> DueView;
     case_calendar[app](id: i64) -> Option<String>;
     batch_file[app](number: u32, rows: Vec<u32>, filing: FilingForm) -> BatchFilingView;
     batch_cases[app](number: u32) -> BatchCasesView;
-    batch_follow_up[app](number: u32, kind: String, addressee: Option<String>, format: String) -> Option<BatchFollowUpView>;
+    batch_follow_up[app](number: u32, kind: String as FollowUpKind, addressee: Option<String>, format: String as SaveFormat) -> Option<BatchFollowUpView>;
     data_backup[app]() -> Option<BackupView>;
     data_restore_choose[app]() -> Option<String>;
     data_restore[app](path: String) -> RestoredView;

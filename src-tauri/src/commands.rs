@@ -131,9 +131,11 @@ pub fn input_restore(state: &AppState) -> Result<Option<RawInput>, CommandError>
 /// The filter of `drafts_list`.
 #[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 pub struct ListFilter {
-    /// An outcome code.
+    /// An outcome code; checked here, so the page may send only those.
+    #[ts(as = "Option<zayavka_engine::DraftOutcome>")]
     pub outcome: Option<String>,
-    /// A subject kind.
+    /// A subject kind; checked here, so the page may send only those.
+    #[ts(as = "Option<zayavka_engine::SubjectKind>")]
     pub subject: Option<String>,
     /// A batch id.
     pub batch_id: Option<String>,

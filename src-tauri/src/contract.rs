@@ -15,7 +15,9 @@ use std::fmt::Write as _;
 
 use tauri::ipc::Channel;
 use ts_rs::{Config, TS, TypeVisitor};
-use zayavka_engine::{DraftListItem, Profile, RawInput, Stats};
+use zayavka_engine::{
+    DraftListItem, FollowUpKind, Profile, ProfileField, RawInput, Stats, SubjectKind,
+};
 
 use crate::backup::{BackupView, RestoredView};
 use crate::cases::{
@@ -45,6 +47,18 @@ macro_rules! injected {
     };
 }
 
+/// An argument's type as the page sees it: the Rust type, or the narrower one the list names
+/// after `as` for an argument Rust takes as a string and checks itself (`kind: String as
+/// FollowUpKind`), so the page may send only the codes Rust accepts.
+macro_rules! page_type {
+    ($rust:ty) => {
+        $rust
+    };
+    ($rust:ty, $page:ty) => {
+        $page
+    };
+}
+
 /// One command's page-facing signature, for the TypeScript file.
 struct Signature {
     name: &'static str,
@@ -56,7 +70,8 @@ struct Signature {
 macro_rules! commands {
     ($(
         $name:ident [$($injected:ident),*]
-        ($($argument:ident : $type:ty),* $(; $($channel:ident : Channel<$message:ty>),+)?)
+        ($($argument:ident : $type:ty $(as $page_type:ty)?),*
+         $(; $($channel:ident : Channel<$message:ty>),+)?)
         -> $answer:ty;
     )*) => {
         /// The commands the page may call, in the list's order.
@@ -91,7 +106,7 @@ macro_rules! commands {
             vec![$(Signature {
                 name: stringify!($name),
                 arguments: vec![
-                    $((camel_case(stringify!($argument)), <$type as TS>::name(cfg)),)*
+                    $((camel_case(stringify!($argument)), <page_type!($type $(, $page_type)?) as TS>::name(cfg)),)*
                     $($((
                         camel_case(stringify!($channel)),
                         format!("Channel<{}>", <$message as TS>::name(cfg)),
@@ -104,7 +119,7 @@ macro_rules! commands {
         /// Visits every type a command sends or answers with.
         fn visit_all(visitor: &mut impl TypeVisitor) {
             $(
-                $(visit::<$type>(visitor);)*
+                $(visit::<page_type!($type $(, $page_type)?)>(visitor);)*
                 $($(visit::<$message>(visitor);)+)?
                 visit::<$answer>(visitor);
             )*

@@ -71,6 +71,7 @@
    * @typedef {import('../../ui/js/ipc-contract.js').ResidentNote} ResidentNote
    * @typedef {import('../../ui/js/ipc-contract.js').RestoredView} RestoredView
    * @typedef {import('../../ui/js/ipc-contract.js').RowError} RowError
+   * @typedef {import('../../ui/js/ipc-contract.js').SchemaMode} SchemaMode
    * @typedef {import('../../ui/js/ipc-contract.js').Section} Section
    * @typedef {import('../../ui/js/ipc-contract.js').SettingsView} SettingsView
    * @typedef {import('../../ui/js/ipc-contract.js').SetupCheckView} SetupCheckView
@@ -598,6 +599,8 @@
     { name: 'openai', label: 'OpenAI', base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', needs_api_key: true, local: false, privacy_note: 'Описание проблемы уходит на серверы OpenAI в США.', cost_note: 'Платно, в долларах за объём текста, картой не из России обычно не оплатить; нужен API-ключ.' },
     { name: 'openrouter', label: 'OpenRouter', base_url: 'https://openrouter.ai/api/v1', model: 'openai/gpt-4o-mini', needs_api_key: true, local: false, privacy_note: 'Описание уходит OpenRouter и владельцу выбранной модели, за пределы России.', cost_note: 'Платно, в долларах за объём текста, картой не из России обычно не оплатить; нужен API-ключ.' },
   ];
+  /** @type {readonly SchemaMode[]} */
+  const SCHEMA_MODES = ['json_schema', 'json_object', 'function_call'];
   // `noProvider`: the first start, no model service chosen yet.
   const OPENAI = presetNamed('openai');
   /** @type {FakeTauri.Settings} */
@@ -1514,7 +1517,12 @@
         if (value.trim() === '') return reject('invalid_setting', 'Впишите название модели, например gpt-4o-mini.');
         settings.model = value;
       } else if (key === 'schema_mode') {
-        settings.schema_mode = value;
+        // The engine's checked value and words (config set), under the chosen profile's key.
+        const mode = SCHEMA_MODES.find((code) => code === value);
+        if (mode === undefined) {
+          return reject('invalid_setting', `Неверное значение для «profiles.${settings.active_profile}.schema_mode»: ожидается json_schema, json_object или function_call.`);
+        }
+        settings.schema_mode = mode;
       } else if (isServiceField(key)) {
         // The engine's own checked values and words (config set).
         const profileName = settings.active_profile;

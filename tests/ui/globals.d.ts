@@ -133,7 +133,7 @@ declare namespace FakeTauri {
     active_profile: string | null;
     base_url: string;
     model: string;
-    schema_mode: string;
+    schema_mode: import('../../ui/js/ipc-contract.js').SchemaMode;
   }
 
   /** Whether a key is stored. */

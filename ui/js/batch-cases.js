@@ -4,10 +4,21 @@
 // document per row. Shown under a batch's rows on «Пакет».
 
 import * as ipc from './ipc.js';
-import { freshId, h, replace } from './dom.js';
+import { codeOf, freshId, h, replace } from './dom.js';
 import { filingFields } from './case-panel.js';
 
-/** @import { CaseCounts } from './ipc-contract.js' */
+/** @import { CaseCounts, FollowUpKind, SaveFormat } from './ipc-contract.js' */
+
+/**
+ * The letters a batch's next step writes, as its select offers them.
+ * @type {readonly FollowUpKind[]}
+ */
+const LETTER_KINDS = ['repeat', 'complaint'];
+/**
+ * The formats its letters are saved in, as its select offers them.
+ * @type {readonly SaveFormat[]}
+ */
+const LETTER_FORMATS = ['pdf', 'docx', 'txt'];
 
 /** @param {CaseCounts} counts `batch_cases`' answer, or `batch_file`'s `cases` */
 function countsSentence(counts) {
@@ -116,7 +127,8 @@ export function batchCases(number) {
   const write = h('button', { type: 'button' }, 'Написать письма…');
   write.addEventListener('click', async () => {
     try {
-      const report = await ipc.batchFollowUp(number, kind.value, kind.value === 'complaint' ? inspectorate.value : null, format.value);
+      const letter = codeOf(kind.value, LETTER_KINDS);
+      const report = await ipc.batchFollowUp(number, letter, letter === 'complaint' ? inspectorate.value : null, codeOf(format.value, LETTER_FORMATS));
       letterStatus.textContent = report === null ? 'Письма не записаны: папка не выбрана.' : report.message;
       void refresh();
     } catch (failure) {

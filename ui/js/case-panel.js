@@ -6,7 +6,7 @@
 // inspectorate. Rust decides every date and sentence; the page lays them out.
 
 import * as ipc from './ipc.js';
-import { byId, freshId, h, replace } from './dom.js';
+import { byId, codeOf, freshId, h, replace } from './dom.js';
 import { ANSWER_RESULTS, FILING_METHODS, capitalised } from './words.js';
 
 /**
@@ -84,7 +84,7 @@ export function filingFields({ today, values = {}, company = null }) {
     first: date,
     read: () => ({
       filed_on: date.value,
-      method: method.value,
+      method: codeOf(method.value, FILING_METHODS.map((choice) => choice.code)),
       number: blankToNull(number.value),
       addressee: blankToNull(to.value),
       delivered_on: method.value === 'letter' ? blankToNull(delivered.value) : null,
@@ -359,7 +359,7 @@ export function casePanel(detail, actions) {
         h('div', { class: 'field' }, h('label', { for: ids.result }, 'Что в ответе'), result),
       ],
       first: date,
-      read: () => ({ answered_on: date.value, result: result.value }),
+      read: () => ({ answered_on: date.value, result: codeOf(result.value, ANSWER_RESULTS.map((choice) => choice.code)) }),
       firstInvalid: () => (date.value === '' ? { field: date, message: 'Укажите дату ответа: день, месяц и год.' } : null),
     };
     form('Ответ управляющей организации', fields, 'Сохранить ответ', async (values) => {

@@ -136,3 +136,18 @@ export function characterCount(text) {
 export function unhandled(value) {
   throw new Error(`the page does not handle ${JSON.stringify(value)}`);
 }
+
+/**
+ * `value` — a select's or a radio button's, built from `codes` — as the code it is, so the page
+ * sends Rust only codes of its contract; a value that is none of them means the page and the
+ * code disagree, and fails loudly.
+ * @template {string} T
+ * @param {string} value
+ * @param {readonly T[]} codes
+ * @returns {T}
+ */
+export function codeOf(value, codes) {
+  const code = codes.find((candidate) => candidate === value);
+  if (code === undefined) throw new Error(`${JSON.stringify(value)} is not one of ${codes.join(', ')}`);
+  return code;
+}

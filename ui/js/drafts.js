@@ -5,10 +5,10 @@
 // заявку» (issue 38) records a request filed before Zayavka, its text as filed, and opens it.
 
 import * as ipc from './ipc.js';
-import { byId, debounce, h, replace, unhandled } from './dom.js';
+import { byId, codeOf, debounce, h, replace, unhandled } from './dom.js';
 import { filingFields } from './case-panel.js';
 import { openNextStep, renderResult } from './result.js';
-import { OUTCOME_LABELS, SUBJECTS, capitalised, formatDate, plural, subjectLabel } from './words.js';
+import { OUTCOMES, OUTCOME_LABELS, SUBJECTS, capitalised, formatDate, plural, subjectLabel } from './words.js';
 
 /**
  * @import { DraftDetail, DraftListItem, DueItem, JsonValue, ListFilter, SubjectKind }
@@ -64,8 +64,8 @@ export function setUpDrafts(navigation) {
     // Every field sent, `null` for "any" (the contract's convention: null means absent).
     /** @type {ListFilter} */
     const filter = {
-      outcome: outcome.value || null,
-      subject: subject.value || null,
+      outcome: outcome.value === '' ? null : codeOf(outcome.value, OUTCOMES),
+      subject: subject.value === '' ? null : codeOf(subject.value, SUBJECTS.map((choice) => choice.kind)),
       batch_id: null,
       limit: LIST_LIMIT,
     };

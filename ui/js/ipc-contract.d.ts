@@ -26,11 +26,17 @@ export type AnswerForm = {
  */
 answered_on: string, 
 /**
- * `solved`, `partly`, `refused` or `unaddressed`.
+ * `solved`, `partly`, `refused` or `unaddressed`; checked here, so the page may send only
+ * those.
  */
-result: string, };
+result: AnswerResult, };
 
 export type AnswerResult = "solved" | "partly" | "refused" | "unaddressed";
+
+/**
+ * Where the key in use came from.
+ */
+export type ApiKeySource = "environment" | "keyring";
 
 /**
  * One HTTP attempt, for «Как получен результат».
@@ -1173,9 +1179,9 @@ base_url: string,
  */
 model: string, 
 /**
- * `json_schema` or `json_object`.
+ * `json_schema`, `json_object` or `function_call`.
  */
-schema_mode: string, 
+schema_mode: SchemaMode, 
 /**
  * Per attempt.
  */
@@ -1328,9 +1334,10 @@ export type FilingForm = {
  */
 filed_on: string, 
 /**
- * `in_person`, `letter`, `email`, `gis`, `site` or `other`.
+ * `in_person`, `letter`, `email`, `gis`, `site` or `other`; checked here, so the page may
+ * send only those.
  */
-method: string, 
+method: FilingMethod, 
 /**
  * The incoming number.
  */
@@ -1360,6 +1367,8 @@ draft_id: DraftId | null,
  * How this one follows it.
  */
 kind: FollowKind, };
+
+export type FollowUpKind = "repeat" | "complaint";
 
 /**
  * The statistics of one group of drafts.
@@ -1469,7 +1478,7 @@ stored: boolean,
 /**
  * `keyring` or `environment`.
  */
-source: string | null, 
+source: ApiKeySource | null, 
 /**
  * Whether the keyring answers.
  */
@@ -1537,13 +1546,13 @@ label: string, };
  */
 export type ListFilter = { 
 /**
- * An outcome code.
+ * An outcome code; checked here, so the page may send only those.
  */
-outcome: string | null, 
+outcome: DraftOutcome | null, 
 /**
- * A subject kind.
+ * A subject kind; checked here, so the page may send only those.
  */
-subject: string | null, 
+subject: SubjectKind | null, 
 /**
  * A batch id.
  */
@@ -1718,6 +1727,8 @@ cost_note: string, };
  */
 export type Profile = { full_name: string | null, address: string | null, apartment: string | null, phone: string | null, email: string | null, company_name: string | null, company_address: string | null, };
 
+export type ProfileField = "full_name" | "address" | "apartment" | "phone" | "email" | "company_name" | "company_address";
+
 /**
  * Where a model call stands, as [`DraftProgress`] says.
  */
@@ -1875,6 +1886,8 @@ export type RowStatus = "invalid" | "waiting" | "ready" | "needs_user" | "reject
  * The document formats of «Сохранить как…».
  */
 export type SaveFormat = "pdf" | "docx" | "txt";
+
+export type SchemaMode = "json_schema" | "json_object" | "function_call";
 
 /**
  * One paragraph of the body before the request block, with where it came from.
@@ -2088,7 +2101,7 @@ export interface Commands {
   draft_run: { args: { input: RawInput; taskId: string; onProgress: Channel<DraftProgress> }; answer: DraftResult };
   draft_cancel: { args: { taskId: string }; answer: null };
   draft_offline: { args: { input: RawInput }; answer: DraftResult };
-  draft_reassemble: { args: { draftId: number; subject: string }; answer: DraftResult };
+  draft_reassemble: { args: { draftId: number; subject: SubjectKind }; answer: DraftResult };
   input_autosave: { args: { input: RawInput }; answer: null };
   input_restore: { args: {}; answer: RawInput | null };
   drafts_list: { args: { filter: ListFilter }; answer: Array<DraftListItem> };
@@ -2122,7 +2135,7 @@ export interface Commands {
   batch_cancel: { args: { taskId: string }; answer: null };
   batch_export: { args: { number: number; format: string; collective: boolean }; answer: BatchExportView | null };
   profile_get: { args: {}; answer: Profile };
-  profile_set: { args: { field: string; value: string }; answer: Profile };
+  profile_set: { args: { field: ProfileField; value: string }; answer: Profile };
   profile_clear: { args: {}; answer: Profile };
   stats_get: { args: { request: StatsRequest }; answer: Stats };
   window_close_watch: { args: { onClose: Channel<CloseEvent> }; answer: null };
@@ -2136,12 +2149,12 @@ export interface Commands {
   case_close: { args: { id: number; close: boolean }; answer: CaseDetail };
   case_attach_chosen: { args: { id: number; role: string }; answer: CaseDetail | null };
   draft_correct: { args: { id: number }; answer: number };
-  follow_up_write: { args: { id: number; kind: string; addressee: string | null }; answer: number };
+  follow_up_write: { args: { id: number; kind: FollowUpKind; addressee: string | null }; answer: number };
   cases_due: { args: {}; answer: DueView };
   case_calendar: { args: { id: number }; answer: string | null };
   batch_file: { args: { number: number; rows: Array<number>; filing: FilingForm }; answer: BatchFilingView };
   batch_cases: { args: { number: number }; answer: BatchCasesView };
-  batch_follow_up: { args: { number: number; kind: string; addressee: string | null; format: string }; answer: BatchFollowUpView | null };
+  batch_follow_up: { args: { number: number; kind: FollowUpKind; addressee: string | null; format: SaveFormat }; answer: BatchFollowUpView | null };
   data_backup: { args: {}; answer: BackupView | null };
   data_restore_choose: { args: {}; answer: string | null };
   data_restore: { args: { path: string }; answer: RestoredView };

@@ -9,8 +9,8 @@ import { Channel, invoke } from '../vendor/tauri-api/core.js';
 
 /**
  * @import { BatchProgressView, CheckOptions, CloseEvent, CommandName, Commands, DraftProgress,
- *   DropEvent, ErrorKind, FilingForm, AnswerForm, ListFilter, RawInput, SaveFormat,
- *   StatsRequest } from './ipc-contract.js'
+ *   DropEvent, ErrorKind, FilingForm, FollowUpKind, AnswerForm, ListFilter, ProfileField,
+ *   RawInput, SaveFormat, StatsRequest, SubjectKind } from './ipc-contract.js'
  */
 
 /**
@@ -121,7 +121,7 @@ export const draftCancel = (taskId) => call('draft_cancel', { taskId });
 export const draftOffline = (input) => call('draft_offline', { input });
 /**
  * @param {number} draftId
- * @param {string} subject
+ * @param {SubjectKind} subject
  * @returns {Promise<Commands['draft_reassemble']['answer']>}
  */
 export const draftReassemble = (draftId, subject) => call('draft_reassemble', { draftId, subject });
@@ -325,7 +325,7 @@ export const caseAttachChosen = (id, role) => call('case_attach_chosen', { id, r
 export const draftCorrect = (id) => call('draft_correct', { id });
 /**
  * @param {number} id
- * @param {string} kind
+ * @param {FollowUpKind} kind
  * @param {string | null} addressee
  * @returns {Promise<Commands['follow_up_write']['answer']>}
  */
@@ -351,9 +351,9 @@ export const batchFile = (number, rows, filing) => call('batch_file', { number, 
 export const batchCases = (number) => call('batch_cases', { number });
 /**
  * @param {number} number
- * @param {string} kind
+ * @param {FollowUpKind} kind
  * @param {string | null} addressee
- * @param {string} format
+ * @param {SaveFormat} format
  * @returns {Promise<Commands['batch_follow_up']['answer']>}
  */
 export const batchFollowUp = (number, kind, addressee, format) => call('batch_follow_up', { number, kind, addressee, format });
@@ -361,7 +361,7 @@ export const batchFollowUp = (number, kind, addressee, format) => call('batch_fo
 /** @returns {Promise<Commands['profile_get']['answer']>} */
 export const profileGet = () => call('profile_get', {});
 /**
- * @param {string} field
+ * @param {ProfileField} field
  * @param {string} value
  * @returns {Promise<Commands['profile_set']['answer']>}
  */

@@ -3,7 +3,7 @@
 // which has Rust assemble the request again from the stored answer (`draft_reassemble`).
 
 import * as ipc from './ipc.js';
-import { freshId, h } from './dom.js';
+import { codeOf, freshId, h } from './dom.js';
 import { SUBJECTS } from './words.js';
 
 /** @import { DraftResult } from './ipc-contract.js' */
@@ -51,7 +51,7 @@ export function subjectConfirmation(draftId, onReassembled) {
     error.hidden = true;
     button.disabled = true;
     try {
-      onReassembled(await ipc.draftReassemble(draftId, chosen.value));
+      onReassembled(await ipc.draftReassemble(draftId, codeOf(chosen.value, SUBJECTS.map((subject) => subject.kind))));
     } catch (failure) {
       error.textContent = ipc.messageOf(failure);
       error.hidden = false;

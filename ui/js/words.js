@@ -35,6 +35,12 @@ export const OUTCOME_LABELS = {
 };
 
 /**
+ * Every outcome, in the order of its labels. The cast only names what `Object.keys` cannot:
+ * the labels are a complete `Record` over `DraftOutcome`, so their keys are exactly the outcomes.
+ */
+export const OUTCOMES = /** @type {DraftOutcome[]} */ (Object.keys(OUTCOME_LABELS));
+
+/**
  * What a marker over a paragraph names: a section's `source`, the item's `source`, or the
  * page's own two for a text the resident edited or brought in.
  * @typedef {Provenance | ItemSource | 'edited' | 'brought_in'} MarkerSource

@@ -75,6 +75,7 @@ impl fmt::Debug for ApiKey {
 
 /// Where the key in use came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ApiKeySource {
     /// The `ZAYAVKA_API_KEY` environment variable.

@@ -54,7 +54,8 @@ pub struct EffectiveView {
     pub base_url: String,
     /// The model.
     pub model: String,
-    /// `json_schema` or `json_object`.
+    /// `json_schema`, `json_object` or `function_call`.
+    #[ts(as = "zayavka_engine::SchemaMode")]
     pub schema_mode: &'static str,
     /// Per attempt.
     pub timeout_secs: u64,
@@ -87,6 +88,7 @@ pub struct KeyStatusView {
     /// Whether a key is usable.
     pub stored: bool,
     /// `keyring` or `environment`.
+    #[ts(as = "Option<zayavka_engine::ApiKeySource>")]
     pub source: Option<&'static str>,
     /// Whether the keyring answers.
     pub keyring_available: bool,
