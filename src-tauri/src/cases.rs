@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use zayavka_engine::{
     Answer, AnswerResult, AttachmentRole, CaseCounts, CaseState, CaseView, DeadlineState,
     DocumentFormat, DraftId, DraftOutcome, FilingInput, FilingMethod, FollowKind, FollowUpKind,
-    ProfileField, date_ru, method_ru, result_ru,
+    ProfileField, bare_number, date_ru, method_ru, result_ru,
 };
 
 use crate::error::{CommandError, ErrorKind};
@@ -210,7 +210,7 @@ fn facts(view: &CaseView) -> Vec<String> {
         filing
             .number
             .as_deref()
-            .map(|number| format!(", входящий №\u{a0}{number}"))
+            .map(|number| format!(", входящий №\u{a0}{}", bare_number(number)))
             .unwrap_or_default(),
         filing
             .addressee
@@ -470,7 +470,7 @@ pub fn cases_due(state: &AppState) -> Result<DueView, CommandError> {
                     .filing
                     .number
                     .as_deref()
-                    .map(|number| format!(", вх. №\u{a0}{number}"))
+                    .map(|number| format!(", вх. №\u{a0}{}", bare_number(number)))
                     .unwrap_or_default()
             ),
             follows: view

@@ -1719,7 +1719,8 @@ mod after_filing {
         FilingForm {
             filed_on: date.to_string(),
             method: method.to_owned(),
-            number: Some("15-к".to_owned()),
+            // As a resident types it from the stamp, sign and all.
+            number: Some("№ 15-к".to_owned()),
             addressee: Some("ООО «УК Восход»".to_owned()),
             delivered_on: None,
         }
@@ -1784,8 +1785,12 @@ mod after_filing {
                 .as_str()
                 .unwrap()
                 .contains("входящий №\u{a0}15-к, адресат: ООО «УК Восход»"),
-            "{}",
+            "the stamp's sign once, not «№ № 15-к»: {}",
             filed["facts"]
+        );
+        assert_eq!(
+            filed["case"]["case"]["filing"]["number"], "№ 15-к",
+            "kept as typed"
         );
         let deadline = filed["deadline_line"].as_str().unwrap();
         assert!(

@@ -110,7 +110,7 @@ test('a ready draft is marked filed: a blank date and a date to come are refused
   // The list says where the case stands.
   await page.click('#draft-detail-back');
   await page.waitForSelector('#drafts-list li[data-draft-id="3"] .draft-case');
-  assert.match(await page.textContent('#drafts-list li[data-draft-id="3"] .draft-case'), /^Подана 2026-12-03, вх\. № № 27\/б · письмо ещё не вручено/);
+  assert.match(await page.textContent('#drafts-list li[data-draft-id="3"] .draft-case'), /^Подана 3 декабря 2026 г\., вх\. №\u00a027\/б · письмо ещё не вручено/);
   await closePage(page);
 });
 

@@ -1215,8 +1215,9 @@
     const c = cases.get(id);
     const facts = [];
     if (c) {
-      facts.push(`Подана ${c.filing.filed_on} (${METHOD_LABELS[c.filing.method]})${c.filing.number ? `, входящий № ${c.filing.number}` : ''}.`);
-      if (c.answer) facts.push(`Ответ получен ${c.answer.answered_on}: ${RESULT_LABELS[c.answer.result]}.`);
+      // Worded as cases.rs's `facts`: dates in words, a no-break space after «№».
+      facts.push(`Подана ${dateRu(c.filing.filed_on)} (${METHOD_LABELS[c.filing.method]})${c.filing.number ? `, входящий №\u00a0${bareNumber(c.filing.number)}` : ''}.`);
+      if (c.answer) facts.push(`Ответ получен ${dateRu(c.answer.answered_on)}: ${RESULT_LABELS[c.answer.result]}.`);
       if (c.closed_on) facts.push('Дело закрыто 4 декабря 2026 г.');
     }
     let deadlineLine = null;
@@ -1243,6 +1244,16 @@
   }
   // Dates in words, as the engine's date_ru writes them in these messages.
   const MONTHS = ['января', 'февраля', 'марта', 'апреля', 'мая', 'июня', 'июля', 'августа', 'сентября', 'октября', 'ноября', 'декабря'];
+  /**
+   * An incoming number without the «Вх.» and «№» the resident may have typed from the stamp, as
+   * the engine's `bare_number` shows it (the cases of its unit test that the tests use).
+   * @param {string} number
+   */
+  function bareNumber(number) {
+    const bare = number.trim().replace(/^(входящий|вх\.?)\s*/i, '').replace(/^(№|No\.?|N)(?=[\s\d.])[\s.]*/, '');
+    return bare === '' ? number.trim() : bare;
+  }
+
   /** @param {string} iso */
   function dateRu(iso) {
     const [year, month, day] = iso.split('-').map(Number);
@@ -1826,7 +1837,7 @@
           state: v.state,
           state_ru: v.state_ru,
           needs_attention: v.state.state === 'overdue',
-          filed_ru: `подана ${v.case.filing.filed_on}${v.case.filing.number ? `, вх. № ${v.case.filing.number}` : ''}`,
+          filed_ru: `подана ${dateRu(v.case.filing.filed_on)}${v.case.filing.number ? `, вх. №\u00a0${bareNumber(v.case.filing.number)}` : ''}`,
           follows: v.case.follows ? linkOf(v.case.follows.draft_id, v.case.follows.kind) : null,
         })),
         notice: views.some((v) => v.notice_ru) ? 'Срок посчитан по сроку ответа и производственному календарю, которые ещё не сверены с официальными текстами: перед тем как ссылаться на него, проверьте дату по документам.' : null,

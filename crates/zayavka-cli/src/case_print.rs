@@ -97,7 +97,10 @@ pub(crate) fn print_case(
         filing
             .number
             .as_deref()
-            .map(|number| format!(", входящий № {}", zayavka_engine::escape_invisible(number)))
+            .map(|number| {
+                let number = zayavka_engine::bare_number(number);
+                format!(", входящий № {}", zayavka_engine::escape_invisible(number))
+            })
             .unwrap_or_default(),
         filing
             .addressee

@@ -30,6 +30,39 @@ pub const NUMBER_MAX: usize = 60;
 /// The longest addressee kept, in characters.
 pub const ADDRESSEE_MAX: usize = 300;
 
+/// An incoming number as a sentence shows it after «входящий №»: the number as stored — as
+/// the resident typed it from the stamp — without the «Вх.» and «№» the stamp often carries
+/// too, so that «№ 27/б» does not come out as «входящий № № 27/б». What is stored does not
+/// change.
+pub fn bare_number(number: &str) -> &str {
+    let mut rest = number.trim();
+    for prefix in [
+        "входящий",
+        "Входящий",
+        "вх.",
+        "Вх.",
+        "ВХ.",
+        "вх",
+        "Вх",
+        "ВХ",
+    ] {
+        if let Some(after) = rest.strip_prefix(prefix) {
+            rest = after.trim_start();
+            break;
+        }
+    }
+    for sign in ["№", "N", "No.", "No"] {
+        if let Some(after) = rest.strip_prefix(sign)
+            && !after.is_empty()
+            && !after.starts_with(char::is_alphabetic)
+        {
+            rest = after.trim_start_matches(|c: char| c.is_whitespace() || c == '.');
+            break;
+        }
+    }
+    if rest.is_empty() { number.trim() } else { rest }
+}
+
 /// How many days before its deadline a case counts as due soon.
 pub const DUE_SOON_DAYS: i32 = 3;
 
@@ -1224,6 +1257,27 @@ fn days_between(from: Date, to: Date) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_number_typed_with_its_stamp_s_sign_is_shown_once_with_it() {
+        for (typed, shown) in [
+            ("27/б", "27/б"),
+            ("№ 27/б", "27/б"),
+            ("№27/б", "27/б"),
+            ("Вх. № 17/А", "17/А"),
+            ("вх.№ 17", "17"),
+            ("входящий № 5", "5"),
+            ("N 12", "12"),
+            ("No. 12", "12"),
+            ("  15-к ", "15-к"),
+            // A number that only looks like a sign, or is nothing but one, stays as typed.
+            ("Nord-7", "Nord-7"),
+            ("№", "№"),
+            ("Вх.", "Вх."),
+        ] {
+            assert_eq!(bare_number(typed), shown, "{typed:?}");
+        }
+    }
 
     #[test]
     fn a_file_s_day_is_read_as_iso_russian_or_a_spreadsheet_s_number() {

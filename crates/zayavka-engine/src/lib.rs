@@ -85,8 +85,8 @@ pub use explain::{Explanation, explanation};
 pub use case::{
     ADDRESSEE_MAX, BatchFiling, BatchFollowUps, BroughtInRows, CaseCounts, CaseError, CaseState,
     CaseView, DEADLINE_REVIEW_NOTICE, DUE_SOON_DAYS, DeadlineState, ENV_TODAY, FilingInput,
-    NUMBER_MAX, RecordedRow, RefusedRow, days_word, method_ru, received_on, result_ru, short_date,
-    term_of, today,
+    NUMBER_MAX, RecordedRow, RefusedRow, bare_number, days_word, method_ru, received_on, result_ru,
+    short_date, term_of, today,
 };
 pub use ics::deadline_event;
 pub use zayavka_core::{AnswerTerm, CalendarYear, Deadline, FollowUpKind, NoDeadline, TermId};
