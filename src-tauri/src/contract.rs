@@ -82,7 +82,7 @@ macro_rules! commands {
         /// list's answer: a command whose arguments or answer differ from the list does not
         /// compile. Never called.
         #[allow(dead_code, clippy::too_many_arguments)]
-        mod signatures {
+        mod held_to_ipc {
             use super::*;
             $(
                 pub(super) fn $name(
@@ -106,7 +106,10 @@ macro_rules! commands {
             vec![$(Signature {
                 name: stringify!($name),
                 arguments: vec![
-                    $((camel_case(stringify!($argument)), <page_type!($type $(, $page_type)?) as TS>::name(cfg)),)*
+                    $((
+                        camel_case(stringify!($argument)),
+                        <page_type!($type $(, $page_type)?) as TS>::name(cfg),
+                    ),)*
                     $($((
                         camel_case(stringify!($channel)),
                         format!("Channel<{}>", <$message as TS>::name(cfg)),
