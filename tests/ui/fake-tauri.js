@@ -32,7 +32,6 @@
    * @typedef {import('../../ui/js/ipc-contract.js').CaseDetail} CaseDetail
    * @typedef {import('../../ui/js/ipc-contract.js').CaseState} CaseState
    * @typedef {import('../../ui/js/ipc-contract.js').CaseStats} CaseStats
-   * @typedef {import('../../ui/js/ipc-contract.js').CaseTally} CaseTally
    * @typedef {import('../../ui/js/ipc-contract.js').CaseView} CaseView
    * @typedef {import('../../ui/js/ipc-contract.js').CheckView} CheckView
    * @typedef {import('../../ui/js/ipc-contract.js').CommandError} CommandError
@@ -59,7 +58,6 @@
    * @typedef {import('../../ui/js/ipc-contract.js').InvalidRow} InvalidRow
    * @typedef {import('../../ui/js/ipc-contract.js').KeyStatusView} KeyStatusView
    * @typedef {import('../../ui/js/ipc-contract.js').LinkView} LinkView
-   * @typedef {import('../../ui/js/ipc-contract.js').NextStep} NextStep
    * @typedef {import('../../ui/js/ipc-contract.js').OmissionReason} OmissionReason
    * @typedef {import('../../ui/js/ipc-contract.js').PhotoView} PhotoView
    * @typedef {import('../../ui/js/ipc-contract.js').PlanCost} PlanCost

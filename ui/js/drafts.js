@@ -5,13 +5,13 @@
 // заявку» (issue 38) records a request filed before Zayavka, its text as filed, and opens it.
 
 import * as ipc from './ipc.js';
-import { byId, codeOf, debounce, h, replace, unhandled } from './dom.js';
+import { byId, codeOf, debounce, h, replace } from './dom.js';
 import { filingFields } from './case-panel.js';
 import { openNextStep, renderResult } from './result.js';
 import { OUTCOMES, OUTCOME_LABELS, SUBJECTS, capitalised, formatDate, plural, subjectLabel } from './words.js';
 
 /**
- * @import { DraftDetail, DraftListItem, DueItem, JsonValue, ListFilter, SubjectKind }
+ * @import { DraftDetail, DraftListItem, DueItem, JsonValue, ListFilter }
  *   from './ipc-contract.js'
  * @import { NextAction } from './outcome-panel.js'
  */
@@ -26,16 +26,6 @@ import { OUTCOMES, OUTCOME_LABELS, SUBJECTS, capitalised, formatDate, plural, su
 
 const SEARCH_DELAY_MS = 250;
 const LIST_LIMIT = 200;
-
-/**
- * Whether `code` is a subject kind the page knows: DraftListItem's `subject_module` comes as
- * any text (Rust sends the kind's code as a string), SUBJECTS holds the kinds.
- * @param {string} code
- * @returns {code is SubjectKind}
- */
-function isSubjectKind(code) {
-  return SUBJECTS.some((subject) => subject.kind === code);
-}
 
 /** @param {Navigation} navigation */
 export function setUpDrafts(navigation) {
@@ -132,7 +122,7 @@ export function setUpDrafts(navigation) {
           ' ',
           h('span', {}, formatDate(draft.created_at)),
           // A code the page does not know is shown as it is, as subjectLabel does.
-          draft.subject_module ? h('span', {}, ` · ${isSubjectKind(draft.subject_module) ? subjectLabel(draft.subject_module) : draft.subject_module}`) : null,
+          draft.subject_module ? h('span', {}, ` · ${subjectLabel(draft.subject_module)}`) : null,
           draft.batch_id ? h('span', {}, ' · из пакета') : null,
         ),
         caseLine(cases.get(draft.id)),

@@ -7,14 +7,16 @@
 import { SUBJECTS } from './rust-words.js';
 
 /**
- * @import { CheckStatus, DraftOutcome, ItemSource, Provenance, SubjectKind, TitleSource }
+ * @import { CheckStatus, DraftOutcome, ItemSource, Provenance, TitleSource }
  *   from './ipc-contract.js'
  */
 
 export { ANSWER_RESULTS, FIELD_LABELS, FILING_METHODS, REQUEST_HEADING, SUBJECTS } from './rust-words.js';
 
 /**
- * @param {SubjectKind} kind
+ * A subject's short name; a code this version does not know (a draft stored by a newer one) is
+ * shown as it is.
+ * @param {string} kind
  * @returns {string}
  */
 export function subjectLabel(kind) {
